@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs what Attention Lab needs to build and test, on Debian/Ubuntu, as root.
+# Idempotent: a second run installs nothing and takes about a second.
+#
+#   scripts/setup.sh            everything (build + tests + bench)
+#   scripts/setup.sh --demo     only what the web demo needs
+#
+# Elsewhere (not root, or no apt-get) it prints the packages to install and stops.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+mode=${1:-all}
+
+demo_pkgs=(cmake make g++ python3 nodejs emscripten fonts-dejavu-core dpkg-dev xz-utils)
+test_pkgs=(git libglfw3-dev libglm-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
+           libopenblas-dev python3-numpy xvfb xauth imagemagick xdotool chromium npm
+           libgl1-mesa-dri clang libclang-rt-14-dev wabt)
+pkgs=("${demo_pkgs[@]}")
+[ "$mode" = "--demo" ] || pkgs+=("${test_pkgs[@]}")
+
+# -- 1. Debian packages -------------------------------------------------------------------------------
+missing=()
+for p in "${pkgs[@]}"; do
+  # A non-Debian node or npm already on PATH is good enough (these machines ship Node 20 that way).
+  case $p in nodejs) command -v node >/dev/null && continue ;; npm) command -v npm >/dev/null && continue ;; esac
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "setup: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "setup: please install these packages (Debian/Ubuntu names), then run again:" >&2
+    echo "  apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# -- 2. Dear ImGui 1.86 source, from Debian's source package, into an ignored folder ------------------
+"$here/scripts/fetch_imgui.sh" >/dev/null
+
+# -- 3. npm packages for the browser tests and the WASM benchmark (never a downloaded browser) --------
+if [ "$mode" != "--demo" ] && [ ! -d "$here/tests/e2e/node_modules/playwright-core" ]; then
+  (cd "$here/tests/e2e" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+if [ "$mode" != "--demo" ] && [ ! -d "$here/bench/node_modules/@tensorflow/tfjs-backend-wasm" ]; then
+  (cd "$here/bench" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+echo "setup: ok"

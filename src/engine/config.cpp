@@ -1,0 +1,119 @@
+#include "config.h"
+
+#include <cmath>
+
+namespace attn {
+
+float Config::effective_scale() const {
+  switch (scale_mode) {
+    case ScaleMode::inv_sqrt_dk: return 1.0f / std::sqrt((float)d_k);
+    case ScaleMode::none: return 1.0f;
+    case ScaleMode::custom: return scale_value;
+  }
+  return 1.0f;
+}
+
+namespace {
+
+std::string check_range(const char* field, long long v, long long lo, long long hi) {
+  if (v >= lo && v <= hi) return "";
+  return std::string(field) + ": must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+         std::to_string(v);
+}
+
+std::string check_values(const char* field, const std::vector<float>& v, size_t expected, const char* shape) {
+  if (v.empty()) return "";
+  if (v.size() != expected)
+    return std::string(field) + ": expected " + shape + " = " + std::to_string(expected) + " numbers, got " +
+           std::to_string(v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i]) || std::fabs(v[i]) > Limits::max_abs_value)
+      return std::string(field) + ": element " + std::to_string(i) + " is not a finite number within ±1e4";
+  return "";
+}
+
+}  // namespace
+
+std::string validate(const Config& c) {
+  std::string e;
+  if (!(e = check_range("d_model", c.d_model, 1, Limits::max_d_model)).empty()) return e;
+  if (!(e = check_range("heads", c.heads, 1, Limits::max_heads)).empty()) return e;
+  if (!(e = check_range("d_k", c.d_k, 1, Limits::max_d_head)).empty()) return e;
+  if (!(e = check_range("d_v", c.d_v, 1, Limits::max_d_head)).empty()) return e;
+  if ((long long)c.heads * c.d_k > Limits::max_head_width)
+    return "d_k: heads x d_k must be at most " + std::to_string(Limits::max_head_width);
+  if ((long long)c.heads * c.d_v > Limits::max_head_width)
+    return "d_v: heads x d_v must be at most " + std::to_string(Limits::max_head_width);
+  if (!(e = check_range("max_tokens", c.max_tokens, 1, Limits::max_tokens)).empty()) return e;
+  if (!std::isfinite(c.temperature) || c.temperature < Limits::min_temperature || c.temperature > Limits::max_temperature)
+    return "temperature: must be a number between 0.001 and 1000";
+  if (c.scale_mode == ScaleMode::custom &&
+      (!std::isfinite(c.scale_value) || std::fabs(c.scale_value) > Limits::max_abs_scale))
+    return "scale: must be true, false or a finite number within ±1e4";
+  for (const SequenceInput* s : {&c.target, &c.source}) {
+    const char* name = s == &c.target ? "text" : "source";
+    if (s->text.size() > (size_t)Limits::max_text_bytes) return std::string(name) + ": text longer than 1 MiB";
+    if (!s->x.empty()) {
+      if (s->x_rows < 1 || s->x_rows > Limits::max_tokens || s->x.size() != (size_t)s->x_rows * c.d_model)
+        return std::string(name == std::string("text") ? "x" : "source.x") + ": expected rows of d_model = " +
+               std::to_string(c.d_model) + " numbers (1 to " + std::to_string(Limits::max_tokens) + " rows)";
+      if (!(e = check_values(name == std::string("text") ? "x" : "source.x", s->x, s->x.size(), "rows x d_model")).empty())
+        return e;
+    }
+  }
+  const size_t hdk = (size_t)c.heads * c.d_model * c.d_k, hdv = (size_t)c.heads * c.d_model * c.d_v;
+  if (!(e = check_values("w_q", c.w_q, hdk, "heads x d_model x d_k")).empty()) return e;
+  if (!(e = check_values("w_k", c.w_k, hdk, "heads x d_model x d_k")).empty()) return e;
+  if (!(e = check_values("w_v", c.w_v, hdv, "heads x d_model x d_v")).empty()) return e;
+  if (!(e = check_values("w_o", c.w_o, hdv, "(heads*d_v) x d_model")).empty()) return e;
+  for (size_t i = 0; i < c.mask.size(); ++i)
+    if (c.mask[i].kind == MaskTerm::Kind::custom && c.mask[i].cells.size() != (size_t)c.mask[i].rows * c.mask[i].cols)
+      return "mask[" + std::to_string(i) + "].custom: rows have different lengths";
+  for (size_t i = 0; i < c.overrides.size(); ++i) {
+    const Override& o = c.overrides[i];
+    if (!std::isfinite(o.value) || std::fabs(o.value) > Limits::max_abs_value)
+      return "edits[" + std::to_string(i) + "].value: must be a finite number within ±1e4";
+    if (o.row < 0 || o.col < 0 || o.head < 0 || o.head >= c.heads)
+      return "edits[" + std::to_string(i) + "]: index out of range";
+  }
+  return "";
+}
+
+const char* to_string(Positional p) {
+  switch (p) {
+    case Positional::none: return "none";
+    case Positional::sinusoidal: return "sinusoidal";
+    case Positional::learned: return "learned";
+    case Positional::rope: return "rope";
+  }
+  return "none";
+}
+
+const char* to_string(Embedding e) { return e == Embedding::hashed ? "hashed" : "interpretable"; }
+
+const char* to_string(Target t) {
+  switch (t) {
+    case Target::x: return "x";
+    case Target::w_q: return "w_q";
+    case Target::w_k: return "w_k";
+    case Target::w_v: return "w_v";
+    case Target::w_o: return "w_o";
+    case Target::q: return "q";
+    case Target::k: return "k";
+    case Target::v: return "v";
+  }
+  return "x";
+}
+
+const char* to_string(MaskTerm::Kind k) {
+  switch (k) {
+    case MaskTerm::Kind::none: return "none";
+    case MaskTerm::Kind::causal: return "causal";
+    case MaskTerm::Kind::window: return "window";
+    case MaskTerm::Kind::padding: return "padding";
+    case MaskTerm::Kind::custom: return "custom";
+  }
+  return "none";
+}
+
+}  // namespace attn

@@ -1,0 +1,107 @@
+// config.h — everything a person (or a script) can set, as plain data, and the limits on it.
+// The JSON form of this struct is the attnlab-cli schema (docs/cli.md, src/io/config_json.cpp).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+// [SECTION] limits — sizes beyond these are rejected with a message naming the field.
+struct Limits {
+  static constexpr int max_tokens_ui = 256;    // the lab clamps pasted text to this many tokens
+  static constexpr int max_tokens = 4096;      // the CLI and the API accept up to this many
+  static constexpr int max_d_model = 4096;
+  static constexpr int max_heads = 64;
+  static constexpr int max_d_head = 1024;      // d_k and d_v
+  static constexpr int max_head_width = 16384; // heads·d_k and heads·d_v
+  static constexpr int64_t max_attention_cells = int64_t(1) << 26;  // heads·n·m (scores and weights each)
+  static constexpr float max_abs_value = 1e4f; // explicit x / weights / edited numbers
+  static constexpr float min_temperature = 1e-3f, max_temperature = 1e3f;
+  static constexpr float max_abs_scale = 1e4f;
+  static constexpr int max_text_bytes = 1 << 20;
+};
+
+enum class Positional { none, sinusoidal, learned, rope };
+enum class Embedding { hashed, interpretable };
+enum class ScaleMode { inv_sqrt_dk, none, custom };
+
+// One term of the mask; several terms combine by AND (a cell is allowed only if every term allows it).
+struct MaskTerm {
+  enum class Kind {
+    none,     // allows everything
+    causal,   // query i sees keys j <= i
+    window,   // |i - j| < window (and j <= i if window_causal)
+    padding,  // keys listed in `keys` are hidden from every query
+    custom,   // an explicit rows×cols matrix, 1 = may attend
+  };
+  Kind kind = Kind::none;
+  int window = 1;
+  bool window_causal = true;
+  std::vector<int> keys;
+  int rows = 0, cols = 0;
+  std::vector<uint8_t> cells;  // rows×cols, row-major
+  bool operator==(const MaskTerm&) const = default;
+};
+
+// A matrix whose numbers can be edited one by one.
+enum class Target { x, w_q, w_k, w_v, w_o, q, k, v };
+
+// One edited number: target[head][row][col] = value (head is ignored for x and w_o).
+struct Override {
+  Target target = Target::x;
+  int head = 0, row = 0, col = 0;
+  float value = 0.0f;
+  bool operator==(const Override&) const = default;
+};
+
+// A sequence of tokens: from text, from an explicit token list, or from explicit vectors.
+struct SequenceInput {
+  std::string text;
+  std::vector<std::string> tokens;  // used instead of `text` when use_tokens
+  bool use_tokens = false;
+  std::vector<float> x;             // explicit embeddings, rows×d_model, used when !x.empty()
+  int x_rows = 0;
+  bool operator==(const SequenceInput&) const = default;
+};
+
+struct Config {
+  SequenceInput target{"the cat sat on the mat because it was tired", {}, false, {}, 0};
+  bool cross = false;       // cross-attention: keys and values come from `source`
+  SequenceInput source;
+  int max_tokens = Limits::max_tokens;  // longer input is an error, unless truncate is set
+  bool truncate = false;                // clamp to max_tokens instead (what the lab does)
+
+  int d_model = 32;
+  int heads = 4;
+  int d_k = 8;
+  int d_v = 8;
+  uint64_t seed = 42;
+  Embedding embedding = Embedding::hashed;
+  Positional positional = Positional::sinusoidal;
+  ScaleMode scale_mode = ScaleMode::inv_sqrt_dk;
+  float scale_value = 1.0f;  // used when scale_mode == custom
+  float temperature = 1.0f;
+  std::vector<MaskTerm> mask;
+
+  // Explicit weights replace the seeded ones when non-empty.
+  std::vector<float> w_q, w_k;  // heads × d_model × d_k
+  std::vector<float> w_v;       // heads × d_model × d_v
+  std::vector<float> w_o;       // (heads·d_v) × d_model
+
+  std::vector<Override> overrides;
+
+  float effective_scale() const;  // the factor on Q·Kᵀ before the temperature
+  bool operator==(const Config&) const = default;
+};
+
+// Checks sizes, ranges and finiteness. Returns "" when valid, else one line naming the field.
+// Token counts are checked by the engine after tokenizing (they depend on the text).
+std::string validate(const Config& c);
+
+const char* to_string(Positional p);
+const char* to_string(Embedding e);
+const char* to_string(Target t);
+const char* to_string(MaskTerm::Kind k);
+
+}  // namespace attn

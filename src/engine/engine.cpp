@@ -1,0 +1,356 @@
+#include "engine.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "embedding.h"
+#include "positional.h"
+#include "tokenizer.h"
+
+namespace attn {
+
+// [SECTION] stage graph
+namespace {
+
+constexpr uint32_t bit(Stage s) { return 1u << (int)s; }
+
+// What must rerun when a stage reruns.
+constexpr uint32_t downstream(Stage s) {
+  switch (s) {
+    case Stage::embed: return bit(Stage::position) | bit(Stage::mask);
+    case Stage::position: return bit(Stage::project);
+    case Stage::weights: return bit(Stage::project) | bit(Stage::output);
+    case Stage::project: return bit(Stage::score) | bit(Stage::mix);
+    case Stage::mask: return bit(Stage::softmax);
+    case Stage::score: return bit(Stage::softmax);
+    case Stage::softmax: return bit(Stage::mix);
+    case Stage::mix: return bit(Stage::output);
+    default: return 0;
+  }
+}
+
+std::vector<Override> overrides_of(const std::vector<Override>& all, std::initializer_list<Target> targets) {
+  std::vector<Override> out;
+  for (const Override& o : all)
+    for (Target t : targets)
+      if (o.target == t) out.push_back(o);
+  return out;
+}
+
+// Tokens (or row labels) of one sequence; error names the field.
+std::string resolve_tokens(const SequenceInput& s, const Config& c, const char* field, std::vector<std::string>& tokens,
+                           int& dropped, int& invalid) {
+  tokens.clear();
+  if (s.use_tokens) {
+    tokens = s.tokens;
+    for (size_t i = 0; i < tokens.size(); ++i)
+      if (!is_valid_utf8(tokens[i])) return std::string(field) + "[" + std::to_string(i) + "]: not valid UTF-8";
+  } else if (!s.text.empty() || s.x.empty()) {
+    Tokenized t = tokenize(s.text, c.truncate ? c.max_tokens : Limits::max_tokens + 1);
+    tokens = std::move(t.tokens);
+    dropped += t.dropped_tokens;
+    invalid += t.invalid_bytes;
+  }
+  if (!s.x.empty()) {
+    if (tokens.empty())
+      for (int i = 0; i < s.x_rows; ++i) tokens.push_back("t" + std::to_string(i));
+    if ((int)tokens.size() != s.x_rows)
+      return std::string(field) + ": " + std::to_string(tokens.size()) + " tokens but x has " + std::to_string(s.x_rows) +
+             " rows";
+  }
+  if (tokens.empty()) return std::string(field) + ": no tokens (the text is empty or only spaces)";
+  if ((int)tokens.size() > c.max_tokens) {
+    if (!c.truncate)
+      return std::string(field) + ": " + std::to_string(tokens.size()) + (tokens.size() > (size_t)Limits::max_tokens ? "+" : "") +
+             " tokens, at most " + std::to_string(c.max_tokens) + " allowed";
+    dropped += (int)tokens.size() - c.max_tokens;
+    tokens.resize((size_t)c.max_tokens);
+  }
+  return "";
+}
+
+}  // namespace
+
+const char* to_string(Stage s) {
+  static const char* const names[] = {"embed", "position", "weights", "project", "mask",
+                                       "score", "softmax",  "mix",     "output"};
+  return (int)s >= 0 && s < Stage::count ? names[(int)s] : "?";
+}
+
+// [SECTION] configuration
+std::string Engine::set_config(const Config& c) {
+  if (std::string e = validate(c); !e.empty()) return e;
+  std::vector<std::string> tokens, source_tokens;
+  int dropped = 0, invalid = 0;
+  if (std::string e = resolve_tokens(c.target, c, "text", tokens, dropped, invalid); !e.empty()) return e;
+  if (c.cross) {
+    if (std::string e = resolve_tokens(c.source, c, "source", source_tokens, dropped, invalid); !e.empty()) return e;
+  } else {
+    source_tokens = tokens;
+  }
+  const int n = (int)tokens.size(), m = (int)source_tokens.size();
+  if ((int64_t)c.heads * n * m > Limits::max_attention_cells)
+    return "heads: heads x n x m = " + std::to_string((int64_t)c.heads * n * m) + " attention cells, at most " +
+           std::to_string(Limits::max_attention_cells);
+  if (std::string e = check_mask(c.mask, n, m); !e.empty()) return e;
+  for (size_t i = 0; i < c.overrides.size(); ++i) {
+    const Override& o = c.overrides[i];
+    int rows = 0, cols = 0;
+    switch (o.target) {
+      case Target::x: rows = n, cols = c.d_model; break;
+      case Target::w_q: case Target::w_k: rows = c.d_model, cols = c.d_k; break;
+      case Target::w_v: rows = c.d_model, cols = c.d_v; break;
+      case Target::w_o: rows = c.heads * c.d_v, cols = c.d_model; break;
+      case Target::q: rows = n, cols = c.d_k; break;
+      case Target::k: rows = m, cols = c.d_k; break;
+      case Target::v: rows = m, cols = c.d_v; break;
+    }
+    if (o.row >= rows || o.col >= cols)
+      return "edits[" + std::to_string(i) + "]: " + to_string(o.target) + "[" + std::to_string(o.row) + "][" +
+             std::to_string(o.col) + "] is outside its " + std::to_string(rows) + "x" + std::to_string(cols) + " shape";
+  }
+
+  // Which stages does the change touch?
+  uint32_t d = 0;
+  if (!has_config_) {
+    d = ~0u;
+  } else {
+    const Config& o = config_;
+    if (o.target != c.target || o.source != c.source || o.cross != c.cross || o.embedding != c.embedding ||
+        o.seed != c.seed || o.d_model != c.d_model || o.max_tokens != c.max_tokens || o.truncate != c.truncate)
+      d |= bit(Stage::embed);
+    if (o.positional != c.positional) d |= bit(Stage::position) | bit(Stage::project);  // RoPE acts on Q and K
+    if (overrides_of(o.overrides, {Target::x}) != overrides_of(c.overrides, {Target::x})) d |= bit(Stage::position);
+    if (o.seed != c.seed || o.d_model != c.d_model || o.heads != c.heads || o.d_k != c.d_k || o.d_v != c.d_v ||
+        o.w_q != c.w_q || o.w_k != c.w_k || o.w_v != c.w_v || o.w_o != c.w_o ||
+        overrides_of(o.overrides, {Target::w_q, Target::w_k, Target::w_v, Target::w_o}) !=
+            overrides_of(c.overrides, {Target::w_q, Target::w_k, Target::w_v, Target::w_o}))
+      d |= bit(Stage::weights);
+    if (overrides_of(o.overrides, {Target::q, Target::k, Target::v}) !=
+        overrides_of(c.overrides, {Target::q, Target::k, Target::v}))
+      d |= bit(Stage::project);
+    if (o.mask != c.mask) d |= bit(Stage::mask);
+    if (o.scale_mode != c.scale_mode || o.scale_value != c.scale_value || o.temperature != c.temperature ||
+        o.d_k != c.d_k)
+      d |= bit(Stage::score);
+  }
+  dirty_ |= d;
+  config_ = c;
+  has_config_ = true;
+  pending_tokens_ = std::move(tokens);
+  pending_source_tokens_ = std::move(source_tokens);
+  pending_dropped_ = dropped;
+  pending_invalid_ = invalid;
+  return "";
+}
+
+// [SECTION] compute
+void Engine::compute() {
+  if (!has_config_) set_config(Config{});
+  const auto t0 = std::chrono::steady_clock::now();
+  last_stages_ = 0;
+  uint32_t dirty = dirty_;
+  if (!options_.scores_under_mask && (dirty & bit(Stage::mask))) dirty |= bit(Stage::score);
+  for (int s = 0; s < (int)Stage::count; ++s) {
+    if (!(dirty & (1u << s))) continue;
+    switch ((Stage)s) {
+      case Stage::embed: run_embed(); break;
+      case Stage::position: run_position(); break;
+      case Stage::weights: run_weights(); break;
+      case Stage::project: run_project(); break;
+      case Stage::mask: run_mask(); break;
+      case Stage::score: run_score(); break;
+      case Stage::softmax: run_softmax(); break;
+      case Stage::mix: run_mix(); break;
+      case Stage::output: run_output(); break;
+      default: break;
+    }
+    uint32_t next = downstream((Stage)s);
+    if ((Stage)s == Stage::mask && !options_.scores_under_mask) next |= bit(Stage::score);
+    dirty |= next;
+    last_stages_ |= 1u << s;
+  }
+  dirty_ = 0;
+  last_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Overrides of one target, applied to a buffer in the engine's layout. per_head_columns: the target is
+// stored with all heads side by side (head h's column c lives at column h·head_cols + c).
+void Engine::apply_overrides(Target t, std::vector<float>& data, int /*rows*/, int cols, bool per_head_columns,
+                             int head_cols) {
+  for (const Override& o : config_.overrides) {
+    if (o.target != t) continue;
+    const int col = per_head_columns ? o.head * head_cols + o.col : o.col;
+    data[(size_t)o.row * cols + col] = o.value;
+  }
+}
+
+// X_raw[i] = embedding of token i (or the explicit rows)      X_raw:(n, d_model)
+void Engine::run_embed() {
+  Result& r = result_;
+  const Config& c = config_;
+  r.tokens = pending_tokens_;
+  r.source_tokens = pending_source_tokens_;
+  r.dropped_tokens = pending_dropped_;
+  r.invalid_bytes = pending_invalid_;
+  r.cross = c.cross;
+  r.n = (int)r.tokens.size();
+  r.m = (int)r.source_tokens.size();
+  r.d_model = c.d_model;
+  const auto embed_all = [&](const SequenceInput& s, const std::vector<std::string>& toks, std::vector<float>& out) {
+    if (!s.x.empty()) return void(out = s.x);
+    out.assign(toks.size() * (size_t)c.d_model, 0.0f);
+    for (size_t i = 0; i < toks.size(); ++i)
+      embed_token(toks[i], c.embedding, c.seed, std::span<float>(out).subspan(i * (size_t)c.d_model, (size_t)c.d_model));
+  };
+  embed_all(c.target, r.tokens, x_embed_);
+  if (c.cross) embed_all(c.source, r.source_tokens, x_source_embed_);
+}
+
+// X = X_raw + P  (P from the positional scheme; RoPE adds nothing here, it rotates Q and K later)
+void Engine::run_position() {
+  Result& r = result_;
+  const Config& c = config_;
+  r.x = x_embed_;
+  if (c.cross) r.x_source = x_source_embed_;
+  for (std::vector<float>* x : {&r.x, &r.x_source}) {
+    if (x == &r.x_source && !c.cross) continue;
+    const int rows = (int)(x->size() / (size_t)c.d_model);
+    if (c.positional == Positional::sinusoidal) add_sinusoidal(*x, rows, c.d_model);
+    if (c.positional == Positional::learned) add_learned(*x, rows, c.d_model, c.seed);
+  }
+  apply_overrides(Target::x, r.x, r.n, c.d_model, false, 0);
+  if (!c.cross) r.x_source = r.x;
+}
+
+// W_Q, W_K:(d_model, H·d_k)  W_V:(d_model, H·d_v)  W_O:(H·d_v, d_model), seeded Glorot unless given.
+void Engine::run_weights() {
+  Result& r = result_;
+  const Config& c = config_;
+  r.heads = c.heads, r.d_k = c.d_k, r.d_v = c.d_v, r.d_model = c.d_model;
+  const int H = c.heads, D = c.d_model;
+  const auto build = [&](std::vector<float>& w, const std::vector<float>& given, int dh, uint32_t tag) {
+    w.assign((size_t)D * H * dh, 0.0f);
+    std::vector<float> head((size_t)D * dh);
+    for (int h = 0; h < H; ++h) {
+      if (given.empty()) glorot_matrix(c.seed, tag, h, D, dh, head);
+      const float* src = given.empty() ? head.data() : given.data() + (size_t)h * D * dh;  // given: [h][D][dh]
+      for (int row = 0; row < D; ++row)
+        for (int col = 0; col < dh; ++col) w[(size_t)row * H * dh + h * dh + col] = src[(size_t)row * dh + col];
+    }
+  };
+  build(r.w_q, c.w_q, c.d_k, 'Q');
+  build(r.w_k, c.w_k, c.d_k, 'K');
+  build(r.w_v, c.w_v, c.d_v, 'V');
+  if (c.w_o.empty()) {
+    r.w_o.resize((size_t)H * c.d_v * D);
+    glorot_matrix(c.seed, 'O', 0, H * c.d_v, D, r.w_o);
+  } else {
+    r.w_o = c.w_o;
+  }
+  apply_overrides(Target::w_q, r.w_q, D, H * c.d_k, true, c.d_k);
+  apply_overrides(Target::w_k, r.w_k, D, H * c.d_k, true, c.d_k);
+  apply_overrides(Target::w_v, r.w_v, D, H * c.d_v, true, c.d_v);
+  apply_overrides(Target::w_o, r.w_o, H * c.d_v, D, false, 0);
+}
+
+// Q = X·W_Q  K = Xs·W_K  V = Xs·W_V   (all heads in one product each), then RoPE on Q and K, then edits.
+void Engine::run_project() {
+  Result& r = result_;
+  const KernelSet& K = kernel_set();
+  const int D = r.d_model, HK = r.heads * r.d_k, HV = r.heads * r.d_v;
+  r.q.resize((size_t)r.n * HK);
+  r.k.resize((size_t)r.m * HK);
+  r.v.resize((size_t)r.m * HV);
+  K.gemm({.M = r.n, .N = HK, .K = D, .A = r.x.data(), .lda = D, .B = r.w_q.data(), .ldb = HK, .C = r.q.data(), .ldc = HK});
+  K.gemm({.M = r.m, .N = HK, .K = D, .A = r.x_source.data(), .lda = D, .B = r.w_k.data(), .ldb = HK, .C = r.k.data(), .ldc = HK});
+  K.gemm({.M = r.m, .N = HV, .K = D, .A = r.x_source.data(), .lda = D, .B = r.w_v.data(), .ldb = HV, .C = r.v.data(), .ldc = HV});
+  if (config_.positional == Positional::rope) {
+    for (int h = 0; h < r.heads; ++h) {
+      apply_rope(r.q.data() + h * r.d_k, r.n, r.d_k, HK);
+      apply_rope(r.k.data() + h * r.d_k, r.m, r.d_k, HK);
+    }
+  }
+  apply_overrides(Target::q, r.q, r.n, HK, true, r.d_k);
+  apply_overrides(Target::k, r.k, r.m, HK, true, r.d_k);
+  apply_overrides(Target::v, r.v, r.m, HV, true, r.d_v);
+}
+
+void Engine::run_mask() { result_.mask = build_mask(config_.mask, result_.n, result_.m); }
+
+// S_h = Q_h·K_hᵀ · scale / τ     Q_h:(n, d_k)  K_h:(m, d_k)  ->  S_h:(n, m)
+void Engine::run_score() {
+  Result& r = result_;
+  const KernelSet& K = kernel_set();
+  const int HK = r.heads * r.d_k;
+  r.alpha = config_.effective_scale() / config_.temperature;
+  r.scores.resize((size_t)r.heads * r.n * r.m);
+  const Range* skip = options_.scores_under_mask ? nullptr : r.mask.ranges.data();
+  for (int h = 0; h < r.heads; ++h)
+    K.gemm({.M = r.n, .N = r.m, .K = r.d_k, .A = r.q.data() + h * r.d_k, .lda = HK, .B = r.k.data() + h * r.d_k,
+            .ldb = HK, .b_transposed = true, .C = r.scores.data() + (size_t)h * r.n * r.m, .ldc = r.m,
+            .alpha = r.alpha, .n_range = skip});
+}
+
+// A_h = softmax over each row of S_h, masked cells −∞  ->  exactly 0
+void Engine::run_softmax() {
+  Result& r = result_;
+  const KernelSet& K = kernel_set();
+  const size_t hn = (size_t)r.n * r.m;
+  r.weights.resize((size_t)r.heads * hn);
+  std::vector<uint8_t> fully((size_t)r.n);
+  for (int h = 0; h < r.heads; ++h)
+    K.softmax_rows(r.scores.data() + h * hn, r.m, r.mask.allowed.data(), r.m, r.weights.data() + h * hn, r.m, r.n, r.m,
+                   r.mask.ranges.data(), fully.data());
+  r.entropy.assign((size_t)r.heads * r.n, 0.0f);
+  r.max_weight.assign((size_t)r.heads * r.n, 0.0f);
+  if (!options_.row_stats) return;
+  for (int h = 0; h < r.heads; ++h) {
+    for (int i = 0; i < r.n; ++i) {
+      const float* w = r.weights.data() + h * hn + (size_t)i * r.m;
+      const Range range = r.mask.ranges[(size_t)i];
+      double entropy = 0.0;
+      float mx = 0.0f;
+      for (int j = range.lo; j < range.hi; ++j) {
+        if (w[j] > 0.0f) entropy -= w[j] * std::log2((double)w[j]);
+        mx = w[j] > mx ? w[j] : mx;
+      }
+      r.entropy[(size_t)h * r.n + i] = (float)entropy;
+      r.max_weight[(size_t)h * r.n + i] = mx;
+    }
+  }
+}
+
+// O_h = A_h·V_h, written into concat's columns [h·d_v, (h+1)·d_v)     A_h:(n, m)  V_h:(m, d_v)
+void Engine::run_mix() {
+  Result& r = result_;
+  const KernelSet& K = kernel_set();
+  const int HV = r.heads * r.d_v;
+  r.concat.resize((size_t)r.n * HV);
+  for (int h = 0; h < r.heads; ++h)
+    K.gemm({.M = r.n, .N = r.d_v, .K = r.m, .A = r.weights.data() + (size_t)h * r.n * r.m, .lda = r.m,
+            .B = r.v.data() + h * r.d_v, .ldb = HV, .C = r.concat.data() + h * r.d_v, .ldc = HV,
+            .k_range = r.mask.ranges.data()});
+}
+
+// out = concat·W_O     concat:(n, H·d_v)  W_O:(H·d_v, d_model)
+void Engine::run_output() {
+  Result& r = result_;
+  const int HV = r.heads * r.d_v;
+  r.output.resize((size_t)r.n * r.d_model);
+  kernel_set().gemm({.M = r.n, .N = r.d_model, .K = HV, .A = r.concat.data(), .lda = HV, .B = r.w_o.data(),
+                     .ldb = r.d_model, .C = r.output.data(), .ldc = r.d_model});
+}
+
+RunOutput run_attention(const Config& config, const KernelSet* kernels, EngineOptions options) {
+  Engine engine(options);
+  engine.set_kernels(kernels);
+  RunOutput out;
+  out.error = engine.set_config(config);
+  if (!out.error.empty()) return out;
+  engine.compute();
+  out.result = engine.result();
+  return out;
+}
+
+}  // namespace attn

@@ -1,0 +1,58 @@
+// kernels.h — the fast kernels' interface and the run-time choice between instruction sets.
+//
+// One source (kernels.inc) is compiled once per instruction set; each compilation fills a KernelSet.
+// The engine calls through kernels(), which is the fastest set this CPU runs unless a test or the
+// benchmark selects another by name.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace attn {
+
+// Half-open interval [lo, hi) of column (or inner) indices.
+struct Range {
+  int lo = 0, hi = 0;
+};
+
+// C = alpha · A·B
+//   A:(M,K) row stride lda.  B:(K,N) row stride ldb, or, if b_transposed, B is given as Bᵀ:(N,K).
+//   C:(M,N) row stride ldc.
+// Optional per-row hints, used to skip work a mask removes:
+//   n_range[i]  only C[i, n_range[i]) is needed; other cells of row i may be left untouched.
+//   k_range[i]  A[i, p] is zero for p outside k_range[i], so those terms may be skipped.
+struct GemmArgs {
+  int M = 0, N = 0, K = 0;
+  const float* A = nullptr;
+  int lda = 0;
+  const float* B = nullptr;
+  int ldb = 0;
+  bool b_transposed = false;
+  float* C = nullptr;
+  int ldc = 0;
+  float alpha = 1.0f;
+  const Range* n_range = nullptr;
+  const Range* k_range = nullptr;
+};
+
+struct KernelSet {
+  const char* name;  // "avx512", "avx2", "sse2", "simd128", "neon", "scalar"
+  void (*gemm)(const GemmArgs& args);
+  // Row-wise masked softmax: w[i,j] = allowed[i,j] ? exp(s[i,j] - max_i) / Σ_j' exp(s[i,j'] - max_i) : 0,
+  // the max and sum taken over allowed j only. Columns outside range[i] (if given) count as masked.
+  // A row with no allowed column gets all-zero weights and fully_masked[i] = 1 (else 0).
+  //   s:(rows,cols) lds   allowed:(rows,cols) uint8, 1 = may attend   w:(rows,cols) ldw
+  void (*softmax_rows)(const float* s, int lds, const uint8_t* allowed, int ldm, float* w, int ldw, int rows,
+                       int cols, const Range* range, uint8_t* fully_masked);
+  // Σ_i a[i]·b[i]
+  float (*dot)(const float* a, const float* b, int n);
+};
+
+// The kernel set in use (the fastest this CPU supports, or the one selected).
+const KernelSet& kernels();
+// Every kernel set compiled into this build that this CPU can run, fastest first.
+std::span<const KernelSet* const> available_kernel_sets();
+// Selects a kernel set by name; returns false (and changes nothing) if it is not available.
+bool select_kernels(std::string_view name);
+
+}  // namespace attn

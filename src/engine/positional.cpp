@@ -1,0 +1,39 @@
+#include "positional.h"
+
+#include <cmath>
+
+#include "prng.h"
+
+namespace attn {
+
+void add_sinusoidal(std::span<float> x, int n, int d) {
+  for (int pos = 0; pos < n; ++pos) {
+    for (int i = 0; 2 * i < d; ++i) {
+      const double angle = pos / std::pow(10000.0, (2.0 * i) / d);
+      x[(size_t)pos * d + 2 * i] += (float)std::sin(angle);
+      if (2 * i + 1 < d) x[(size_t)pos * d + 2 * i + 1] += (float)std::cos(angle);
+    }
+  }
+}
+
+void add_learned(std::span<float> x, int n, int d, uint64_t seed) {
+  for (int pos = 0; pos < n; ++pos) {
+    Rng rng(hash_string("position", seed + 0x9E37ull * (uint64_t)(pos + 1)));
+    for (int c = 0; c < d; ++c) x[(size_t)pos * d + c] += 0.5f * rng.normal();
+  }
+}
+
+void apply_rope(float* m, int n, int d, int ld) {
+  for (int pos = 0; pos < n; ++pos) {
+    float* row = m + (size_t)pos * ld;
+    for (int i = 0; 2 * i + 1 < d; ++i) {
+      const double theta = std::pow(10000.0, -(2.0 * i) / d);
+      const double c = std::cos(pos * theta), s = std::sin(pos * theta);
+      const double a = row[2 * i], b = row[2 * i + 1];
+      row[2 * i] = (float)(a * c - b * s);
+      row[2 * i + 1] = (float)(a * s + b * c);
+    }
+  }
+}
+
+}  // namespace attn

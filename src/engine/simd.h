@@ -1,0 +1,166 @@
+// simd.h — the one place that knows about instruction sets.
+//
+// Everything above this header (kernels.inc, the ops) is written against a tiny vector vocabulary:
+//   vf            a register of VLEN floats
+//   vload/vstore  unaligned load/store of VLEN floats
+//   vset1         broadcast a scalar
+//   vfma(a,b,c)   a*b + c  (fused where the ISA has it)
+//   vmax, vhsum, vhmax, vexp
+// Which ISA backs it is decided by the compiler flags of the translation unit that includes it:
+// AVX-512F, AVX2+FMA, SSE2, wasm simd128, NEON, or scalar (VLEN = 1). Native builds compile the kernels
+// once per ISA and dispatch at run time (see dispatch.cpp); the web build compiles them for simd128.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#if defined(ATTN_FORCE_SCALAR)
+#define ATTN_ISA_SCALAR 1
+#elif defined(__AVX512F__)
+#include <immintrin.h>
+#define ATTN_ISA_AVX512 1
+#elif defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#define ATTN_ISA_AVX2 1
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#define ATTN_ISA_SSE2 1
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define ATTN_ISA_WASM 1
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
+#define ATTN_ISA_NEON 1
+#else
+#define ATTN_ISA_SCALAR 1
+#endif
+
+// Everything below has internal linkage (anonymous namespace): each kernels_*.cpp compiles these
+// helpers for a different ISA, and the linker must never merge one ISA's copy into another's.
+namespace attn::simd {
+namespace {
+
+#if ATTN_ISA_SCALAR
+// [SECTION] scalar: VLEN = 1, so every kernel's "tail" path is the whole loop.
+using vf = float;
+inline constexpr int VLEN = 1;
+constexpr const char* isa_name() { return "scalar"; }
+inline vf vload(const float* p) { return *p; }
+inline void vstore(float* p, vf v) { *p = v; }
+inline vf vset1(float s) { return s; }
+inline vf vfma(vf a, vf b, vf c) { return a * b + c; }
+inline vf vmax(vf a, vf b) { return a > b ? a : b; }
+inline float vhsum(vf v) { return v; }
+inline float vhmax(vf v) { return v; }
+#else
+// [SECTION] vector ISAs. GCC/Clang vector extensions give +,-,* and lane access portably; only loads,
+// stores, fma, max and the integer tricks in vexp need the ISA's own spelling.
+#if ATTN_ISA_AVX512
+inline constexpr int VLEN = 16;
+constexpr const char* isa_name() { return "avx512"; }
+#elif ATTN_ISA_AVX2
+inline constexpr int VLEN = 8;
+constexpr const char* isa_name() { return "avx2"; }
+#elif ATTN_ISA_WASM
+inline constexpr int VLEN = 4;
+constexpr const char* isa_name() { return "simd128"; }
+#elif ATTN_ISA_SSE2
+inline constexpr int VLEN = 4;
+constexpr const char* isa_name() { return "sse2"; }
+#else  // NEON
+inline constexpr int VLEN = 4;
+constexpr const char* isa_name() { return "neon"; }
+#endif
+typedef float vf __attribute__((vector_size(VLEN * 4), aligned(4)));
+typedef int32_t vi __attribute__((vector_size(VLEN * 4), aligned(4)));
+
+inline vf vload(const float* p) { vf v; std::memcpy(&v, p, sizeof v); return v; }
+inline void vstore(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
+inline vf vset1(float s) { return vf{} + s; }
+
+inline vf vfma(vf a, vf b, vf c) {
+#if ATTN_ISA_AVX512
+  return (vf)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);
+#elif ATTN_ISA_AVX2
+  return (vf)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c);
+#elif ATTN_ISA_NEON
+  return (vf)vfmaq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b);
+#else  // SSE2 and wasm simd128 have no fused multiply-add
+  return a * b + c;
+#endif
+}
+
+inline vf vmax(vf a, vf b) {
+#if ATTN_ISA_AVX512
+  return (vf)_mm512_max_ps((__m512)a, (__m512)b);
+#elif ATTN_ISA_AVX2
+  return (vf)_mm256_max_ps((__m256)a, (__m256)b);
+#elif ATTN_ISA_SSE2
+  return (vf)_mm_max_ps((__m128)a, (__m128)b);
+#elif ATTN_ISA_WASM
+  return (vf)wasm_f32x4_pmax((v128_t)a, (v128_t)b);
+#else
+  return (vf)vmaxq_f32((float32x4_t)a, (float32x4_t)b);
+#endif
+}
+
+inline float vhsum(vf v) {
+  float s = 0.0f;
+  for (int i = 0; i < VLEN; ++i) s += v[i];
+  return s;
+}
+inline float vhmax(vf v) {
+  float m = v[0];
+  for (int i = 1; i < VLEN; ++i) m = v[i] > m ? v[i] : m;
+  return m;
+}
+#endif
+
+// exp(x) for a vector, ~1 ulp over the range that matters to softmax (x <= 0 after the max is
+// subtracted). Cody-Waite range reduction x = k·ln2 + r with |r| <= ln2/2, a degree-6 polynomial for
+// e^r, then 2^k built in the exponent bits. Inputs below -87.3 (including -inf: a masked logit) give
+// exactly 0, so a masked weight is exactly zero, not merely tiny.
+inline vf vexp(vf x) {
+#if ATTN_ISA_SCALAR
+  return x < -87.33654f ? 0.0f : std::exp(x > 88.0f ? 88.0f : x);
+#else
+  // Clamp to [-87.34, 88]: below, the result is flushed to 0 further down; above, 2^k would overflow.
+  vf xc = vmax(x, vset1(-87.33654f));
+  xc = -vmax(-xc, vset1(-88.0f));
+  vf kf = xc * vset1(1.44269504088896341f);
+  // round to nearest: add and subtract 1.5·2^23
+  kf = (kf + vset1(12582912.0f)) - vset1(12582912.0f);
+  vf r = vfma(kf, vset1(-0.693359375f), xc);
+  r = vfma(kf, vset1(2.12194440e-4f), r);
+  vf p = vset1(1.9875691500e-4f);
+  p = vfma(p, r, vset1(1.3981999507e-3f));
+  p = vfma(p, r, vset1(8.3334519073e-3f));
+  p = vfma(p, r, vset1(4.1665795894e-2f));
+  p = vfma(p, r, vset1(1.6666665459e-1f));
+  p = vfma(p, r, vset1(5.0000001201e-1f));
+  p = vfma(p * r, r, r) + vset1(1.0f);
+  vi k = __builtin_convertvector(kf, vi);
+  vi bits = (k + 127) << 23;
+  vf scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  vf y = p * scale;
+  vi under = x < vset1(-87.33654f);  // all-ones lanes where x is below the range (or -inf)
+  vi ybits;
+  std::memcpy(&ybits, &y, sizeof ybits);
+  ybits &= ~under;
+  std::memcpy(&y, &ybits, sizeof y);
+  return y;
+#endif
+}
+
+// exp of one float, by the same method as vexp (for scalar tails).
+inline float vexp1(float x) {
+#if ATTN_ISA_SCALAR
+  return vexp(x);
+#else
+  return vexp(vset1(x))[0];
+#endif
+}
+
+}  // namespace
+}  // namespace attn::simd

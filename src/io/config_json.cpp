@@ -1,0 +1,341 @@
+#include "config_json.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "json_util.h"
+
+namespace attn {
+namespace {
+
+using json = nlohmann::json;
+
+// Every accessor checks the type first, so no nlohmann call below can throw.
+struct Reader {
+  std::string error;
+  bool fail(const std::string& field, const std::string& what) {
+    if (error.empty()) error = field + ": " + what;
+    return false;
+  }
+  bool get_int(const json& v, const std::string& field, long long lo, long long hi, int& out) {
+    if (!v.is_number() || (v.is_number_float() && std::floor(v.get<double>()) != v.get<double>()))
+      return fail(field, "expected an integer");
+    const double d = v.get<double>();
+    if (d < (double)lo || d > (double)hi)
+      return fail(field, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+    out = (int)d;
+    return true;
+  }
+  bool get_float(const json& v, const std::string& field, float& out) {
+    if (!v.is_number()) return fail(field, "expected a number");
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || std::fabs(d) > 1e30) return fail(field, "expected a finite number");
+    out = (float)d;
+    return true;
+  }
+  bool get_string(const json& v, const std::string& field, std::string& out) {
+    if (!v.is_string()) return fail(field, "expected a string");
+    out = v.get<std::string>();
+    return true;
+  }
+  bool get_strings(const json& v, const std::string& field, std::vector<std::string>& out) {
+    if (!v.is_array()) return fail(field, "expected a list of strings");
+    out.clear();
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (!v[i].is_string()) return fail(field + "[" + std::to_string(i) + "]", "expected a string");
+      out.push_back(v[i].get<std::string>());
+    }
+    return true;
+  }
+  // A rows×cols matrix of numbers, row-major; rows and cols are reported back. max_rows bounds memory.
+  bool get_matrix(const json& v, const std::string& field, std::vector<float>& out, int& rows, int& cols,
+                  int expect_cols = -1) {
+    if (!v.is_array() || v.empty()) return fail(field, "expected a non-empty list of rows");
+    rows = (int)v.size();
+    cols = -1;
+    out.clear();
+    for (size_t r = 0; r < v.size(); ++r) {
+      const json& row = v[r];
+      const std::string rf = field + "[" + std::to_string(r) + "]";
+      if (!row.is_array()) return fail(rf, "expected a list of numbers");
+      if (cols < 0) cols = (int)row.size();
+      if ((int)row.size() != cols) return fail(rf, "expected " + std::to_string(cols) + " numbers like the first row, got " + std::to_string(row.size()));
+      if (expect_cols >= 0 && cols != expect_cols) return fail(rf, "expected " + std::to_string(expect_cols) + " numbers, got " + std::to_string(cols));
+      for (size_t c = 0; c < row.size(); ++c) {
+        float f;
+        if (!get_float(row[c], rf + "[" + std::to_string(c) + "]", f)) return false;
+        out.push_back(f);
+      }
+    }
+    return true;
+  }
+  // [heads][rows][cols] into one flat buffer, checking every shape.
+  bool get_tensor3(const json& v, const std::string& field, int heads, int rows, int cols, std::vector<float>& out) {
+    if (!v.is_array() || (int)v.size() != heads)
+      return fail(field, "expected a list of " + std::to_string(heads) + " matrices (one per head) of " + std::to_string(rows) + "x" + std::to_string(cols));
+    out.clear();
+    for (int h = 0; h < heads; ++h) {
+      std::vector<float> m;
+      int r = 0, c = 0;
+      const std::string hf = field + "[" + std::to_string(h) + "]";
+      if (!get_matrix(v[(size_t)h], hf, m, r, c, cols)) return false;
+      if (r != rows) return fail(hf, "expected " + std::to_string(rows) + " rows (d_model), got " + std::to_string(r));
+      out.insert(out.end(), m.begin(), m.end());
+    }
+    return true;
+  }
+
+  bool sequence(const json& obj, const std::string& prefix, SequenceInput& s, int d_model) {
+    s = SequenceInput{};
+    if (auto it = obj.find("text"); it != obj.end() && !get_string(*it, prefix + "text", s.text)) return false;
+    if (auto it = obj.find("tokens"); it != obj.end()) {
+      if (!get_strings(*it, prefix + "tokens", s.tokens)) return false;
+      s.use_tokens = true;
+    }
+    if (auto it = obj.find("x"); it != obj.end()) {
+      int cols = 0;
+      if (!get_matrix(*it, prefix + "x", s.x, s.x_rows, cols, d_model)) return false;
+    }
+    return true;
+  }
+
+  bool mask_term(const json& v, const std::string& field, MaskTerm& t) {
+    t = MaskTerm{};
+    if (v.is_string()) {
+      const std::string s = v.get<std::string>();
+      if (s == "none") t.kind = MaskTerm::Kind::none;
+      else if (s == "causal") t.kind = MaskTerm::Kind::causal;
+      else return fail(field, "expected \"none\", \"causal\" or an object {window|padding|custom}, got \"" + s + "\"");
+      return true;
+    }
+    if (!v.is_object()) return fail(field, "expected a string or an object");
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string& key = it.key();
+      if (key == "window") {
+        t.kind = MaskTerm::Kind::window;
+        if (!get_int(*it, field + ".window", 1, Limits::max_tokens, t.window)) return false;
+      } else if (key == "causal") {
+        if (!it->is_boolean()) return fail(field + ".causal", "expected true or false");
+        t.window_causal = it->get<bool>();
+      } else if (key == "padding") {
+        t.kind = MaskTerm::Kind::padding;
+        if (!it->is_array()) return fail(field + ".padding", "expected a list of key indices");
+        for (size_t i = 0; i < it->size(); ++i) {
+          int k = 0;
+          if (!get_int((*it)[i], field + ".padding[" + std::to_string(i) + "]", 0, Limits::max_tokens - 1, k)) return false;
+          t.keys.push_back(k);
+        }
+      } else if (key == "custom") {
+        t.kind = MaskTerm::Kind::custom;
+        std::vector<float> cells;
+        if (!get_matrix(*it, field + ".custom", cells, t.rows, t.cols)) return false;
+        for (float c : cells) {
+          if (c != 0.0f && c != 1.0f) return fail(field + ".custom", "expected only 0 and 1");
+          t.cells.push_back(c != 0.0f);
+        }
+      } else {
+        return fail(field + "." + key, "unknown key (expected window, causal, padding or custom)");
+      }
+    }
+    if (t.kind == MaskTerm::Kind::none) return fail(field, "expected one of window, padding or custom");
+    return true;
+  }
+};
+
+}  // namespace
+
+std::string parse_config(std::string_view text, Config& c) {
+  json root = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded()) return "config: not valid JSON";
+  if (!root.is_object()) return "config: expected a JSON object";
+  Reader r;
+  c = Config{};
+  // Sizes first: the shapes of explicit arrays depend on them.
+  if (auto it = root.find("d_model"); it != root.end() && !r.get_int(*it, "d_model", 1, Limits::max_d_model, c.d_model)) return r.error;
+  if (auto it = root.find("heads"); it != root.end()) {
+    if (!r.get_int(*it, "heads", 1, Limits::max_heads, c.heads)) return r.error;
+  }
+  // d_k and d_v default to d_model / heads when not given (at least 1).
+  c.d_k = c.d_v = std::max(1, c.d_model / c.heads);
+
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    const std::string& key = it.key();
+    const json& v = *it;
+    bool ok = true;
+    if (key == "d_model" || key == "heads" || key == "text" || key == "tokens" || key == "x") continue;
+    if (key == "d_k") ok = r.get_int(v, key, 1, Limits::max_d_head, c.d_k);
+    else if (key == "d_v") ok = r.get_int(v, key, 1, Limits::max_d_head, c.d_v);
+    else if (key == "seed") {
+      if (!v.is_number_unsigned()) ok = r.fail(key, "expected a non-negative integer");
+      else c.seed = v.get<uint64_t>();
+    } else if (key == "positional") {
+      std::string s;
+      ok = r.get_string(v, key, s);
+      if (ok) {
+        if (s == "none") c.positional = Positional::none;
+        else if (s == "sinusoidal") c.positional = Positional::sinusoidal;
+        else if (s == "learned") c.positional = Positional::learned;
+        else if (s == "rope") c.positional = Positional::rope;
+        else ok = r.fail(key, "expected \"none\", \"sinusoidal\", \"learned\" or \"rope\", got \"" + s + "\"");
+      }
+    } else if (key == "embedding") {
+      std::string s;
+      ok = r.get_string(v, key, s);
+      if (ok) {
+        if (s == "hashed") c.embedding = Embedding::hashed;
+        else if (s == "interpretable") c.embedding = Embedding::interpretable;
+        else ok = r.fail(key, "expected \"hashed\" or \"interpretable\", got \"" + s + "\"");
+      }
+    } else if (key == "scale") {
+      if (v.is_boolean()) c.scale_mode = v.get<bool>() ? ScaleMode::inv_sqrt_dk : ScaleMode::none;
+      else if (v.is_number()) {
+        c.scale_mode = ScaleMode::custom;
+        ok = r.get_float(v, key, c.scale_value);
+      } else ok = r.fail(key, "expected true (1/sqrt(d_k)), false (1) or a number");
+    } else if (key == "temperature") ok = r.get_float(v, key, c.temperature);
+    else if (key == "mask") {
+      c.mask.clear();
+      if (v.is_array()) {
+        for (size_t i = 0; i < v.size() && ok; ++i) {
+          MaskTerm t;
+          ok = r.mask_term(v[i], "mask[" + std::to_string(i) + "]", t);
+          if (ok && t.kind != MaskTerm::Kind::none) c.mask.push_back(std::move(t));
+        }
+      } else {
+        MaskTerm t;
+        ok = r.mask_term(v, "mask", t);
+        if (ok && t.kind != MaskTerm::Kind::none) c.mask.push_back(std::move(t));
+      }
+    } else if (key == "cross") {
+      if (!v.is_boolean()) ok = r.fail(key, "expected true or false");
+      else c.cross = v.get<bool>();
+    } else if (key == "source") {
+      c.cross = true;
+      if (v.is_string()) c.source.text = v.get<std::string>();
+      else if (v.is_array()) { ok = r.get_strings(v, key, c.source.tokens); c.source.use_tokens = true; }
+      else if (v.is_object()) {
+        for (auto s = v.begin(); s != v.end() && ok; ++s)
+          if (s.key() != "text" && s.key() != "tokens" && s.key() != "x") ok = r.fail("source." + s.key(), "unknown key (expected text, tokens or x)");
+        ok = ok && r.sequence(v, "source.", c.source, c.d_model);
+      } else ok = r.fail(key, "expected text, a list of tokens, or an object {text|tokens|x}");
+    } else if (key == "max_tokens") ok = r.get_int(v, key, 1, Limits::max_tokens, c.max_tokens);
+    else if (key == "truncate") {
+      if (!v.is_boolean()) ok = r.fail(key, "expected true or false");
+      else c.truncate = v.get<bool>();
+    } else if (key == "w_q" || key == "w_k" || key == "w_v" || key == "w_o" || key == "edits") {
+      continue;  // second pass: needs d_k / d_v
+    } else if (key == "$schema" || key == "comment" || key == "name" || key == "description") {
+      continue;  // free-form, ignored (presets carry a name and a description)
+    } else {
+      ok = r.fail(key, "unknown key");
+    }
+    if (!ok) return r.error;
+  }
+  if (!r.sequence(root, "", c.target, c.d_model)) return r.error;
+  if (!root.contains("text") && !root.contains("tokens") && !root.contains("x")) c.target = Config{}.target;
+
+  if (auto it = root.find("w_q"); it != root.end() && !r.get_tensor3(*it, "w_q", c.heads, c.d_model, c.d_k, c.w_q)) return r.error;
+  if (auto it = root.find("w_k"); it != root.end() && !r.get_tensor3(*it, "w_k", c.heads, c.d_model, c.d_k, c.w_k)) return r.error;
+  if (auto it = root.find("w_v"); it != root.end() && !r.get_tensor3(*it, "w_v", c.heads, c.d_model, c.d_v, c.w_v)) return r.error;
+  if (auto it = root.find("w_o"); it != root.end()) {
+    int rows = 0, cols = 0;
+    if (!r.get_matrix(*it, "w_o", c.w_o, rows, cols, c.d_model)) return r.error;
+    if (rows != c.heads * c.d_v) return "w_o: expected " + std::to_string(c.heads * c.d_v) + " rows (heads*d_v), got " + std::to_string(rows);
+  }
+  if (auto it = root.find("edits"); it != root.end()) {
+    if (!it->is_array()) return "edits: expected a list of {matrix, head, row, col, value}";
+    for (size_t i = 0; i < it->size(); ++i) {
+      const json& e = (*it)[i];
+      const std::string f = "edits[" + std::to_string(i) + "]";
+      if (!e.is_object()) return f + ": expected an object {matrix, head, row, col, value}";
+      Override o;
+      std::string m;
+      auto mt = e.find("matrix");
+      if (mt == e.end()) return f + ".matrix: missing";
+      if (!r.get_string(*mt, f + ".matrix", m)) return r.error;
+      bool found = false;
+      for (Target t : {Target::x, Target::w_q, Target::w_k, Target::w_v, Target::w_o, Target::q, Target::k, Target::v})
+        if (m == to_string(t)) o.target = t, found = true;
+      if (!found) return f + ".matrix: expected one of x, w_q, w_k, w_v, w_o, q, k, v; got \"" + m + "\"";
+      for (auto k = e.begin(); k != e.end(); ++k) {
+        const std::string& key = k.key();
+        const std::string kf = f + "." + key;
+        bool ok = true;
+        if (key == "matrix") continue;
+        if (key == "head") ok = r.get_int(*k, kf, 0, c.heads - 1, o.head);
+        else if (key == "row") ok = r.get_int(*k, kf, 0, 1 << 20, o.row);
+        else if (key == "col") ok = r.get_int(*k, kf, 0, 1 << 20, o.col);
+        else if (key == "value") ok = r.get_float(*k, kf, o.value);
+        else ok = r.fail(kf, "unknown key (expected matrix, head, row, col, value)");
+        if (!ok) return r.error;
+      }
+      if (!e.contains("row") || !e.contains("col") || !e.contains("value")) return f + ": needs row, col and value";
+      c.overrides.push_back(o);
+    }
+  }
+  return validate(c);
+}
+
+std::string config_to_json(const Config& c, int indent) {
+  ojson j;
+  const auto seq = [&](const SequenceInput& s) {
+    ojson o;
+    if (s.use_tokens) o["tokens"] = s.tokens;
+    else if (!s.text.empty() || s.x.empty()) o["text"] = s.text;
+    if (!s.x.empty()) o["x"] = matrix_json(s.x.data(), s.x_rows, (int)(s.x.size() / (size_t)s.x_rows), (int)(s.x.size() / (size_t)s.x_rows));
+    return o;
+  };
+  const ojson target = seq(c.target);
+  for (auto it = target.begin(); it != target.end(); ++it) j[it.key()] = *it;
+  j["d_model"] = c.d_model;
+  j["heads"] = c.heads;
+  j["d_k"] = c.d_k;
+  j["d_v"] = c.d_v;
+  j["seed"] = c.seed;
+  j["embedding"] = to_string(c.embedding);
+  j["positional"] = to_string(c.positional);
+  if (c.scale_mode == ScaleMode::custom) j["scale"] = c.scale_value;
+  else j["scale"] = c.scale_mode == ScaleMode::inv_sqrt_dk;
+  j["temperature"] = c.temperature;
+  ojson mask = ojson::array();
+  for (const MaskTerm& t : c.mask) {
+    switch (t.kind) {
+      case MaskTerm::Kind::none: break;
+      case MaskTerm::Kind::causal: mask.push_back("causal"); break;
+      case MaskTerm::Kind::window: mask.push_back({{"window", t.window}, {"causal", t.window_causal}}); break;
+      case MaskTerm::Kind::padding: mask.push_back({{"padding", t.keys}}); break;
+      case MaskTerm::Kind::custom: {
+        ojson rows = ojson::array();
+        for (int i = 0; i < t.rows; ++i) {
+          ojson row = ojson::array();
+          for (int k = 0; k < t.cols; ++k) row.push_back((int)t.cells[(size_t)i * t.cols + k]);
+          rows.push_back(std::move(row));
+        }
+        mask.push_back({{"custom", std::move(rows)}});
+      }
+    }
+  }
+  j["mask"] = mask.empty() ? ojson("none") : mask;
+  j["cross"] = c.cross;
+  if (c.cross) j["source"] = seq(c.source);
+  j["max_tokens"] = c.max_tokens;
+  j["truncate"] = c.truncate;
+  const auto tensor3 = [&](const std::vector<float>& w, int dh) {
+    ojson heads = ojson::array();
+    for (int h = 0; h < c.heads; ++h) heads.push_back(matrix_json(w.data() + (size_t)h * c.d_model * dh, c.d_model, dh, dh));
+    return heads;
+  };
+  if (!c.w_q.empty()) j["w_q"] = tensor3(c.w_q, c.d_k);
+  if (!c.w_k.empty()) j["w_k"] = tensor3(c.w_k, c.d_k);
+  if (!c.w_v.empty()) j["w_v"] = tensor3(c.w_v, c.d_v);
+  if (!c.w_o.empty()) j["w_o"] = matrix_json(c.w_o.data(), c.heads * c.d_v, c.d_model, c.d_model);
+  if (!c.overrides.empty()) {
+    ojson edits = ojson::array();
+    for (const Override& o : c.overrides)
+      edits.push_back({{"matrix", to_string(o.target)}, {"head", o.head}, {"row", o.row}, {"col", o.col}, {"value", o.value}});
+    j["edits"] = edits;
+  }
+  return j.dump(indent);
+}
+
+}  // namespace attn
