@@ -1,0 +1,161 @@
+// Every fast kernel set this build has, against the reference kernels, over sizes that are not
+// multiples of any SIMD width, with and without mask-skipping hints.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "kernels.h"
+
+namespace {
+
+std::vector<float> random_vec(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  uint32_t s = seed * 2654435761u + 1;
+  for (float& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = (float)((s >> 8) & 0xFFFF) / 32768.0f - 1.0f;
+  }
+  return v;
+}
+
+const attn::KernelSet& reference() {
+  for (const attn::KernelSet* k : attn::available_kernel_sets())
+    if (std::string(k->name) == "reference") return *k;
+  throw std::runtime_error("no reference kernels");
+}
+
+class KernelSweep : public ::testing::TestWithParam<const attn::KernelSet*> {};
+
+TEST_P(KernelSweep, GemmMatchesReference) {
+  const attn::KernelSet& fast = *GetParam();
+  const int sizes[] = {1, 2, 3, 5, 7, 13, 17, 31, 33, 64, 65, 100};
+  int cases = 0;
+  for (int M : sizes)
+    for (int N : {1, 3, 8, 17, 33, 64, 70})
+      for (int K : {1, 4, 9, 31, 64, 67}) {
+        for (bool bt : {false, true}) {
+          const int lda = K + 3, ldb = (bt ? K : N) + 2, ldc = N + 1;
+          const auto A = random_vec((size_t)M * lda, M * 7 + K);
+          const auto B = random_vec((size_t)(bt ? N : K) * ldb, N * 13 + K);
+          std::vector<float> C1((size_t)M * ldc, 7.0f), C2((size_t)M * ldc, 7.0f);
+          attn::GemmArgs g{M, N, K, A.data(), lda, B.data(), ldb, bt, C1.data(), ldc, 0.37f};
+          fast.gemm(g);
+          g.C = C2.data();
+          reference().gemm(g);
+          for (int i = 0; i < M; ++i) {
+            for (int j = 0; j < N; ++j)
+              ASSERT_NEAR(C1[(size_t)i * ldc + j], C2[(size_t)i * ldc + j], 2e-5f * K)
+                  << fast.name << " M=" << M << " N=" << N << " K=" << K << " bt=" << bt << " at " << i << "," << j;
+            ASSERT_EQ(C1[(size_t)i * ldc + N], 7.0f) << "wrote past the row's N columns";
+          }
+          ++cases;
+        }
+      }
+  EXPECT_GT(cases, 1000);
+}
+
+TEST_P(KernelSweep, GemmSkipsOnlyWhatRangesAllow) {
+  // Causal-style ranges: row i needs columns [0, i+1) and has A zero past column i.
+  const attn::KernelSet& fast = *GetParam();
+  for (int n : {1, 5, 19, 40}) {
+    const int K = 11;
+    std::vector<attn::Range> ranges((size_t)n);
+    for (int i = 0; i < n; ++i) ranges[(size_t)i] = {0, i + 1};
+    const auto A = random_vec((size_t)n * K, 3), B = random_vec((size_t)n * K, 4);
+    std::vector<float> C1((size_t)n * n, 0.0f), C2((size_t)n * n, 0.0f);
+    fast.gemm({n, n, K, A.data(), K, B.data(), K, true, C1.data(), n, 1.0f, ranges.data(), nullptr});
+    reference().gemm({n, n, K, A.data(), K, B.data(), K, true, C2.data(), n, 1.0f});
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j <= i; ++j) ASSERT_NEAR(C1[(size_t)i * n + j], C2[(size_t)i * n + j], 1e-4f);
+    // k_range: A[i, p] = 0 for p > i; the product over the full K equals the skipped one.
+    std::vector<float> W((size_t)n * n, 0.0f);
+    for (int i = 0; i < n; ++i)
+      for (int p = 0; p <= i; ++p) W[(size_t)i * n + p] = A[((size_t)i * K + p) % A.size()];
+    const auto V = random_vec((size_t)n * 9, 5);
+    std::vector<float> O1((size_t)n * 9), O2((size_t)n * 9);
+    fast.gemm({n, 9, n, W.data(), n, V.data(), 9, false, O1.data(), 9, 1.0f, nullptr, ranges.data()});
+    reference().gemm({n, 9, n, W.data(), n, V.data(), 9, false, O2.data(), 9, 1.0f});
+    for (size_t i = 0; i < O1.size(); ++i) ASSERT_NEAR(O1[i], O2[i], 1e-4f);
+  }
+}
+
+TEST_P(KernelSweep, SoftmaxMatchesReferenceAndMasksExactly) {
+  const attn::KernelSet& fast = *GetParam();
+  for (int rows : {1, 3, 8})
+    for (int cols : {1, 2, 3, 4, 5, 7, 15, 16, 17, 33, 100}) {
+      auto s = random_vec((size_t)rows * cols, rows * 100 + cols);
+      for (float& x : s) x *= 30.0f;  // wide logits: exercises the max subtraction
+      std::vector<uint8_t> allowed((size_t)rows * cols);
+      for (size_t i = 0; i < allowed.size(); ++i) allowed[i] = (i * 7 % 5) != 0;
+      for (int j = 0; j < cols; ++j) allowed[j] = 0;  // row 0 fully masked
+      std::vector<float> w1(s.size(), -1.0f), w2(s.size(), -1.0f);
+      std::vector<uint8_t> f1((size_t)rows), f2((size_t)rows);
+      fast.softmax_rows(s.data(), cols, allowed.data(), cols, w1.data(), cols, rows, cols, nullptr, f1.data());
+      reference().softmax_rows(s.data(), cols, allowed.data(), cols, w2.data(), cols, rows, cols, nullptr, f2.data());
+      for (int i = 0; i < rows; ++i) {
+        ASSERT_EQ(f1[(size_t)i], f2[(size_t)i]);
+        double sum = 0;
+        for (int j = 0; j < cols; ++j) {
+          const size_t at = (size_t)i * cols + j;
+          ASSERT_NEAR(w1[at], w2[at], 2e-6f) << fast.name << " rows=" << rows << " cols=" << cols;
+          if (!allowed[at]) ASSERT_EQ(w1[at], 0.0f) << "a masked weight must be exactly zero";
+          sum += w1[at];
+        }
+        if (f1[(size_t)i]) EXPECT_EQ(sum, 0.0);
+        else EXPECT_NEAR(sum, 1.0, 1e-5);
+      }
+      EXPECT_EQ(f1[0], 1);
+    }
+}
+
+TEST_P(KernelSweep, ExpIsAccurateAndFlushesBelowRange) {
+  const attn::KernelSet& fast = *GetParam();
+  // One allowed pair [0, x]: weight of x is exp(x) / (1 + exp(x)) -> checks exp through softmax.
+  double worst = 0;
+  for (float x = -80.0f; x <= 0.0f; x += 0.173f) {
+    const float s[2] = {0.0f, x};
+    const uint8_t allowed[2] = {1, 1};
+    float w[2];
+    uint8_t fm;
+    fast.softmax_rows(s, 2, allowed, 2, w, 2, 1, 2, nullptr, &fm);
+    const double e = std::exp((double)x), expect = e / (1.0 + e);
+    worst = std::max(worst, std::fabs(w[1] - expect) / expect);
+  }
+  EXPECT_LT(worst, 1e-6) << fast.name;
+  const float s[2] = {0.0f, -200.0f};
+  const uint8_t allowed[2] = {1, 1};
+  float w[2];
+  uint8_t fm;
+  fast.softmax_rows(s, 2, allowed, 2, w, 2, 1, 2, nullptr, &fm);
+  EXPECT_EQ(w[0], 1.0f);
+  EXPECT_EQ(w[1], 0.0f);
+}
+
+TEST_P(KernelSweep, DotMatchesReference) {
+  const attn::KernelSet& fast = *GetParam();
+  for (int n = 0; n < 70; ++n) {
+    const auto a = random_vec((size_t)n, 1), b = random_vec((size_t)n, 2);
+    EXPECT_NEAR(fast.dot(a.data(), b.data(), n), reference().dot(a.data(), b.data(), n), 1e-5f);
+  }
+}
+
+std::string name_of(const ::testing::TestParamInfo<const attn::KernelSet*>& info) { return info.param->name; }
+
+INSTANTIATE_TEST_SUITE_P(AllKernelSets, KernelSweep, ::testing::ValuesIn(attn::available_kernel_sets().begin(), attn::available_kernel_sets().end()), name_of);
+
+TEST(Dispatch, SelectsByNameAndRejectsUnknown) {
+  const std::string best = attn::kernels().name;
+  EXPECT_TRUE(attn::select_kernels("reference"));
+  EXPECT_STREQ(attn::kernels().name, "reference");
+  EXPECT_FALSE(attn::select_kernels("no-such-isa"));
+  EXPECT_STREQ(attn::kernels().name, "reference");
+  EXPECT_TRUE(attn::select_kernels(best));
+#if defined(__wasm_simd128__)
+  EXPECT_EQ(best, "simd128");
+#endif
+}
+
+}  // namespace
