@@ -1,6 +1,5 @@
 #include "result_json.h"
 
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 
@@ -63,15 +62,14 @@ std::string write_result_csv(const Result& r, const Config& c, const std::string
     f << text;
     return f.good() ? "" : dir + "/" + name + ": cannot write";
   };
+  // Numbers print exactly as in the JSON output (shortest round-trip form): each row is dumped as a
+  // JSON list and its brackets dropped.
   const auto csv = [](const MatView& v) {
     std::string out;
-    char buf[32];
     for (int i = 0; i < v.rows; ++i) {
-      for (int k = 0; k < v.cols; ++k) {
-        auto res = std::to_chars(buf, buf + sizeof buf, v(i, k));
-        out.append(buf, res.ptr);
-        out += k + 1 < v.cols ? ',' : '\n';
-      }
+      const std::string row = matrix_json(v.data + (size_t)i * v.ld, 1, v.cols, v.cols).dump();
+      out.append(row, 2, row.size() - 4);
+      out += '\n';
     }
     return out;
   };
