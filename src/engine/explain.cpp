@@ -66,6 +66,25 @@ OutputExplanation explain_output(const Result& r, int head, int i, int c) {
   return e;
 }
 
+ProjectionExplanation explain_projection(const Result& r, Target target, int head, int i, int c) {
+  ProjectionExplanation e;
+  MatView in, w, out;
+  switch (target) {
+    case Target::q: in = r.x_view(), w = r.w_q_head(head), out = r.q_head(head); break;
+    case Target::k: in = r.x_source_view(), w = r.w_k_head(head), out = r.k_head(head); break;
+    case Target::v: in = r.x_source_view(), w = r.w_v_head(head), out = r.v_head(head); break;
+    default: in = r.concat_view(), w = r.w_o_view(), out = r.output_view(); break;
+  }
+  for (int k = 0; k < in.cols; ++k) {
+    e.terms.push_back({k, in(i, k), w(k, c)});
+    e.sum += (double)in(i, k) * w(k, c);
+  }
+  e.value = out(i, c);
+  e.rotated = std::fabs(e.value - e.sum) > 1e-4 * (1.0 + std::fabs(e.sum)) && (target == Target::q || target == Target::k);
+  sort_terms(e.terms);
+  return e;
+}
+
 std::string explain_cell_text(const Result& r, int head, int i, int j, int max_terms) {
   const ScoreExplanation s = explain_score(r, head, i, j);
   const WeightExplanation w = explain_weight(r, head, i, j);

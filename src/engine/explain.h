@@ -38,6 +38,17 @@ struct OutputExplanation {
   std::vector<Term> terms;  // one per key j with a_ij > 0, largest |product| first
 };
 
+// q_h(i,c) = Σ_r x_i[r]·W_Q_h[r][c] (likewise k and v from the key sequence), and
+// output(i,c) = Σ_r concat_i[r]·W_O[r][c]. With RoPE, q and k are then rotated: `rotated` says so and
+// `value` is the stored (rotated) number while the terms add up to the unrotated one.
+struct ProjectionExplanation {
+  double sum = 0, value = 0;
+  bool rotated = false;
+  std::vector<Term> terms;  // largest |product| first
+};
+// target: q, k, v (per head) or output (head ignored; pass Target::w_o to mean the output projection).
+ProjectionExplanation explain_projection(const Result& r, Target target, int head, int i, int c);
+
 ScoreExplanation explain_score(const Result& r, int head, int i, int j);
 WeightExplanation explain_weight(const Result& r, int head, int i, int j);
 OutputExplanation explain_output(const Result& r, int head, int i, int c);

@@ -1,0 +1,165 @@
+// attnlab — the desktop shell: a GLFW window with OpenGL 3, looping on the shared frame(App&).
+//
+//   attnlab [--config FILE] [--size WxH] [--scale S] [--frames N] [--screenshot FILE.png]
+//           [--print-config] [--print-stats]
+// --frames N runs N frames and exits (with --screenshot, the last frame is saved as a PNG first).
+#include <GLFW/glfw3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app.h"
+#include "config_json.h"
+#include "font_embed.h"
+#include "gl_textures.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_impl_opengl3.h"
+#include "png_write.h"
+
+namespace {
+
+struct Options {
+  std::string config_path, screenshot;
+  int width = 1600, height = 900, frames = 0;
+  float scale = 1.0f;
+  bool print_config = false, print_stats = false;
+};
+
+bool parse_args(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool more = i + 1 < argc;
+    if (a == "--config" && more) o.config_path = argv[++i];
+    else if (a == "--screenshot" && more) o.screenshot = argv[++i];
+    else if (a == "--frames" && more) o.frames = std::atoi(argv[++i]);
+    else if (a == "--scale" && more) o.scale = (float)std::atof(argv[++i]);
+    else if (a == "--size" && more) {
+      if (std::sscanf(argv[++i], "%dx%d", &o.width, &o.height) != 2 || o.width < 320 || o.height < 240 ||
+          o.width > 8192 || o.height > 8192) {
+        std::fprintf(stderr, "attnlab: --size expects WxH between 320x240 and 8192x8192\n");
+        return false;
+      }
+    } else if (a == "--print-config") o.print_config = true;
+    else if (a == "--print-stats") o.print_stats = true;
+    else {
+      std::fprintf(stderr, "usage: attnlab [--config FILE] [--size WxH] [--scale S] [--frames N] [--screenshot FILE.png] [--print-config] [--print-stats]\n");
+      return false;
+    }
+  }
+  if (o.frames < 0 || o.scale < 0.5f || o.scale > 4.0f) {
+    std::fprintf(stderr, "attnlab: --frames must be >= 0 and --scale between 0.5 and 4\n");
+    return false;
+  }
+  return true;
+}
+
+bool save_screenshot(GLFWwindow* window, const std::string& path) {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window, &w, &h);
+  std::vector<uint8_t> pixels((size_t)w * h * 4), flipped(pixels.size());
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  for (int y = 0; y < h; ++y)  // GL's row 0 is the bottom
+    std::memcpy(&flipped[(size_t)y * w * 4], &pixels[(size_t)(h - 1 - y) * w * 4], (size_t)w * 4);
+  return attnlab::write_png(path, w, h, flipped.data());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  if (!parse_args(argc, argv, opt)) return 2;
+
+  attnlab::App app;
+  app.config = attnlab::default_lab_config();
+  app.text = app.config.target.text;
+  if (!opt.config_path.empty()) {
+    std::ifstream f(opt.config_path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    attn::Config c;
+    std::string err = f ? attn::parse_config(ss.str(), c) : "cannot read the file";
+    if (err.empty()) err = attnlab::apply_config(app, c);
+    if (!err.empty()) {
+      std::fprintf(stderr, "attnlab: %s: %s\n", opt.config_path.c_str(), err.c_str());
+      return 2;
+    }
+  }
+
+  glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "attnlab: GLFW error %d: %s\n", code, msg); });
+  if (!glfwInit()) {
+    std::fprintf(stderr, "attnlab: cannot open a window (no display? try xvfb-run)\n");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 2);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
+  GLFWwindow* window = glfwCreateWindow(opt.width, opt.height, "Attention Lab", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "attnlab: cannot create an OpenGL 3.2 window\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(opt.frames > 0 ? 0 : 1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // the layout follows the window; nothing to remember
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 150");
+  attnlab::GlTextures textures;
+  app.textures = &textures;
+  app.share = [window](const std::string& json) { glfwSetClipboardString(window, json.c_str()); };
+  float xscale = 1.0f, yscale = 1.0f;
+  glfwGetWindowContentScale(window, &xscale, &yscale);
+  app.dpi_scale = xscale > 0.5f ? xscale : 1.0f;
+  app.ui.ui_scale = opt.scale;
+
+  int frame_index = 0;
+  while (!glfwWindowShouldClose(window)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    glfwPollEvents();
+    if (app.fonts_dirty) {
+      attnlab::setup_style(app, attnlab::embedded_font(), attnlab::embedded_font_size(), app.ui.ui_scale);
+      ImGui_ImplOpenGL3_DestroyFontsTexture();
+      ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    attnlab::frame(app);
+    ImGui::Render();
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(window, &fw, &fh);
+    glViewport(0, 0, fw, fh);
+    glClearColor(0.06f, 0.07f, 0.08f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ++frame_index;
+    const bool last = opt.frames > 0 && frame_index >= opt.frames;
+    if (last && !opt.screenshot.empty() && !save_screenshot(window, opt.screenshot)) {
+      std::fprintf(stderr, "attnlab: cannot write %s\n", opt.screenshot.c_str());
+      return 1;
+    }
+    glfwSwapBuffers(window);
+    app.stats.add(std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (last) break;
+  }
+  if (opt.print_config) std::printf("%s\n", attn::config_to_json(app.engine.config()).c_str());
+  if (opt.print_stats) std::printf("%s\n", attnlab::stats_json(app).c_str());
+
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return 0;
+}

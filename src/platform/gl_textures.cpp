@@ -1,0 +1,39 @@
+#include "gl_textures.h"
+
+#include <cstdint>
+
+#ifdef __EMSCRIPTEN__
+#include <GLES3/gl3.h>
+#else
+#define GL_GLEXT_PROTOTYPES
+#include <GL/gl.h>
+#endif
+
+namespace attnlab {
+
+ImTextureID GlTextures::upload(ImTextureID existing, int w, int h, const uint32_t* rgba) {
+  GLuint tex = (GLuint)(intptr_t)existing;
+  GLint previous = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous);
+  const bool fresh = tex == 0;
+  if (fresh) glGenTextures(1, &tex);
+  glBindTexture(GL_TEXTURE_2D, tex);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  if (fresh) {
+    // One texel per cell, drawn magnified: nearest keeps cell edges sharp.
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  }
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+  glBindTexture(GL_TEXTURE_2D, (GLuint)previous);
+  return (ImTextureID)(intptr_t)tex;
+}
+
+void GlTextures::release(ImTextureID id) {
+  GLuint tex = (GLuint)(intptr_t)id;
+  if (tex) glDeleteTextures(1, &tex);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,87 @@
+// app.h — the lab: the engine, the config the controls edit, the UI state, and the one frame function
+// that both the desktop and the web loops call.
+//
+// Flow of one frame:  input/controls panels edit app.config -> sync_engine() hands it to the engine
+// (which recomputes only the stages that changed) -> the matrix panels draw the engine's cached
+// result. Panels never call the math themselves.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "config.h"
+#include "engine.h"
+#include "imgui.h"
+#include "textures.h"
+#include "ui_state.h"
+
+namespace attnlab {
+
+// Frame times over the last kWindow frames, for the status bar and window.attnlab.stats().
+struct FrameStats {
+  static constexpr int kWindow = 240;
+  float ms[kWindow] = {};
+  int count = 0, next = 0;
+  long long frames = 0;
+  void add(float frame_ms);
+  float percentile(float p) const;  // p in [0, 1] over the stored frames
+};
+
+struct HeatmapTexture {
+  ImTextureID id{};
+  int w = 0, h = 0;
+  uint64_t version = ~0ull;
+  int last_used_frame = 0;
+};
+
+struct App {
+  attn::Engine engine;
+  attn::Config config;       // what the controls edit; the engine holds the last one that was valid
+  std::string text, source;  // the text boxes (their contents go into config on every edit)
+  std::string error;         // why the current config was not taken (shown until it is fixed)
+  std::string notice;        // a passing message ("2 edits dropped ...")
+  double notice_until = 0.0;
+  UiState ui;
+  FrameStats stats;
+  uint64_t result_version = 0;  // bumps whenever the engine recomputed something
+  float recompute_ms = 0.0f;
+
+  TextureBackend* textures = nullptr;  // set by the shell; nullptr: heatmaps draw plain rectangles
+  std::unordered_map<ImGuiID, HeatmapTexture> heatmaps;
+  std::vector<uint32_t> pixel_scratch;
+  long long texture_uploads = 0;
+  float style_scale = 1.0f;  // ui_scale × device pixel ratio: what fonts and sizes were built for
+  float dpi_scale = 1.0f;    // set by the shell (devicePixelRatio on the web)
+  bool fonts_dirty = true;   // the shell rebuilds the font texture when set
+  bool layout_dirty = true;
+  // The shell's way to share the current config: the web shell writes it into the page's link
+  // (#c=...) and copies that; the desktop shell copies the JSON. Receives config_to_json(config).
+  std::function<void(const std::string&)> share;
+  ImVec2 last_display_size{0, 0};
+};
+
+// The lab's defaults: a sentence, 4 heads, no mask; the UI clamps input to 256 tokens.
+attn::Config default_lab_config();
+
+// Replaces the whole config (the API, presets, shared links). On error returns one line naming the
+// field, and nothing changes.
+std::string apply_config(App& app, attn::Config config);
+
+// Hands app.config to the engine if it changed, fitting edits and masks to the current tokens first.
+void sync_engine(App& app);
+
+// Shows a passing message in the status bar for a few seconds.
+void notify(App& app, std::string message);
+
+// Sets fonts and style for a UI scale (1 = 16 px text). Needs the font file bytes (not owned).
+void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale);
+
+// One frame of UI, between ImGui::NewFrame() and ImGui::Render().
+void frame(App& app);
+
+// JSON snapshots for window.attnlab and tests.
+std::string stats_json(const App& app);
+
+}  // namespace attnlab

@@ -1,0 +1,175 @@
+// Controls: every setting of the forward pass, each with a plain-words "(?)".
+#include <algorithm>
+#include <cmath>
+
+#include "app.h"
+#include "panels.h"
+#include "widgets.h"
+
+namespace attnlab {
+
+namespace {
+
+using Kind = attn::MaskTerm::Kind;
+
+attn::MaskTerm* find_term(attn::Config& c, Kind kind) {
+  for (attn::MaskTerm& t : c.mask)
+    if (t.kind == kind) return &t;
+  return nullptr;
+}
+
+// A checkbox that adds or removes one mask term; returns the term when present.
+attn::MaskTerm* mask_toggle(App& app, const char* label, Kind kind, const char* help) {
+  attn::MaskTerm* t = find_term(app.config, kind);
+  bool on = t != nullptr;
+  if (ImGui::Checkbox(label, &on)) {
+    if (on) {
+      attn::MaskTerm term{kind};
+      if (kind == Kind::window) term.window = 3;
+      if (kind == Kind::custom) {
+        const attn::Result& r = app.engine.result();
+        term.rows = r.n, term.cols = r.m;
+        term.cells.assign((size_t)r.n * r.m, 1);
+      }
+      app.config.mask.push_back(term);
+    } else {
+      std::erase_if(app.config.mask, [&](const attn::MaskTerm& x) { return x.kind == kind; });
+    }
+    t = find_term(app.config, kind);
+  }
+  help_marker(help);
+  return t;
+}
+
+bool slider_int(const char* label, int* v, int lo, int hi, const char* help) {
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+  const bool changed = ImGui::SliderInt(label, v, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp);
+  help_marker(help);
+  return changed;
+}
+
+}  // namespace
+
+void draw_controls_panel(App& app) {
+  ImGui::Begin("Controls");
+  attn::Config& c = app.config;
+  const attn::Result& r = app.engine.result();
+
+  if (ImGui::CollapsingHeader("Sizes", ImGuiTreeNodeFlags_DefaultOpen)) {
+    static_assert(attn::Limits::max_heads >= 16);
+    bool tie = c.d_k * c.heads == c.d_model && c.d_v == c.d_k;
+    const bool sizes_changed = slider_int("d_model", &c.d_model, 2, 512, "Width of every token vector (embedding and output).") |
+                               slider_int("heads", &c.heads, 1, 16, "How many attention heads run side by side, each with its own W_Q, W_K, W_V.");
+    if (ImGui::Checkbox("d_k = d_v = d_model / heads", &tie) || (sizes_changed && tie))
+      if (tie) c.d_k = c.d_v = std::max(1, c.d_model / c.heads);
+    help_marker("The usual choice keeps the total work constant as heads change. Untick to set d_k and d_v freely.");
+    ImGui::BeginDisabled(tie);
+    slider_int("d_k", &c.d_k, 1, 128, "Length of each query and key vector: the dot products are sums of d_k terms.");
+    slider_int("d_v", &c.d_v, 1, 128, "Length of each value vector, and so of each head's output row.");
+    ImGui::EndDisabled();
+  }
+
+  if (ImGui::CollapsingHeader("Attention", ImGuiTreeNodeFlags_DefaultOpen)) {
+    int mode = c.cross ? 1 : 0;
+    ImGui::RadioButton("self", &mode, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("cross", &mode, 1);
+    help_marker("Self: a sequence attends to itself. Cross: queries from one text, keys and values from another.");
+    if ((mode == 1) != c.cross) {
+      c.cross = mode == 1;
+      if (c.cross && app.source.empty()) app.source = "le chat dort sur le tapis";
+    }
+    const char* pe[] = {"none", "sinusoidal", "learned", "RoPE"};
+    int pe_i = (int)c.positional;
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    if (ImGui::Combo("position", &pe_i, pe, 4)) c.positional = (attn::Positional)pe_i;
+    help_marker("Attention by itself ignores word order. Sinusoidal and learned encodings add a position vector "
+                "to X; RoPE instead rotates pairs of Q and K coordinates by an angle that grows with position.");
+    const char* emb[] = {"hashed (random per word)", "interpretable table"};
+    int emb_i = (int)c.embedding;
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    if (ImGui::Combo("embedding", &emb_i, emb, 2)) c.embedding = (attn::Embedding)emb_i;
+    help_marker("Hashed: every word gets a fixed random vector. Interpretable: the first 8 dimensions mean "
+                "animal, person, thing, place, action, function word, plural, feeling.");
+
+    int sm = (int)c.scale_mode;
+    ImGui::TextUnformatted("scale");
+    help_marker("Scores are q\xC2\xB7k times this. 1/\xE2\x88\x9A" "d_k keeps their spread near 1 whatever d_k is; "
+                "without it, large d_k makes softmax pick one key almost always.");
+    ImGui::RadioButton("1/\xE2\x88\x9A" "d_k", &sm, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("none", &sm, 1);
+    ImGui::SameLine();
+    ImGui::RadioButton("custom", &sm, 2);
+    c.scale_mode = (attn::ScaleMode)sm;
+    if (c.scale_mode == attn::ScaleMode::custom) {
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+      ImGui::DragFloat("##scale", &c.scale_value, 0.01f, -100.0f, 100.0f, "%.3f", ImGuiSliderFlags_AlwaysClamp);
+    }
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    ImGui::SliderFloat("temperature", &c.temperature, 0.05f, 20.0f, "%.3g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    help_marker("Scores are divided by \xCF\x84. Small \xCF\x84 sharpens the weights toward the best key; large \xCF\x84 "
+                "spreads them toward uniform.");
+  }
+
+  if (ImGui::CollapsingHeader("Masks", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::TextDisabled("Masks combine: a key must pass all of them.");
+    mask_toggle(app, "causal", Kind::causal, "Each token sees only itself and earlier tokens, as in a text generator.");
+    if (attn::MaskTerm* w = mask_toggle(app, "sliding window", Kind::window, "Each token sees only neighbours closer than the window width.")) {
+      ImGui::Indent();
+      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+      ImGui::SliderInt("width", &w->window, 1, std::max(2, r.m), "%d", ImGuiSliderFlags_AlwaysClamp);
+      ImGui::Checkbox("only look back", &w->window_causal);
+      ImGui::Unindent();
+    }
+    if (attn::MaskTerm* p = mask_toggle(app, "padding", Kind::padding, "Hide chosen keys from every query, as batches hide the padding after short sentences.")) {
+      ImGui::Indent();
+      ImGui::TextDisabled("click keys to hide them:");
+      for (int j = 0; j < r.m; ++j) {
+        const bool hidden = std::find(p->keys.begin(), p->keys.end(), j) != p->keys.end();
+        bool hovered = false;
+        if (token_chip(r.source_tokens[(size_t)j], 1000 + j, hidden, false, &hovered, hidden ? 0xFF3030A0u : 0)) {
+          if (hidden) std::erase(p->keys, j);
+          else p->keys.push_back(j);
+        }
+        if (j + 1 < r.m && ImGui::GetItemRectMax().x + 60.0f * app.style_scale < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+          ImGui::SameLine(0, 3.0f);
+      }
+      ImGui::Unindent();
+    }
+    if (attn::MaskTerm* cm = mask_toggle(app, "custom (click cells)", Kind::custom, "Click any cell of the Weights or Masked scores view to allow or hide that single query-key pair.")) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("allow all")) std::fill(cm->cells.begin(), cm->cells.end(), 1);
+    }
+    if (!r.mask.fully_masked_rows.empty())
+      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%d query row(s) see no key: their weights and output are 0",
+                         (int)r.mask.fully_masked_rows.size());
+  }
+
+  if (ImGui::CollapsingHeader("Weights and view", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
+    int seed = (int)(c.seed & 0x7FFFFFFF);
+    if (ImGui::InputInt("seed", &seed)) c.seed = (uint64_t)std::max(seed, 0);
+    ImGui::SameLine();
+    if (ImGui::Button("re-roll")) c.seed = (c.seed * 6364136223846793005ull + 1442695040888963407ull) >> 33;
+    help_marker("The seed chooses the random embeddings and weight matrices. Same seed, same numbers, on every machine.");
+    ImGui::Checkbox("numbers in cells", &app.ui.show_numbers);
+    ImGui::SameLine();
+    ImGui::Checkbox("W matrices", &app.ui.show_weights);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    ImGui::SliderFloat("UI scale", &app.ui.ui_scale_edit, 0.75f, 2.5f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+      app.ui.ui_scale = app.ui.ui_scale_edit;
+      app.fonts_dirty = true;  // the shell rebuilds the fonts before the next frame
+    }
+    help_marker("Larger text and cells for a projector. Applies when you release the slider.");
+    if (!c.overrides.empty()) {
+      ImGui::Text("%d edited numbers", (int)c.overrides.size());
+      ImGui::SameLine();
+      if (ImGui::SmallButton("reset all edits")) c.overrides.clear();
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace attnlab

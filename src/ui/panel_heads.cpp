@@ -1,0 +1,47 @@
+// All heads: every head's weights as a thumbnail; click one to make it the selected head.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app.h"
+#include "heatmap.h"
+#include "panels.h"
+#include "widgets.h"
+
+namespace attnlab {
+
+void draw_heads_panel(App& app) {
+  ImGui::Begin("All heads");
+  const attn::Result& r = app.engine.result();
+  if (r.n == 0) {
+    ImGui::End();
+    return;
+  }
+  const int cols = std::max(1, (int)std::ceil(std::sqrt((double)r.heads)));
+  const float gap = 6.0f * app.style_scale;
+  const float side = std::max(24.0f, (ImGui::GetContentRegionAvail().x - gap * (cols - 1)) / cols);
+  for (int h = 0; h < r.heads; ++h) {
+    if (h % cols) ImGui::SameLine(0, gap);
+    ImGui::BeginGroup();
+    ImGui::PushID(h);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(h)), "head %d", h);
+    HeatmapSpec s;
+    s.id = "thumb";
+    s.m = r.weights_head(h);
+    s.cmap = Colormap::sequential;
+    s.mask = &r.mask;
+    s.compact = true;
+    s.cell = {View::weights, h, -1, -1};
+    const float aspect = (float)r.n / (float)std::max(r.m, 1);
+    const HeatmapEvent ev = draw_heatmap(app, s, ImVec2(side, side * std::min(aspect, 1.5f)));
+    if (ev.clicked) app.ui.head = h;
+    if (ev.hovered) ImGui::SetTooltip("head %d: click to show it in the matrices", h);
+    if (h == app.ui.head)
+      ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), head_color(h), 0, 0, 2.0f);
+    ImGui::PopID();
+    ImGui::EndGroup();
+  }
+  ImGui::End();
+}
+
+}  // namespace attnlab

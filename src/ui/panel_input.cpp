@@ -1,0 +1,79 @@
+// Input: the text box (retokenised on every keystroke), the tokens as chips, and in cross-attention
+// mode a second box for the source sequence.
+#include "app.h"
+#include "imgui_stdlib.h"
+#include "panels.h"
+#include "widgets.h"
+
+namespace attnlab {
+
+namespace {
+
+// Chips for a token list; hovering lights the token up everywhere, clicking picks it as the query.
+void chips(App& app, const std::vector<std::string>& tokens, bool queries) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  for (int i = 0; i < (int)tokens.size(); ++i) {
+    bool hovered = false;
+    const bool selected = queries && app.ui.query == i;
+    if (token_chip(tokens[(size_t)i], i, selected, app.ui.hover_token == i, &hovered) && queries)
+      app.ui.query = selected ? -1 : i;
+    if (hovered) {
+      app.ui.hover_token_next = i;
+      ImGui::SetTooltip("token %d: \"%s\"%s", i, tokens[(size_t)i].c_str(), queries ? "\nclick: follow it as the query" : "");
+    }
+    const float next_w = i + 1 < (int)tokens.size() ? ImGui::CalcTextSize(tokens[(size_t)i + 1].c_str()).x + 16.0f * app.style_scale : 0;
+    if (i + 1 < (int)tokens.size() && ImGui::GetItemRectMax().x + next_w < right) ImGui::SameLine(0, 3.0f * app.style_scale);
+  }
+}
+
+bool text_box(App& app, const char* id, std::string& text, attn::SequenceInput& seq, float height) {
+  const bool changed = ImGui::InputTextMultiline(id, &text, ImVec2(-1, height));
+  if (changed) {
+    if (seq.use_tokens) seq.use_tokens = false;  // typing switches explicit tokens back to text
+    if (!seq.x.empty()) {
+      seq.x.clear(), seq.x_rows = 0;
+      notify(app, "Explicit vectors dropped: the text now chooses the embeddings");
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+void draw_input_panel(App& app) {
+  ImGui::Begin("Input");
+  const attn::Result& r = app.engine.result();
+  ImGui::TextUnformatted(app.config.cross ? "Target (queries)" : "Text");
+  help_marker("Type anything. Words, punctuation, each CJK character and each emoji become tokens; "
+              "the lab keeps up to 256. Press / to put the cursor here.");
+  if (app.ui.focus_text) {
+    ImGui::SetKeyboardFocusHere();
+    app.ui.focus_text = false;
+  }
+  const float box_h = ImGui::GetTextLineHeightWithSpacing() * (app.config.cross ? 2.5f : 3.5f);
+  text_box(app, "##text", app.text, app.config.target, box_h);
+  if (!app.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
+    ImGui::TextWrapped("%s", app.error.c_str());
+    ImGui::PopStyleColor();
+    ImGui::TextDisabled("(still showing the last valid input)");
+  }
+  ImGui::Text("%d tokens", r.n);
+  if (r.dropped_tokens > 0) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "(%d more left out: limit 256)", r.dropped_tokens);
+  }
+  chips(app, r.tokens, true);
+  if (app.config.cross) {
+    ImGui::Separator();
+    ImGui::TextUnformatted("Source (keys and values)");
+    help_marker("In cross-attention the queries come from the target above, the keys and values from this text, "
+                "as when a translator's decoder looks back at the sentence it is translating.");
+    text_box(app, "##source", app.source, app.config.source, box_h);
+    ImGui::Text("%d tokens", r.m);
+    chips(app, r.source_tokens, false);
+  }
+  ImGui::End();
+}
+
+}  // namespace attnlab

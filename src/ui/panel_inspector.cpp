@@ -1,0 +1,196 @@
+// Inspector: the exact computation behind the selected (or hovered) cell, and, for X/Q/K/V/W cells,
+// a drag box to change the number by hand. Also the small hover card drawn next to the mouse.
+#include <algorithm>
+#include <cmath>
+
+#include "app.h"
+#include "explain.h"
+#include "panels.h"
+#include "widgets.h"
+
+namespace attnlab {
+
+namespace {
+
+const std::string& token(const std::vector<std::string>& t, int i) {
+  static const std::string none = "?";
+  return i >= 0 && i < (int)t.size() ? t[(size_t)i] : none;
+}
+
+void term_table(const std::vector<attn::Term>& terms, const char* index_name, const char* a, const char* b,
+                const std::vector<std::string>* labels, int max_rows) {
+  if (ImGui::BeginTable("terms", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+    ImGui::TableSetupColumn(index_name);
+    ImGui::TableSetupColumn(a);
+    ImGui::TableSetupColumn(b);
+    ImGui::TableSetupColumn("product");
+    ImGui::TableHeadersRow();
+    for (int t = 0; t < (int)terms.size() && t < max_rows; ++t) {
+      const attn::Term& x = terms[(size_t)t];
+      ImGui::TableNextColumn();
+      if (labels) ImGui::Text("%d %s", x.index, token(*labels, x.index).c_str());
+      else ImGui::Text("%d", x.index);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.4g", x.a);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.4g", x.b);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.4g", x.product());
+    }
+    ImGui::EndTable();
+  }
+  if ((int)terms.size() > max_rows) ImGui::TextDisabled("... and %d smaller terms", (int)terms.size() - max_rows);
+}
+
+void explain_attention_cell(const attn::Result& r, int h, int i, int j, int max_rows) {
+  const attn::ScoreExplanation s = attn::explain_score(r, h, i, j);
+  const attn::WeightExplanation w = attn::explain_weight(r, h, i, j);
+  ImGui::TextWrapped("query %d \"%s\" \xE2\x86\x92 key %d \"%s\", head %d", i, token(r.tokens, i).c_str(), j,
+                     token(r.source_tokens, j).c_str(), h);
+  ImGui::Text("score = q\xC2\xB7k \xC3\x97 scale/\xCF\x84 = %.5g \xC3\x97 %.4g = %.5g", s.dot, s.alpha, s.score);
+  term_table(s.terms, "c", "q[c]", "k[c]", nullptr, max_rows);
+  if (w.fully_masked) {
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "every key is masked for this query:\nweights 0, output row 0");
+  } else if (!w.allowed) {
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "masked: logit \xE2\x88\x92\xE2\x88\x9E, weight exactly 0");
+  } else {
+    ImGui::Text("weight = exp(s \xE2\x88\x92 max) / \xCE\xA3");
+    ImGui::Text("       = exp(%.4g \xE2\x88\x92 %.4g) / %.5g", w.score, w.row_max, w.row_sum);
+    ImGui::Text("       = %.5g / %.5g = %.5g", w.exp_shifted, w.row_sum, w.weight);
+    ImGui::TextDisabled("(max and \xCE\xA3 over the %d allowed keys of this row)", w.allowed_keys);
+  }
+}
+
+void explain_output_cell(const attn::Result& r, int h, int i, int c, int max_rows) {
+  const attn::OutputExplanation o = attn::explain_output(r, h, i, c);
+  ImGui::Text("O[%d][%d] = \xCE\xA3_j a_ij \xC2\xB7 v_j[%d] = %.5g", i, c, c, o.value);
+  term_table(o.terms, "key j", "a_ij", "v_j", &r.source_tokens, max_rows);
+}
+
+void explain_projection_cell(const attn::Result& r, attn::Target t, int h, int i, int c, int max_rows) {
+  const attn::ProjectionExplanation p = attn::explain_projection(r, t, h, i, c);
+  const char* in = t == attn::Target::w_o ? "concat" : "x";
+  ImGui::Text("= \xCE\xA3_r %s[%d][r] \xC2\xB7 W[r][%d] = %.5g", in, i, c, p.sum);
+  if (p.rotated) ImGui::TextDisabled("then rotated by RoPE (position %d): %.5g", i, p.value);
+  term_table(p.terms, "r", in, "W", nullptr, max_rows);
+}
+
+attn::Target target_of(View v) {
+  switch (v) {
+    case View::q: return attn::Target::q;
+    case View::k: return attn::Target::k;
+    case View::v: return attn::Target::v;
+    case View::w_q: return attn::Target::w_q;
+    case View::w_k: return attn::Target::w_k;
+    case View::w_v: return attn::Target::w_v;
+    case View::w_o: return attn::Target::w_o;
+    default: return attn::Target::x;
+  }
+}
+
+float cell_value(const attn::Result& r, const CellRef& c) {
+  switch (c.view) {
+    case View::x: return r.x_view()(c.row, c.col);
+    case View::q: return r.q_head(c.head)(c.row, c.col);
+    case View::k: return r.k_head(c.head)(c.row, c.col);
+    case View::v: return r.v_head(c.head)(c.row, c.col);
+    case View::w_q: return r.w_q_head(c.head)(c.row, c.col);
+    case View::w_k: return r.w_k_head(c.head)(c.row, c.col);
+    case View::w_v: return r.w_v_head(c.head)(c.row, c.col);
+    case View::w_o: return r.w_o_view()(c.row, c.col);
+    case View::scores: case View::masked: return r.scores_head(c.head)(c.row, c.col);
+    case View::weights: return r.weights_head(c.head)(c.row, c.col);
+    case View::head_out: return r.out_head(c.head)(c.row, c.col);
+    case View::concat: return r.concat_view()(c.row, c.col);
+    case View::output: return r.output_view()(c.row, c.col);
+    default: return 0.0f;
+  }
+}
+
+// Whether a cell still exists in the current result (sizes may have changed since it was picked).
+bool in_range(const attn::Result& r, const CellRef& c) {
+  if (!c.valid() || c.head >= r.heads) return false;
+  int rows = r.n, cols = r.d_model;
+  switch (c.view) {
+    case View::q: cols = r.d_k; break;
+    case View::k: rows = r.m, cols = r.d_k; break;
+    case View::v: rows = r.m, cols = r.d_v; break;
+    case View::scores: case View::masked: case View::weights: cols = r.m; break;
+    case View::head_out: cols = r.d_v; break;
+    case View::concat: cols = r.heads * r.d_v; break;
+    case View::w_q: case View::w_k: rows = r.d_model, cols = r.d_k; break;
+    case View::w_v: rows = r.d_model, cols = r.d_v; break;
+    case View::w_o: rows = r.heads * r.d_v, cols = r.d_model; break;
+    default: break;
+  }
+  return c.row < rows && c.col < cols;
+}
+
+void explain_cell(const attn::Result& r, const CellRef& c, int max_rows) {
+  switch (c.view) {
+    case View::scores: case View::masked: case View::weights: explain_attention_cell(r, c.head, c.row, c.col, max_rows); break;
+    case View::head_out: explain_output_cell(r, c.head, c.row, c.col, max_rows); break;
+    case View::concat: explain_output_cell(r, c.col / r.d_v, c.row, c.col % r.d_v, max_rows); break;
+    case View::q: case View::k: case View::v: explain_projection_cell(r, target_of(c.view), c.head, c.row, c.col, max_rows); break;
+    case View::output: explain_projection_cell(r, attn::Target::w_o, 0, c.row, c.col, max_rows); break;
+    case View::x: ImGui::TextWrapped("the token's embedding plus its position vector (%s)", "see Controls \xE2\x86\x92 position"); break;
+    default: ImGui::TextWrapped("a weight: seeded Glorot-uniform, the same on every machine for the same seed"); break;
+  }
+}
+
+}  // namespace
+
+void draw_inspector_panel(App& app) {
+  ImGui::Begin("Inspector");
+  const attn::Result& r = app.engine.result();
+  CellRef c = in_range(r, app.ui.selected) ? app.ui.selected : app.ui.hover;
+  if (!in_range(r, c)) {
+    ImGui::TextWrapped("Hover any cell to see exactly how it was computed. Click a cell of X, Q, K, V or a W "
+                       "matrix to edit its number; click a Weights cell to mask that pair.");
+    ImGui::End();
+    return;
+  }
+  const bool is_selected = c == app.ui.selected;
+  ImGui::Text("%s[%d][%d]%s = %.6g", view_name(c.view), c.row, c.col,
+              c.view == View::x || c.view == View::output || c.view == View::concat || c.view == View::w_o ? "" : "  (head)",
+              cell_value(r, c));
+  if (is_selected) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("unselect")) app.ui.selected = {};
+  }
+  const bool editable = c.view == View::x || c.view == View::q || c.view == View::k || c.view == View::v ||
+                        c.view == View::w_q || c.view == View::w_k || c.view == View::w_v || c.view == View::w_o;
+  if (editable && is_selected) {
+    const attn::Target t = target_of(c.view);
+    const int head = (t == attn::Target::x || t == attn::Target::w_o) ? 0 : c.head;
+    auto it = std::find_if(app.config.overrides.begin(), app.config.overrides.end(), [&](const attn::Override& o) {
+      return o.target == t && o.head == head && o.row == c.row && o.col == c.col;
+    });
+    float v = it != app.config.overrides.end() ? it->value : cell_value(r, c);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    if (ImGui::DragFloat("value", &v, 0.01f, -100.0f, 100.0f, "%.4f", ImGuiSliderFlags_AlwaysClamp)) {
+      if (it != app.config.overrides.end()) it->value = v;
+      else app.config.overrides.push_back({t, head, c.row, c.col, v});
+    }
+    help_marker("Drag to change this number; everything downstream recomputes as you drag.");
+    if (it != app.config.overrides.end()) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("reset")) app.config.overrides.erase(it);
+    }
+  }
+  ImGui::Separator();
+  explain_cell(r, c, 6);
+  ImGui::End();
+}
+
+void draw_hover_card(App& app) {
+  const attn::Result& r = app.engine.result();
+  const CellRef& c = app.ui.hover;
+  if (!in_range(r, c) || !ImGui::IsMousePosValid()) return;
+  ImGui::BeginTooltip();
+  ImGui::TextDisabled("%s[%d][%d] = %.5g", view_name(c.view), c.row, c.col, cell_value(r, c));
+  explain_cell(r, c, 3);
+  ImGui::EndTooltip();
+}
+
+}  // namespace attnlab

@@ -1,0 +1,65 @@
+// Lines: queries on the left, keys on the right, a line for each pair whose thickness and opacity
+// follow the attention weight; one colour per head.
+#include <algorithm>
+
+#include "app.h"
+#include "panels.h"
+#include "widgets.h"
+
+namespace attnlab {
+
+void draw_lines_panel(App& app) {
+  ImGui::Begin("Lines");
+  const attn::Result& r = app.engine.result();
+  ImGui::Checkbox("all heads", &app.ui.lines_all_heads);
+  help_marker("Each line joins a query (left) to a key (right); thicker and brighter means more weight. "
+              "Hover or click a token to follow just its lines.");
+  if (r.n == 0) {
+    ImGui::End();
+    return;
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float row_h = std::max(3.0f, std::min(ImGui::GetTextLineHeightWithSpacing(), avail.y / (float)std::max(r.n, r.m)));
+  const float label_w = std::min(avail.x * 0.3f, 110.0f * app.style_scale);
+  const float left_x = p0.x + label_w, right_x = p0.x + avail.x - label_w;
+  const bool labels = row_h >= ImGui::GetFontSize() * 0.9f;
+  const int focus = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
+  const auto y_of = [&](int i) { return p0.y + row_h * (i + 0.5f); };
+
+  for (int i = 0; i < r.n; ++i) {
+    if (!labels) break;
+    const char* t = r.tokens[(size_t)i].c_str();
+    const float w = ImGui::CalcTextSize(t).x;
+    dl->AddText(ImVec2(left_x - w - 4.0f, y_of(i) - ImGui::GetFontSize() * 0.5f), i == focus ? 0xFF40D0FFu : 0xFFE0E0E0u, t);
+  }
+  for (int j = 0; j < r.m && labels; ++j)
+    dl->AddText(ImVec2(right_x + 4.0f, y_of(j) - ImGui::GetFontSize() * 0.5f), 0xFFE0E0E0u, r.source_tokens[(size_t)j].c_str());
+
+  const int h0 = app.ui.lines_all_heads ? 0 : app.ui.head, h1 = app.ui.lines_all_heads ? r.heads : app.ui.head + 1;
+  const float max_w = 6.0f * app.style_scale;
+  for (int h = h0; h < h1; ++h) {
+    const attn::MatView a = r.weights_head(h);
+    for (int i = 0; i < r.n; ++i) {
+      if (focus >= 0 && i != focus) continue;
+      for (int j = 0; j < r.m; ++j) {
+        const float w = a(i, j);
+        if (w < 0.02f) continue;  // invisible anyway; keeps the draw list small
+        dl->AddLine(ImVec2(left_x, y_of(i)), ImVec2(right_x, y_of(j)), head_color(h, std::min(1.0f, 0.15f + w)),
+                    std::max(1.0f, w * max_w));
+      }
+    }
+  }
+  // Hover a query label to follow its lines.
+  ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y));
+  ImGui::InvisibleButton("queries", ImVec2(std::max(1.0f, label_w), std::max(1.0f, row_h * r.n)));
+  if (ImGui::IsItemHovered()) {
+    const int i = std::clamp((int)((ImGui::GetIO().MousePos.y - p0.y) / row_h), 0, r.n - 1);
+    app.ui.hover_token_next = i;
+    if (ImGui::IsItemClicked()) app.ui.query = app.ui.query == i ? -1 : i;
+  }
+  ImGui::End();
+}
+
+}  // namespace attnlab

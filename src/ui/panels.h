@@ -1,0 +1,20 @@
+// panels.h — one function per panel, each in its own panel_*.cpp.
+#pragma once
+
+namespace attnlab {
+
+struct App;
+
+void draw_pipeline_panel(App& app);    // the formula strip across the top
+void draw_input_panel(App& app);       // text boxes and token chips
+void draw_controls_panel(App& app);    // sizes, encoding, scale, temperature, masks, seed
+void draw_matrices_panel(App& app);    // every stage as a heatmap
+void draw_heads_panel(App& app);       // all heads' weights, small
+void draw_lines_panel(App& app);       // query -> key lines weighted by attention
+void draw_inspector_panel(App& app);   // the selected/hovered cell's arithmetic, and number edits
+void draw_status_bar(App& app);        // sizes, backend, timings, notices
+void draw_help_window(App& app);       // keyboard shortcuts and how to read the lab
+void draw_tour_window(App& app);       // the guided walkthrough
+void draw_hover_card(App& app);        // tooltip with the exact computation of the hovered cell
+
+}  // namespace attnlab

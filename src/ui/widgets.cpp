@@ -1,0 +1,50 @@
+#include "widgets.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace attnlab {
+
+void help_marker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+bool token_chip(const std::string& token, int index, bool selected, bool highlighted, bool* hovered, ImU32 tint) {
+  ImGui::PushID(index);
+  const ImVec4 base = selected ? ImVec4(0.85f, 0.55f, 0.10f, 1.0f)
+                      : highlighted ? ImVec4(0.25f, 0.55f, 0.80f, 1.0f)
+                                    : ImVec4(0.22f, 0.26f, 0.33f, 1.0f);
+  ImGui::PushStyleColor(ImGuiCol_Button, tint ? ImGui::ColorConvertU32ToFloat4(tint) : base);
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(0.30f, 0.62f, 0.90f, 1.0f));
+  ImGui::PushStyleVar(ImGuiStyleVar_FrameRounding, ImGui::GetFontSize() * 0.6f);
+  const bool clicked = ImGui::SmallButton(token.empty() ? " " : token.c_str());
+  if (hovered) *hovered = ImGui::IsItemHovered();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor(2);
+  ImGui::PopID();
+  return clicked;
+}
+
+ImU32 head_color(int head, float alpha) {
+  // Evenly spaced hues, alternating lightness so neighbours differ.
+  const float h = std::fmod(head * 0.61803398875f, 1.0f);
+  float r, g, b;
+  ImGui::ColorConvertHSVtoRGB(h, 0.65f, head % 2 ? 0.85f : 1.0f, r, g, b);
+  return ImGui::GetColorU32(ImVec4(r, g, b, alpha));
+}
+
+std::string fmt(double v, int digits) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+}  // namespace attnlab

@@ -1,0 +1,22 @@
+// widgets.h — small pieces shared by panels.
+#pragma once
+#include <string>
+
+#include "imgui.h"
+
+namespace attnlab {
+
+// A greyed "(?)" that shows `text` in a tooltip (Dear ImGui's demo idiom).
+void help_marker(const char* text);
+
+// A token as a rounded chip. Returns true when clicked; `hovered` reports the mouse.
+bool token_chip(const std::string& token, int index, bool selected, bool highlighted, bool* hovered,
+                ImU32 tint = 0);
+
+// A colour per head, distinct for up to 16 heads.
+ImU32 head_color(int head, float alpha = 1.0f);
+
+// "1.23" style formatting used in cards.
+std::string fmt(double v, int digits = 4);
+
+}  // namespace attnlab
