@@ -21,7 +21,8 @@ add_library(imgui_core STATIC
   ${IMGUI_DIR}/misc/cpp/imgui_stdlib.cpp)
 target_include_directories(imgui_core SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/misc/cpp)
 # 32-bit indices: a 128x128 heatmap grid per head needs more than 65535 vertices on WebGL2 too.
-target_compile_definitions(imgui_core PUBLIC ImDrawIdx=unsigned\ int IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
+# 32-bit characters: typed or pasted emoji and other text beyond the BMP reach the tokenizer intact.
+target_compile_definitions(imgui_core PUBLIC ImDrawIdx=unsigned\ int IMGUI_USE_WCHAR32 IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
 target_compile_options(imgui_core PRIVATE -w)
 
 # The GLFW + OpenGL 3 (WebGL2 on the web) backends, for the two windowed shells.
@@ -32,7 +33,7 @@ target_include_directories(imgui_glfw_gl3 SYSTEM PUBLIC ${IMGUI_DIR}/backends)
 target_link_libraries(imgui_glfw_gl3 PUBLIC imgui_core)
 target_compile_options(imgui_glfw_gl3 PRIVATE -w)
 if(ATTNLAB_WEB)
-  target_compile_options(imgui_glfw_gl3 PUBLIC -sUSE_GLFW=3)
+  target_link_options(imgui_glfw_gl3 PUBLIC -sUSE_GLFW=3)
   target_compile_definitions(imgui_glfw_gl3 PRIVATE IMGUI_IMPL_OPENGL_ES3)
 else()
   find_package(glfw3 REQUIRED)

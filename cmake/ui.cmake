@@ -34,7 +34,7 @@ target_include_directories(attnlab_ui PUBLIC src/ui)
 target_link_libraries(attnlab_ui PUBLIC attnlab_io imgui_core)
 
 # [SECTION] the UI font, found at build time (fonts-dejavu-core) and embedded
-find_file(ATTNLAB_FONT DejaVuSans.ttf PATHS /usr/share/fonts/truetype/dejavu /usr/share/fonts/TTF NO_DEFAULT_PATH)
+find_file(ATTNLAB_FONT DejaVuSans.ttf PATHS /usr/share/fonts/truetype/dejavu /usr/share/fonts/TTF NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
 if(NOT ATTNLAB_FONT)
   message(FATAL_ERROR "DejaVuSans.ttf not found: run scripts/setup.sh (apt-get install fonts-dejavu-core)")
 endif()

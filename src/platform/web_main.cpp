@@ -47,7 +47,9 @@ void main_loop(void* arg) {
   const double dpr = std::max(0.5, emscripten_get_device_pixel_ratio());
   const int bw = std::max(1, (int)std::lround(css_w * dpr)), bh = std::max(1, (int)std::lround(css_h * dpr));
   if (bw != s.backing_w || bh != s.backing_h) {
-    glfwSetWindowSize(s.window, bw, bh);
+    // Set the canvas directly: Emscripten's glfwSetWindowSize asks for fullscreen when the size
+    // equals the screen's, which a page may not do without a user gesture.
+    emscripten_set_canvas_element_size("#canvas", bw, bh);
     s.backing_w = bw, s.backing_h = bh;
   }
   if ((float)dpr != app.dpi_scale) {
@@ -61,6 +63,8 @@ void main_loop(void* arg) {
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  ImGui::GetIO().DisplaySize = ImVec2((float)bw, (float)bh);  // GLFW's idea of the size lags the canvas
+  ImGui::GetIO().DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
   ImGui::NewFrame();
   attnlab::frame(app);
   ImGui::Render();

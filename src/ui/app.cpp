@@ -248,6 +248,7 @@ void handle_shortcuts(App& app) {
 }  // namespace
 
 void frame(App& app) {
+  for (ViewRect& v : app.view_rects) v.drawn = false;
   const ImGuiIO& io = ImGui::GetIO();
   if (io.DisplaySize.x != app.last_display_size.x || io.DisplaySize.y != app.last_display_size.y) {
     app.layout_dirty = true;
@@ -263,10 +264,12 @@ void frame(App& app) {
 
   const float s = app.style_scale;
   const float W = io.DisplaySize.x, H = io.DisplaySize.y;
-  const float top = ImGui::GetFrameHeight() * 2.0f + 6.0f * s;  // the pipeline strip
-  const float bottom = ImGui::GetFrameHeight() + 4.0f * s;      // the status bar
-  const float left_w = std::clamp(W * 0.24f, 250.0f * s, 380.0f * s);
-  const float right_w = std::clamp(W * 0.25f, 260.0f * s, 440.0f * s);
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  const float min_h = ImGui::GetStyle().WindowMinSize.y;
+  const float top = std::max(min_h, ImGui::GetFrameHeight() + 2.0f * pad.y);         // the pipeline strip
+  const float bottom = std::max(min_h, ImGui::GetTextLineHeight() + 2.0f * pad.y);  // the status bar
+  const float left_w = std::clamp(W * 0.22f, 250.0f * s, 380.0f * s);
+  const float right_w = std::clamp(W * 0.22f, 250.0f * s, 420.0f * s);
   const float mid_w = std::max(200.0f, W - left_w - right_w);
   const float body_h = H - top - bottom;
 
@@ -306,6 +309,19 @@ std::string stats_json(const App& app) {
                 app.stats.percentile(0.5f), app.stats.percentile(0.95f), app.recompute_ms, app.stats.frames,
                 app.texture_uploads);
   return buf;
+}
+
+std::string layout_json(const App& app) {
+  std::string out = "{";
+  for (int v = 0; v < (int)View::count; ++v) {
+    const ViewRect& r = app.view_rects[v];
+    if (!r.drawn) continue;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s\"%s\":{\"x\":%.1f,\"y\":%.1f,\"cell_w\":%.2f,\"cell_h\":%.2f,\"rows\":%d,\"cols\":%d,\"head\":%d}",
+                  out.size() > 1 ? "," : "", view_key((View)v), r.x, r.y, r.cell_w, r.cell_h, r.rows, r.cols, r.head);
+    out += buf;
+  }
+  return out + "}";
 }
 
 }  // namespace attnlab

@@ -36,6 +36,13 @@ struct HeatmapTexture {
   int last_used_frame = 0;
 };
 
+// Where a matrix's cells were drawn last frame (screen pixels): lets tests and the page API find cells.
+struct ViewRect {
+  float x = 0, y = 0, cell_w = 0, cell_h = 0;
+  int rows = 0, cols = 0, head = 0;
+  bool drawn = false;
+};
+
 struct App {
   attn::Engine engine;
   attn::Config config;       // what the controls edit; the engine holds the last one that was valid
@@ -52,6 +59,7 @@ struct App {
   std::unordered_map<ImGuiID, HeatmapTexture> heatmaps;
   std::vector<uint32_t> pixel_scratch;
   long long texture_uploads = 0;
+  ViewRect view_rects[(int)View::count];
   float style_scale = 1.0f;  // ui_scale × device pixel ratio: what fonts and sizes were built for
   float dpi_scale = 1.0f;    // set by the shell (devicePixelRatio on the web)
   bool fonts_dirty = true;   // the shell rebuilds the font texture when set
@@ -83,5 +91,7 @@ void frame(App& app);
 
 // JSON snapshots for window.attnlab and tests.
 std::string stats_json(const App& app);
+// Where each matrix view was drawn: {"weights": {"x":..,"y":..,"cell_w":..,"cell_h":..,"rows":..,"cols":..,"head":..}, ...}
+std::string layout_json(const App& app);
 
 }  // namespace attnlab

@@ -9,7 +9,7 @@
 namespace attnlab {
 namespace {
 
-constexpr float kColorBarWidth = 46.0f;
+constexpr float kColorBarWidth = 34.0f;
 
 struct Layout {
   ImVec2 origin;      // top-left of the cell grid
@@ -60,12 +60,21 @@ std::string fit_label(const std::string& s, float width) {
 
 }  // namespace
 
+// Cells are as wide as fits; rows are at least one text line tall while that stays under ~40 rows,
+// so token labels stay readable even when the columns are narrow.
+float row_height(const App& app, int rows, float cell_w, float max_cell) {
+  const float readable = ImGui::GetFontSize() + 2.0f;
+  float h = cell_w;
+  if (rows <= 40 && h < readable) h = readable;
+  return std::min(h, max_cell * app.style_scale);
+}
+
 float heatmap_height(const App& app, int rows, int cols, float width, float max_cell) {
   const float scale = app.style_scale;
   const float header = ImGui::GetTextLineHeight() + 2.0f;
-  const float avail = width - 90.0f * scale - kColorBarWidth * scale;
-  const float cell = std::clamp(avail / std::max(cols, 1), 2.0f, max_cell * scale);
-  return header + std::min(cell, max_cell * scale) * (float)rows + 4.0f;
+  const float avail = width - 70.0f * scale - kColorBarWidth * scale;
+  const float cell_w = std::clamp(avail / std::max(cols, 1), 2.0f, max_cell * scale);
+  return header + row_height(app, rows, cell_w, max_cell) * (float)rows + 4.0f;
 }
 
 HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& s, ImVec2 size) {
@@ -80,13 +89,13 @@ HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& s, ImVec2 size) {
 
   // [1] layout: labels left and on top, colour bar right, cells fill the rest (square-ish, capped)
   Layout L;
-  L.gutter = s.compact ? 0.0f : label_gutter(app, s);
+  L.gutter = s.compact ? 0.0f : s.row_labels_hidden ? 4.0f * scale : label_gutter(app, s);
   L.header = s.compact ? 0.0f : ImGui::GetTextLineHeight() + 2.0f;
   const float bar_w = s.compact ? 0.0f : kColorBarWidth * scale;
   const float grid_w = std::max(8.0f, size.x - L.gutter - bar_w);
   const float grid_h = std::max(8.0f, size.y - L.header - 4.0f);
   L.cw = std::min(grid_w / (float)m.cols, s.max_cell * scale);
-  L.ch = std::min(grid_h / (float)m.rows, s.max_cell * scale);
+  L.ch = std::min(grid_h / (float)m.rows, s.compact ? s.max_cell * scale : row_height(app, m.rows, L.cw, s.max_cell));
   if (L.cw > 2.0f * L.ch) L.cw = 2.0f * L.ch;  // keep cells from becoming long flat bars
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   L.origin = ImVec2(p0.x + L.gutter, p0.y + L.header);
@@ -147,7 +156,7 @@ HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& s, ImVec2 size) {
   }
 
   // [4] labels: tokens down the left, tokens (or indices) across the top
-  for (int i = 0; i < m.rows && !s.compact; ++i) {
+  for (int i = 0; i < m.rows && !s.compact && !s.row_labels_hidden; ++i) {
     if (L.ch < ImGui::GetFontSize() * 0.8f && i % (int)std::ceil(ImGui::GetFontSize() / L.ch) != 0) continue;
     const std::string label = s.row_labels && i < (int)s.row_labels->size() ? (*s.row_labels)[(size_t)i] : std::to_string(i);
     const std::string fitted = fit_label(label, L.gutter - 4.0f);
@@ -155,7 +164,8 @@ HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& s, ImVec2 size) {
     dl->AddText(ImVec2(p0.x, L.origin.y + L.ch * i + (L.ch - ImGui::GetFontSize()) * 0.5f),
                 hi ? 0xFF40D0FFu : text_col, fitted.c_str());
   }
-  const int col_step = std::max(1, (int)std::ceil(ImGui::CalcTextSize("00").x / std::max(L.cw, 1.0f)));
+  const std::string widest_index = std::to_string(m.cols - 1) + " ";
+  const int col_step = std::max(1, (int)std::ceil(ImGui::CalcTextSize(widest_index.c_str()).x / std::max(L.cw, 1.0f)));
   for (int j = 0; j < m.cols && !s.compact; j += col_step) {
     std::string label = s.col_labels && j < (int)s.col_labels->size() ? (*s.col_labels)[(size_t)j] : std::to_string(j);
     label = fit_label(label, L.cw * col_step - 2.0f);
@@ -183,7 +193,7 @@ HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& s, ImVec2 size) {
 
   // [6] colour bar with its range
   if (!s.compact) {
-    const float bx = grid_max.x + 8.0f * scale, bw = 10.0f * scale;
+    const float bx = grid_max.x + 4.0f * scale, bw = 8.0f * scale;
     const float top = L.origin.y, bottom = std::max(grid_max.y, top + 3.0f * ImGui::GetFontSize());
     const int steps = 24;
     for (int k = 0; k < steps; ++k) {
@@ -196,9 +206,12 @@ HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& s, ImVec2 size) {
     std::snprintf(hi_s, sizeof hi_s, seq ? "1" : "%.2g", range);
     std::snprintf(lo_s, sizeof lo_s, seq ? "0" : "%.2g", -range);
     const float fs = ImGui::GetFontSize();
-    dl->AddText(ImGui::GetFont(), fs * 0.8f, ImVec2(bx + bw + 2.0f, top), text_col, hi_s);
-    dl->AddText(ImGui::GetFont(), fs * 0.8f, ImVec2(bx + bw + 2.0f, bottom - fs * 0.8f), text_col, lo_s);
+    dl->AddText(ImGui::GetFont(), fs * 0.75f, ImVec2(bx + bw + 2.0f, top), text_col, hi_s);
+    dl->AddText(ImGui::GetFont(), fs * 0.75f, ImVec2(bx + bw + 2.0f, bottom - fs * 0.75f), text_col, lo_s);
   }
+
+  if (!s.compact && s.cell.view != View::count)
+    app.view_rects[(int)s.cell.view] = {L.origin.x, L.origin.y, L.cw, L.ch, m.rows, m.cols, s.cell.head, true};
 
   // [7] interaction
   ImGui::SetCursorScreenPos(L.origin);

@@ -25,6 +25,7 @@ struct HeatmapSpec {
   int highlight_row = -1, highlight_col = -1;
   std::vector<std::pair<int, int>> edited;  // cells changed by hand: marked in the corner
   float max_cell = 44.0f;                   // largest cell side, before UI scale
+  bool row_labels_hidden = false;           // the block to the left already shows these labels
   bool compact = false;                     // no labels, no colour bar, no numbers (thumbnails)
 };
 

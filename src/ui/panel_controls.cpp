@@ -58,8 +58,8 @@ void draw_controls_panel(App& app) {
   if (ImGui::CollapsingHeader("Sizes", ImGuiTreeNodeFlags_DefaultOpen)) {
     static_assert(attn::Limits::max_heads >= 16);
     bool tie = c.d_k * c.heads == c.d_model && c.d_v == c.d_k;
-    const bool sizes_changed = slider_int("d_model", &c.d_model, 2, 512, "Width of every token vector (embedding and output).") |
-                               slider_int("heads", &c.heads, 1, 16, "How many attention heads run side by side, each with its own W_Q, W_K, W_V.");
+    bool sizes_changed = slider_int("d_model", &c.d_model, 2, 512, "Width of every token vector (embedding and output).");
+    sizes_changed |= slider_int("heads", &c.heads, 1, 16, "How many attention heads run side by side, each with its own W_Q, W_K, W_V.");
     if (ImGui::Checkbox("d_k = d_v = d_model / heads", &tie) || (sizes_changed && tie))
       if (tie) c.d_k = c.d_v = std::max(1, c.d_model / c.heads);
     help_marker("The usual choice keeps the total work constant as heads change. Untick to set d_k and d_v freely.");

@@ -19,7 +19,11 @@ void draw_heads_panel(App& app) {
   }
   const int cols = std::max(1, (int)std::ceil(std::sqrt((double)r.heads)));
   const float gap = 6.0f * app.style_scale;
-  const float side = std::max(24.0f, (ImGui::GetContentRegionAvail().x - gap * (cols - 1)) / cols);
+  const int rows = (r.heads + cols - 1) / cols;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float label_h = ImGui::GetTextLineHeightWithSpacing();
+  // As large as fits both ways, so every head is visible without scrolling.
+  const float side = std::max(16.0f, std::min((avail.x - gap * (cols - 1)) / cols, (avail.y - rows * (label_h + gap)) / rows));
   for (int h = 0; h < r.heads; ++h) {
     if (h % cols) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();

@@ -30,6 +30,11 @@ const char* view_name(View v) {
   }
 }
 
+const char* view_key(View v) {
+  static const char* const keys[] = {"x", "q", "k", "v", "scores", "masked", "weights", "head_out", "concat", "output", "w_q", "w_k", "w_v", "w_o"};
+  return (int)v >= 0 && v < View::count ? keys[(int)v] : "?";
+}
+
 namespace {
 
 struct Block {
@@ -46,6 +51,7 @@ struct Block {
   bool neg_inf = false;
   bool per_head = true;
   float max_cell = 44.0f;
+  float stretch = 1.0f;  // share of the row's width
 };
 
 bool editable(View v) {
@@ -84,7 +90,7 @@ void toggle_mask_cell(App& app, int i, int j) {
   cell = !cell;
 }
 
-void draw_block(App& app, const Block& b, float width) {
+void draw_block(App& app, const Block& b, float width, bool labels_shown_left) {
   const attn::Result& r = app.engine.result();
   const int head = app.ui.head;
   ImGui::PushID((int)b.view);
@@ -106,6 +112,7 @@ void draw_block(App& app, const Block& b, float width) {
   s.m = b.m;
   s.cmap = b.cmap;
   s.row_labels = b.rows;
+  s.row_labels_hidden = labels_shown_left;
   s.col_labels = b.cols;
   s.mask = b.mask;
   s.masked_as_neg_inf = b.neg_inf;
@@ -138,10 +145,15 @@ void draw_block(App& app, const Block& b, float width) {
 // Lays blocks side by side in one row of a table.
 void row_of(App& app, std::initializer_list<Block> blocks) {
   const int n = (int)blocks.size();
-  if (ImGui::BeginTable("row", n, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_PadOuterX)) {
+  if (ImGui::BeginTable("row", n, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX)) {
+    for (const Block& b : blocks) ImGui::TableSetupColumn(view_name(b.view), ImGuiTableColumnFlags_WidthStretch, b.stretch);
+    const Block* previous = nullptr;
     for (const Block& b : blocks) {
       ImGui::TableNextColumn();
-      draw_block(app, b, ImGui::GetContentRegionAvail().x);
+      // Neighbours with the same rows (same tokens, same count) show the labels once, at the left.
+      const bool same_rows = previous && previous->rows && b.rows && previous->m.rows == b.m.rows && *previous->rows == *b.rows;
+      draw_block(app, b, ImGui::GetContentRegionAvail().x, same_rows);
+      previous = &b;
     }
     ImGui::EndTable();
   }
@@ -176,37 +188,33 @@ void draw_matrices_panel(App& app) {
 
   const auto* q_tok = &r.tokens;
   const auto* k_tok = &r.source_tokens;
+  // Row 1: the inputs of attention. Row 2: scores to weights. Row 3: what comes out.
   ImGui::Separator();
-  ImGui::PushID("x");
-  row_of(app, {Block{View::x, "1  X = embedding + position", "One row per token: its embedding plus its position vector (unless RoPE or none is chosen). Click a cell to edit it.", r.x_view(), Colormap::diverging, q_tok, nullptr, true, false, nullptr, false, false, 30.0f}});
+  ImGui::PushID("inputs");
+  row_of(app, {Block{.view = View::x, .title = "1  X", .help = "One row per token: its embedding plus its position vector (unless RoPE or none is chosen). Click a cell to edit it.", .m = r.x_view(), .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.6f},
+               Block{.view = View::q, .title = "2  Q = X\xC2\xB7W_Q", .help = "Queries: what each token is looking for. Row i is token i's query for this head.", .m = r.q_head(h), .rows = q_tok},
+               Block{.view = View::k, .title = "K = X\xC2\xB7W_K", .help = "Keys: what each token offers to be found by. Queries are compared with these.", .m = r.k_head(h), .rows = k_tok, .query_rows = false},
+               Block{.view = View::v, .title = "V = X\xC2\xB7W_V", .help = "Values: what each token hands over when it is attended to.", .m = r.v_head(h), .rows = k_tok, .query_rows = false}});
   ImGui::PopID();
   ImGui::Separator();
-  ImGui::PushID("qkv");
-  row_of(app, {Block{View::q, "2  Q = X\xC2\xB7W_Q", "Queries: what each token is looking for. Row i is token i's query for this head.", r.q_head(h), Colormap::diverging, q_tok, nullptr, true},
-               Block{View::k, "K = X\xC2\xB7W_K", "Keys: what each token offers to be found by. Queries are compared with these.", r.k_head(h), Colormap::diverging, k_tok, nullptr, false},
-               Block{View::v, "V = X\xC2\xB7W_V", "Values: what each token hands over when it is attended to.", r.v_head(h), Colormap::diverging, k_tok, nullptr, false}});
+  ImGui::PushID("attention");
+  row_of(app, {Block{.view = View::scores, .title = "3  S = Q\xC2\xB7K\xE1\xB5\x80\xC2\xB7scale/\xCF\x84", .help = "Every query dotted with every key, then scaled. Big means 'this key matches what I look for'.", .m = r.scores_head(h), .rows = q_tok, .cols = k_tok, .key_cols = true},
+               Block{.view = View::masked, .title = "4  masked S", .help = "The same scores with hidden pairs set to minus infinity. Click a cell to hide or allow that pair.", .m = r.scores_head(h), .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .neg_inf = true},
+               Block{.view = View::weights, .title = "5  A = softmax(rows)", .help = "Each row is turned into positive weights that sum to 1: how much query i takes from each key. Click a cell to mask it and watch the row renormalise.", .m = r.weights_head(h), .cmap = Colormap::sequential, .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .max_cell = 48.0f, .stretch = 1.4f}});
   ImGui::PopID();
   ImGui::Separator();
-  ImGui::PushID("scores");
-  row_of(app, {Block{View::scores, "3  S = Q\xC2\xB7K\xE1\xB5\x80 \xC2\xB7 scale / \xCF\x84", "Every query dotted with every key, then scaled. Big means 'this key matches what I look for'.", r.scores_head(h), Colormap::diverging, q_tok, k_tok, true, true},
-               Block{View::masked, "4  masked S", "The same scores with hidden pairs set to minus infinity. Click a cell to hide or allow that pair.", r.scores_head(h), Colormap::diverging, q_tok, k_tok, true, true, &r.mask, true}});
-  ImGui::PopID();
-  ImGui::PushID("weights");
-  row_of(app, {Block{View::weights, "5  A = softmax(masked S), row by row", "Each row is turned into positive weights that sum to 1: how much query i takes from each key. Click a cell to mask it and watch the row renormalise.", r.weights_head(h), Colormap::sequential, q_tok, k_tok, true, true, &r.mask, false, true, 48.0f}});
-  ImGui::PopID();
-  ImGui::Separator();
-  ImGui::PushID("out");
-  row_of(app, {Block{View::head_out, "6  O = A\xC2\xB7V", "Each output row is a weighted average of the value rows, with this head's weights.", r.out_head(h), Colormap::diverging, q_tok, nullptr, true},
-               Block{View::concat, "7  concat(O_1 \xE2\x80\xA6 O_H)", "All heads' outputs side by side, one block of d_v columns per head.", r.concat_view(), Colormap::diverging, q_tok, nullptr, true, false, nullptr, false, false}});
-  row_of(app, {Block{View::output, "8  output = concat\xC2\xB7W_O", "The output projection mixes the heads back into d_model numbers per token.", r.output_view(), Colormap::diverging, q_tok, nullptr, true, false, nullptr, false, false, 30.0f}});
+  ImGui::PushID("outputs");
+  row_of(app, {Block{.view = View::head_out, .title = "6  O = A\xC2\xB7V", .help = "Each output row is a weighted average of the value rows, with this head's weights.", .m = r.out_head(h), .rows = q_tok},
+               Block{.view = View::concat, .title = "7  concat(O\xE2\x82\x81\xE2\x80\xA6O\xE2\x82\x95)", .help = "All heads' outputs side by side, one block of d_v columns per head.", .m = r.concat_view(), .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f},
+               Block{.view = View::output, .title = "8  out = concat\xC2\xB7W_O", .help = "The output projection mixes the heads back into d_model numbers per token.", .m = r.output_view(), .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f}});
   ImGui::PopID();
   if (app.ui.show_weights) {
     ImGui::Separator();
     ImGui::PushID("w");
-    row_of(app, {Block{View::w_q, "W_Q", "Learned in a real model; seeded random here. Click a cell to edit it.", r.w_q_head(h)},
-                 Block{View::w_k, "W_K", "Key projection for this head.", r.w_k_head(h)},
-                 Block{View::w_v, "W_V", "Value projection for this head.", r.w_v_head(h)}});
-    row_of(app, {Block{View::w_o, "W_O", "Output projection, shared by all heads.", r.w_o_view(), Colormap::diverging, nullptr, nullptr, false, false, nullptr, false, false, 24.0f}});
+    row_of(app, {Block{.view = View::w_q, .title = "W_Q", .help = "Learned in a real model; seeded random here. Click a cell to edit it.", .m = r.w_q_head(h), .query_rows = false},
+                 Block{.view = View::w_k, .title = "W_K", .help = "Key projection for this head.", .m = r.w_k_head(h), .query_rows = false},
+                 Block{.view = View::w_v, .title = "W_V", .help = "Value projection for this head.", .m = r.w_v_head(h), .query_rows = false},
+                 Block{.view = View::w_o, .title = "W_O", .help = "Output projection, shared by all heads.", .m = r.w_o_view(), .query_rows = false, .per_head = false, .max_cell = 24.0f, .stretch = 2.0f}});
     ImGui::PopID();
   }
   ImGui::End();

@@ -16,7 +16,8 @@ enum class View {
   w_q, w_k, w_v, w_o,
   count
 };
-const char* view_name(View v);
+const char* view_name(View v);  // for people: "Masked scores"
+const char* view_key(View v);   // for scripts: "masked"
 
 // A cell of a view (head matters for per-head views).
 struct CellRef {

@@ -1,0 +1,233 @@
+// The lab's real UI, run headless: every panel for many frames at two window sizes, and the person's
+// actions (typing, clicking cells, keyboard shortcuts, pasting nonsense) sent through ImGui's input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app.h"
+#include "imgui.h"
+#include "imgui_internal.h"
+
+namespace {
+
+using attnlab::App;
+using attnlab::View;
+
+class Lab : public ::testing::Test {
+ protected:
+  App app;
+  void SetUp() override { open(1280, 720); }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  void open(float w, float h) {
+    if (ImGui::GetCurrentContext()) ImGui::DestroyContext();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(w, h);
+    // Dear ImGui 1.86 maps its named keys to the backend's key codes; any distinct indices will do.
+    for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = k + 1;
+    app.config = attnlab::default_lab_config();
+    app.text = app.config.target.text;
+    attnlab::setup_style(app, nullptr, 0, 1.0f);
+    unsigned char* pixels;
+    int pw, ph;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &pw, &ph);
+    frames(2);
+  }
+
+  void frames(int n) {
+    for (int i = 0; i < n; ++i) {
+      ImGuiIO& io = ImGui::GetIO();
+      io.DeltaTime = 1.0f / 60.0f;
+      ImGui::NewFrame();
+      attnlab::frame(app);
+      ImGui::Render();
+    }
+  }
+  void click(ImVec2 p, bool ctrl = false) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = p;
+    io.KeyCtrl = ctrl;
+    frames(1);
+    io.MouseDown[0] = true;
+    frames(1);
+    io.MouseDown[0] = false;
+    frames(1);
+    io.KeyCtrl = false;
+    frames(1);
+  }
+  void key(ImGuiKey k, bool ctrl = false) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyCtrl = ctrl;
+    io.KeysDown[io.KeyMap[k]] = true;
+    frames(1);
+    io.KeysDown[io.KeyMap[k]] = false;
+    io.KeyCtrl = false;
+    frames(1);
+  }
+  void type(const std::string& s) {
+    ImGui::GetIO().AddInputCharactersUTF8(s.c_str());
+    frames(2);
+  }
+  ImRect window(const char* name) {
+    ImGuiWindow* w = ImGui::FindWindowByName(name);
+    EXPECT_NE(w, nullptr) << name;
+    return w ? w->Rect() : ImRect();
+  }
+  // The text box: first widget under the "Text" line of the Input window.
+  ImVec2 text_box() {
+    const ImRect r = window("Input");
+    const ImGuiStyle& st = ImGui::GetStyle();
+    return ImVec2(r.Min.x + 60.0f, r.Min.y + ImGui::GetFrameHeight() + st.WindowPadding.y + ImGui::GetTextLineHeightWithSpacing() + 12.0f);
+  }
+  ImVec2 cell(View v, int i, int j) {
+    const attnlab::ViewRect& r = app.view_rects[(int)v];
+    EXPECT_TRUE(r.drawn) << attnlab::view_key(v);
+    return ImVec2(r.x + r.cell_w * (j + 0.5f), r.y + r.cell_h * (i + 0.5f));
+  }
+  // Pastes `s` into the focused widget through the clipboard, as Ctrl+V does.
+  void paste(const std::string& s) {
+    clipboard = s;
+    ImGuiIO& io = ImGui::GetIO();
+    io.ClipboardUserData = &clipboard;
+    io.GetClipboardTextFn = [](void* user) { return static_cast<std::string*>(user)->c_str(); };
+    key(ImGuiKey_V, true);
+    frames(2);
+  }
+  std::string clipboard;
+  void replace_text(const std::string& s) {
+    click(text_box());
+    key(ImGuiKey_A, true);  // select all
+    type(s);
+    frames(2);
+  }
+  const attn::Result& result() { return app.engine.result(); }
+};
+
+TEST_F(Lab, EveryPanelRunsAndTheLayoutFitsWithoutOverlap) {
+  for (ImVec2 size : {ImVec2(1280, 720), ImVec2(1920, 1080)}) {
+    open(size.x, size.y);
+    app.ui.show_weights = true;
+    frames(60);
+    const char* panels[] = {"pipeline", "Input", "Controls", "Matrices", "Inspector", "All heads", "Lines", "status"};
+    for (const char* a : panels) {
+      const ImRect ra = window(a);
+      EXPECT_GE(ra.Min.x, 0.0f) << a;
+      EXPECT_GE(ra.Min.y, 0.0f) << a;
+      EXPECT_LE(ra.Max.x, size.x + 0.5f) << a;
+      EXPECT_LE(ra.Max.y, size.y + 0.5f) << a;
+      for (const char* b : panels) {
+        if (a == b) continue;
+        ImRect inter = window(a);
+        inter.ClipWithFull(window(b));
+        EXPECT_TRUE(inter.GetWidth() <= 0.5f || inter.GetHeight() <= 0.5f) << a << " overlaps " << b;
+      }
+    }
+    for (View v : {View::x, View::q, View::k, View::v, View::scores, View::masked, View::weights}) EXPECT_TRUE(app.view_rects[(int)v].drawn) << attnlab::view_key(v);
+    app.ui.show_help = app.ui.show_tour = true;
+    frames(10);
+    EXPECT_NE(ImGui::FindWindowByName("Help"), nullptr);
+    EXPECT_NE(ImGui::FindWindowByName("Tour"), nullptr);
+  }
+}
+
+TEST_F(Lab, TypingIntoTheTextBoxRetokenises) {
+  replace_text("hello brave new world");
+  EXPECT_EQ(result().tokens, (std::vector<std::string>{"hello", "brave", "new", "world"}));
+  EXPECT_EQ(result().n, 4);
+  type(" again");
+  EXPECT_EQ(result().n, 5);
+}
+
+TEST_F(Lab, ClickingAWeightCellMasksItAndTheRowRenormalises) {
+  ASSERT_GT(result().weights_head(0)(2, 1), 0.0f);
+  click(cell(View::weights, 2, 1));
+  const auto& mask = app.engine.config().mask;
+  ASSERT_EQ(mask.size(), 1u);
+  EXPECT_EQ(mask[0].kind, attn::MaskTerm::Kind::custom);
+  EXPECT_EQ(result().weights_head(0)(2, 1), 0.0f);
+  double sum = 0;
+  for (int j = 0; j < result().m; ++j) sum += result().weights_head(0)(2, j);
+  EXPECT_NEAR(sum, 1.0, 1e-5);
+  click(cell(View::weights, 2, 1));  // and back
+  EXPECT_GT(result().weights_head(0)(2, 1), 0.0f);
+}
+
+TEST_F(Lab, KeyboardShortcutsSwitchHeadsAndMasks) {
+  EXPECT_EQ(app.ui.head, 0);
+  type("]");
+  EXPECT_EQ(app.ui.head, 1);
+  type("[[");
+  EXPECT_EQ(app.ui.head, result().heads - 1);
+  type("m");
+  ASSERT_EQ(app.engine.config().mask.size(), 1u);
+  EXPECT_EQ(app.engine.config().mask[0].kind, attn::MaskTerm::Kind::causal);
+  EXPECT_EQ(result().weights_head(0)(0, 1), 0.0f);
+}
+
+TEST_F(Lab, EditingAQCellChangesTheScoresDownstream) {
+  click(cell(View::q, 1, 2));
+  EXPECT_EQ(app.ui.selected.view, View::q);
+  EXPECT_EQ(app.ui.selected.row, 1);
+  const float before = result().scores_head(0)(1, 3);
+  // Ctrl+click turns the inspector's drag box into a text field: type a new value.
+  const ImRect ins = window("Inspector");
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const ImVec2 drag(ins.Min.x + st.WindowPadding.x + 30.0f,
+                    ins.Min.y + ImGui::GetFrameHeight() + st.WindowPadding.y + ImGui::GetFrameHeightWithSpacing() + ImGui::GetFrameHeight() * 0.5f);
+  click(drag, true);
+  key(ImGuiKey_A, true);
+  type("3.5");
+  key(ImGuiKey_Enter);
+  ASSERT_EQ(app.engine.config().overrides.size(), 1u);
+  EXPECT_EQ(app.engine.config().overrides[0].target, attn::Target::q);
+  EXPECT_FLOAT_EQ(result().q_head(0)(1, 2), 3.5f);
+  EXPECT_NE(result().scores_head(0)(1, 3), before);
+}
+
+TEST_F(Lab, BadInputIsClampedOrRefusedWithAMessageAndNothingBreaks) {
+  std::string many;
+  for (int i = 0; i < 10000; ++i) many += "word ";
+  click(text_box());
+  key(ImGuiKey_A, true);
+  paste(many);
+  EXPECT_EQ(result().n, attn::Limits::max_tokens_ui);
+  EXPECT_NE(app.notice.find("clamped to 256"), std::string::npos) << app.notice;
+  frames(30);
+
+  replace_text("猫が寝る 🐈‍⬛ and naïve café");
+  EXPECT_EQ(result().tokens, (std::vector<std::string>{"猫", "が", "寝", "る", "🐈‍⬛", "and", "naïve", "café"}));
+  key(ImGuiKey_A, true);
+  paste("ab\xff\xfe cd");
+  ASSERT_GE(result().n, 2);
+  EXPECT_EQ(result().tokens.front(), "ab");
+  EXPECT_EQ(result().tokens.back(), "cd");
+  for (const std::string& t : result().tokens) EXPECT_TRUE(t == "ab" || t == "cd" || t == "\xEF\xBF\xBD") << t;
+
+  const auto tokens_before = result().tokens;
+  replace_text("   ");
+  frames(2);
+  EXPECT_NE(app.error.find("no tokens"), std::string::npos) << app.error;
+  EXPECT_EQ(result().tokens, tokens_before);  // the last good result stays on screen
+  replace_text("back to normal");
+  EXPECT_TRUE(app.error.empty());
+  EXPECT_EQ(result().n, 3);
+}
+
+TEST_F(Lab, ApplyRejectsBadConfigsAndKeepsState) {
+  attn::Config c = app.engine.config();
+  c.heads = 0;
+  const std::string err = attnlab::apply_config(app, c);
+  EXPECT_EQ(err.rfind("heads", 0), 0u) << err;
+  EXPECT_EQ(app.engine.config().heads, 4);
+  c = app.engine.config();
+  c.heads = 8;
+  c.d_k = c.d_v = 4;
+  EXPECT_EQ(attnlab::apply_config(app, c), "");
+  frames(2);
+  EXPECT_EQ(result().heads, 8);
+}
+
+}  // namespace
