@@ -100,6 +100,17 @@
     config() { return JSON.parse(call('attnlab_config')); },
     result() { return JSON.parse(call('attnlab_result')); },
     stats() { return JSON.parse(call('attnlab_stats')); },
+    // Where matrices and controls are drawn, in CSS pixels (for tests and scripted tours).
+    layout() {
+      const raw = JSON.parse(call('attnlab_layout'));
+      const k = 1 / (window.devicePixelRatio || 1);
+      const out = { views: {}, widgets: {} };
+      for (const [name, r] of Object.entries(raw)) {
+        if ('cell_w' in r) out.views[name] = { x: r.x * k, y: r.y * k, cell_w: r.cell_w * k, cell_h: r.cell_h * k, rows: r.rows, cols: r.cols, head: r.head };
+        else out.widgets[name] = { x: r.x * k, y: r.y * k, w: r.w * k, h: r.h * k };
+      }
+      return out;
+    },
     version: '1',
   };
 

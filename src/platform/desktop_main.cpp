@@ -1,8 +1,9 @@
 // attnlab — the desktop shell: a GLFW window with OpenGL 3, looping on the shared frame(App&).
 //
-//   attnlab [--config FILE] [--size WxH] [--scale S] [--frames N] [--screenshot FILE.png]
+//   attnlab [--config FILE] [--size WxH] [--scale S] [--frames N | --seconds S] [--screenshot FILE.png]
 //           [--print-config] [--print-stats]
-// --frames N runs N frames and exits (with --screenshot, the last frame is saved as a PNG first).
+// --frames N / --seconds S run that long and exit (with --screenshot, the last frame is saved as a PNG
+// first); --print-config prints the final config as JSON, --print-stats the frame statistics.
 #include <GLFW/glfw3.h>
 
 #include <chrono>
@@ -26,7 +27,7 @@ namespace {
 struct Options {
   std::string config_path, screenshot;
   int width = 1600, height = 900, frames = 0;
-  float scale = 1.0f;
+  float scale = 1.0f, seconds = 0.0f;
   bool print_config = false, print_stats = false;
 };
 
@@ -38,6 +39,7 @@ bool parse_args(int argc, char** argv, Options& o) {
     else if (a == "--screenshot" && more) o.screenshot = argv[++i];
     else if (a == "--frames" && more) o.frames = std::atoi(argv[++i]);
     else if (a == "--scale" && more) o.scale = (float)std::atof(argv[++i]);
+    else if (a == "--seconds" && more) o.seconds = (float)std::atof(argv[++i]);
     else if (a == "--size" && more) {
       if (std::sscanf(argv[++i], "%dx%d", &o.width, &o.height) != 2 || o.width < 320 || o.height < 240 ||
           o.width > 8192 || o.height > 8192) {
@@ -47,12 +49,12 @@ bool parse_args(int argc, char** argv, Options& o) {
     } else if (a == "--print-config") o.print_config = true;
     else if (a == "--print-stats") o.print_stats = true;
     else {
-      std::fprintf(stderr, "usage: attnlab [--config FILE] [--size WxH] [--scale S] [--frames N] [--screenshot FILE.png] [--print-config] [--print-stats]\n");
+      std::fprintf(stderr, "usage: attnlab [--config FILE] [--size WxH] [--scale S] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-stats]\n");
       return false;
     }
   }
-  if (o.frames < 0 || o.scale < 0.5f || o.scale > 4.0f) {
-    std::fprintf(stderr, "attnlab: --frames must be >= 0 and --scale between 0.5 and 4\n");
+  if (o.frames < 0 || o.seconds < 0.0f || o.seconds > 86400.0f || o.scale < 0.5f || o.scale > 4.0f) {
+    std::fprintf(stderr, "attnlab: --frames and --seconds must be >= 0, --scale between 0.5 and 4\n");
     return false;
   }
   return true;
@@ -109,6 +111,7 @@ int main(int argc, char** argv) {
   }
   glfwMakeContextCurrent(window);
   glfwSwapInterval(opt.frames > 0 ? 0 : 1);
+  const auto started = std::chrono::steady_clock::now();
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -144,7 +147,8 @@ int main(int argc, char** argv) {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++frame_index;
-    const bool last = opt.frames > 0 && frame_index >= opt.frames;
+    const float elapsed = std::chrono::duration<float>(std::chrono::steady_clock::now() - started).count();
+    const bool last = (opt.frames > 0 && frame_index >= opt.frames) || (opt.seconds > 0.0f && elapsed >= opt.seconds);
     if (last && !opt.screenshot.empty() && !save_screenshot(window, opt.screenshot)) {
       std::fprintf(stderr, "attnlab: cannot write %s\n", opt.screenshot.c_str());
       return 1;

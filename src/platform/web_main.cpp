@@ -107,6 +107,12 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_result() {
   return g_shell->reply.c_str();
 }
 
+// Where things are drawn (backing-store pixels): matrix views and named controls. For tests and tours.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_layout() {
+  g_shell->reply = attnlab::layout_json(g_shell->app);
+  return g_shell->reply.c_str();
+}
+
 EMSCRIPTEN_KEEPALIVE const char* attnlab_stats() {
   g_shell->reply = attnlab::stats_json(g_shell->app);
   return g_shell->reply.c_str();

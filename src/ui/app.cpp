@@ -311,8 +311,19 @@ std::string stats_json(const App& app) {
   return buf;
 }
 
+void remember_item(App& app, const char* name) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+}
+
 std::string layout_json(const App& app) {
   std::string out = "{";
+  for (const auto& [name, r] : app.widget_rects) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s\"%s\":{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", out.size() > 1 ? "," : "",
+                  name.c_str(), r.x, r.y, r.z, r.w);
+    out += buf;
+  }
   for (int v = 0; v < (int)View::count; ++v) {
     const ViewRect& r = app.view_rects[v];
     if (!r.drawn) continue;

@@ -60,6 +60,7 @@ struct App {
   std::vector<uint32_t> pixel_scratch;
   long long texture_uploads = 0;
   ViewRect view_rects[(int)View::count];
+  std::unordered_map<std::string, ImVec4> widget_rects;  // named controls' last rect (x, y, w, h)
   float style_scale = 1.0f;  // ui_scale × device pixel ratio: what fonts and sizes were built for
   float dpi_scale = 1.0f;    // set by the shell (devicePixelRatio on the web)
   bool fonts_dirty = true;   // the shell rebuilds the font texture when set
@@ -85,6 +86,9 @@ void notify(App& app, std::string message);
 
 // Sets fonts and style for a UI scale (1 = 16 px text). Needs the font file bytes (not owned).
 void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale);
+
+// Remembers the last item's rectangle under `name` (for layout_json: tests and scripted tours).
+void remember_item(App& app, const char* name);
 
 // One frame of UI, between ImGui::NewFrame() and ImGui::Render().
 void frame(App& app);

@@ -41,9 +41,10 @@ attn::MaskTerm* mask_toggle(App& app, const char* label, Kind kind, const char* 
   return t;
 }
 
-bool slider_int(const char* label, int* v, int lo, int hi, const char* help) {
+bool slider_int(App& app, const char* label, int* v, int lo, int hi, const char* help) {
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
   const bool changed = ImGui::SliderInt(label, v, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp);
+  remember_item(app, label);
   help_marker(help);
   return changed;
 }
@@ -58,14 +59,14 @@ void draw_controls_panel(App& app) {
   if (ImGui::CollapsingHeader("Sizes", ImGuiTreeNodeFlags_DefaultOpen)) {
     static_assert(attn::Limits::max_heads >= 16);
     bool tie = c.d_k * c.heads == c.d_model && c.d_v == c.d_k;
-    bool sizes_changed = slider_int("d_model", &c.d_model, 2, 512, "Width of every token vector (embedding and output).");
-    sizes_changed |= slider_int("heads", &c.heads, 1, 16, "How many attention heads run side by side, each with its own W_Q, W_K, W_V.");
+    bool sizes_changed = slider_int(app, "d_model", &c.d_model, 2, 512, "Width of every token vector (embedding and output).");
+    sizes_changed |= slider_int(app, "heads", &c.heads, 1, 16, "How many attention heads run side by side, each with its own W_Q, W_K, W_V.");
     if (ImGui::Checkbox("d_k = d_v = d_model / heads", &tie) || (sizes_changed && tie))
       if (tie) c.d_k = c.d_v = std::max(1, c.d_model / c.heads);
     help_marker("The usual choice keeps the total work constant as heads change. Untick to set d_k and d_v freely.");
     ImGui::BeginDisabled(tie);
-    slider_int("d_k", &c.d_k, 1, 128, "Length of each query and key vector: the dot products are sums of d_k terms.");
-    slider_int("d_v", &c.d_v, 1, 128, "Length of each value vector, and so of each head's output row.");
+    slider_int(app, "d_k", &c.d_k, 1, 128, "Length of each query and key vector: the dot products are sums of d_k terms.");
+    slider_int(app, "d_v", &c.d_v, 1, 128, "Length of each value vector, and so of each head's output row.");
     ImGui::EndDisabled();
   }
 

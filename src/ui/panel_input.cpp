@@ -52,6 +52,7 @@ void draw_input_panel(App& app) {
   }
   const float box_h = ImGui::GetTextLineHeightWithSpacing() * (app.config.cross ? 2.5f : 3.5f);
   text_box(app, "##text", app.text, app.config.target, box_h);
+  remember_item(app, "text");
   if (!app.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
     ImGui::TextWrapped("%s", app.error.c_str());

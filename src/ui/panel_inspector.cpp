@@ -151,9 +151,9 @@ void draw_inspector_panel(App& app) {
     return;
   }
   const bool is_selected = c == app.ui.selected;
-  ImGui::Text("%s[%d][%d]%s = %.6g", view_name(c.view), c.row, c.col,
-              c.view == View::x || c.view == View::output || c.view == View::concat || c.view == View::w_o ? "" : "  (head)",
-              cell_value(r, c));
+  const bool per_head = !(c.view == View::x || c.view == View::output || c.view == View::concat || c.view == View::w_o);
+  if (per_head) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(c.head)), "head %d", c.head), ImGui::SameLine();
+  ImGui::Text("%s[%d][%d] = %.6g", view_name(c.view), c.row, c.col, cell_value(r, c));
   if (is_selected) {
     ImGui::SameLine();
     if (ImGui::SmallButton("unselect")) app.ui.selected = {};

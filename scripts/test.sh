@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Sets up and runs every test of Attention Lab (the README's test command; CI runs exactly this).
+#   1. native build: engine, CLI, NumPy golden, headless UI and desktop (Xvfb) tests via ctest
+#   2. the same engine/CLI/golden tests built as WebAssembly and run under node via ctest
+#   3. the web app built with build_wasm.sh and driven in headless Chromium (node --test)
+# Ends with one line "N passed, N failed" over the suites.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+jobs=$(nproc)
+export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
+
+"$here/scripts/setup.sh" || exit 1
+
+passed=0 failed=0
+suite() {  # suite NAME COMMAND...
+  local name=$1
+  shift
+  echo "=== $name"
+  local t0=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "=== $name: ok ($((SECONDS - t0)) s)"
+  else
+    failed=$((failed + 1))
+    echo "=== $name: FAILED ($((SECONDS - t0)) s)"
+  fi
+}
+
+native() {
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > /dev/null &&
+    cmake --build build -j"$jobs" &&
+    ctest --test-dir build --output-on-failure
+}
+wasm_tests() {
+  emcmake cmake -S . -B build-wasm-tests -DCMAKE_BUILD_TYPE=Release -DATTNLAB_UI=OFF -DATTNLAB_BENCH=OFF > /dev/null &&
+    cmake --build build-wasm-tests -j"$jobs" &&
+    ctest --test-dir build-wasm-tests --output-on-failure
+}
+browser() {
+  local site
+  site=$("$here/build_wasm.sh" | tail -n 1) || return 1
+  (cd tests/e2e && ATTNLAB_SITE="$site" ATTNLAB_CLI="$here/build/attnlab-cli" ATTNLAB_OUT="$here/build/e2e" node --test)
+}
+
+suite "native build + ctest (engine, CLI, NumPy golden, headless UI, desktop under Xvfb)" native
+suite "WebAssembly build + ctest under node (engine, CLI, NumPy golden)" wasm_tests
+suite "web app in headless Chromium (screenshots in build/e2e)" browser
+
+echo "suites: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The desktop app in a real X server (Xvfb): a screenshot run, then a person's session typed with
+# xdotool. Usage: test_desktop.sh ATTNLAB_BINARY OUT_DIR
+set -u
+bin=$1 out=$2
+mkdir -p "$out"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+# 1. --frames/--screenshot: exit 0 and a picture with the whole UI in it.
+xvfb-run -a -s "-screen 0 1600x900x24" "$bin" --size 1280x720 --frames 20 --screenshot "$out/desktop.png" --print-stats > "$out/stats.json"
+rc=$?
+[ $rc -eq 0 ] && ok "screenshot run exits 0" || bad "screenshot run exit $rc"
+if [ -s "$out/desktop.png" ]; then
+  colours=$(identify -format '%k' "$out/desktop.png")
+  size=$(identify -format '%wx%h' "$out/desktop.png")
+  [ "$size" = "1280x720" ] && ok "screenshot is 1280x720" || bad "screenshot is $size"
+  [ "$colours" -gt 1000 ] && ok "screenshot has $colours colours" || bad "screenshot has only $colours colours"
+else
+  bad "no screenshot written"
+fi
+grep -q '"frames":20' "$out/stats.json" && ok "stats report 20 frames" || bad "stats: $(cat "$out/stats.json")"
+
+# 2. Typing: start our own X server so xdotool can reach the window.
+display=:$((90 + RANDOM % 9))
+Xvfb "$display" -screen 0 1280x720x24 -nolisten tcp > /dev/null 2>&1 &
+xvfb=$!
+trap 'kill $xvfb 2>/dev/null' EXIT
+for _ in $(seq 50); do DISPLAY=$display xdpyinfo > /dev/null 2>&1 && break; sleep 0.1; done
+DISPLAY=$display "$bin" --size 1280x720 --seconds 9 --print-config --screenshot "$out/desktop-typed.png" > "$out/typed.json" 2> "$out/typed.err" &
+app=$!
+DISPLAY=$display xdotool search --sync --name "Attention Lab" > /dev/null
+sleep 2
+# The text box sits under "Text" in the Input window (left column, top): click it, select all, type.
+DISPLAY=$display xdotool mousemove --sync 120 125 click 1
+sleep 0.3
+DISPLAY=$display xdotool key --delay 80 ctrl+a
+DISPLAY=$display xdotool type --delay 60 "typed in a real window"
+sleep 0.5
+DISPLAY=$display xdotool mousemove --sync 640 715
+wait $app
+rc=$?
+[ $rc -eq 0 ] && ok "interactive run exits 0" || bad "interactive run exit $rc: $(cat "$out/typed.err")"
+grep -q '"text":"typed in a real window"' "$out/typed.json" && ok "typed text reached the engine" || bad "config after typing: $(head -c 300 "$out/typed.json")"
+[ -s "$out/desktop-typed.png" ] && ok "screenshot after typing" || bad "no screenshot after typing"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

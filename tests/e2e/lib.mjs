@@ -1,0 +1,116 @@
+// Helpers for the browser tests: a loopback static server, Chromium with the flags that work on
+// these machines, and a small PNG decoder to look at screenshot pixels.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',
+                '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
+
+// Serves `root` on 127.0.0.1 (a free port); resolves to { url, close }.
+export function serve(root) {
+  const server = http.createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = path.join(root, rel.endsWith('/') ? rel + 'index.html' : rel);
+    if (!file.startsWith(path.resolve(root)) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    const body = fs.readFileSync(file);
+    res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', 'Content-Length': body.length });
+    res.end(body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () =>
+    resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) })));
+}
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+export function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+// Opens the lab and waits for window.attnlab.ready; collects console errors, page errors and any
+// request that leaves the page's own origin.
+export async function openLab(browser, url, { width = 1280, height = 720, scale = 1 } = {}) {
+  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: scale });
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  const origin = new URL(url).origin;
+  page.on('request', (r) => {
+    if (new URL(r.url()).origin !== origin && !r.url().startsWith('data:')) problems.push('request to another host: ' + r.url());
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => window.attnlab && window.Module && document.getElementById('loading').hidden, null, { timeout: 60000 });
+  await page.evaluate(() => window.attnlab.ready);
+  await page.waitForTimeout(300);
+  return { page, problems };
+}
+
+// PNG (8-bit RGB/RGBA, non-interlaced, as Chromium writes) -> { width, height, rgba }
+export function decodePng(buf) {
+  let pos = 8, width = 0, height = 0, type = 0;
+  const idat = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos);
+    const kind = buf.toString('ascii', pos + 4, pos + 8);
+    const data = buf.subarray(pos + 8, pos + 8 + len);
+    if (kind === 'IHDR') { width = data.readUInt32BE(0); height = data.readUInt32BE(4); type = data[9]; }
+    if (kind === 'IDAT') idat.push(data);
+    pos += 12 + len;
+  }
+  const bpp = type === 6 ? 4 : 3;
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * bpp;
+  const out = Buffer.alloc(width * height * 4);
+  let prev = Buffer.alloc(stride);
+  for (let y = 0; y < height; y++) {
+    const f = raw[y * (stride + 1)];
+    const line = Buffer.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
+    for (let i = 0; i < stride; i++) {
+      const a = i >= bpp ? line[i - bpp] : 0, b = prev[i], c = i >= bpp ? prev[i - bpp] : 0;
+      let p = 0;
+      if (f === 1) p = a; else if (f === 2) p = b; else if (f === 3) p = (a + b) >> 1;
+      else if (f === 4) { const pa = Math.abs(b - c), pb = Math.abs(a - c), pc = Math.abs(a + b - 2 * c); p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c; }
+      line[i] = (line[i] + p) & 255;
+    }
+    for (let x = 0; x < width; x++) {
+      out[(y * width + x) * 4] = line[x * bpp];
+      out[(y * width + x) * 4 + 1] = line[x * bpp + 1];
+      out[(y * width + x) * 4 + 2] = line[x * bpp + 2];
+      out[(y * width + x) * 4 + 3] = bpp === 4 ? line[x * bpp + 3] : 255;
+    }
+    prev = line;
+  }
+  return { width, height, rgba: out };
+}
+
+// Distinct colours and the share of the most common one, inside an optional rectangle.
+export function pixelStats(img, rect = { x: 0, y: 0, w: img.width, h: img.height }) {
+  const counts = new Map();
+  let n = 0;
+  for (let y = Math.max(0, Math.floor(rect.y)); y < Math.min(img.height, rect.y + rect.h); y++)
+    for (let x = Math.max(0, Math.floor(rect.x)); x < Math.min(img.width, rect.x + rect.w); x++) {
+      const i = (y * img.width + x) * 4;
+      const key = (img.rgba[i] << 16) | (img.rgba[i + 1] << 8) | img.rgba[i + 2];
+      counts.set(key, (counts.get(key) || 0) + 1);
+      n++;
+    }
+  return { distinct: counts.size, dominant: Math.max(...counts.values()) / n };
+}
+
+// Fraction of pixels that differ between two screenshots inside a rectangle.
+export function changedFraction(a, b, rect) {
+  let changed = 0, n = 0;
+  for (let y = Math.floor(rect.y); y < rect.y + rect.h; y++)
+    for (let x = Math.floor(rect.x); x < rect.x + rect.w; x++) {
+      const i = (y * a.width + x) * 4;
+      n++;
+      if (Math.abs(a.rgba[i] - b.rgba[i]) + Math.abs(a.rgba[i + 1] - b.rgba[i + 1]) + Math.abs(a.rgba[i + 2] - b.rgba[i + 2]) > 24) changed++;
+    }
+  return n ? changed / n : 0;
+}

@@ -1,0 +1,181 @@
+// Browser end-to-end tests: the built web app in Debian's Chromium (real WebGL2 through SwiftShader),
+// driven with the keyboard and mouse, checked through pixels and window.attnlab.
+//   ATTNLAB_SITE=build-web/site ATTNLAB_CLI=build/attnlab-cli ATTNLAB_OUT=build/e2e node --test tests/e2e/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, openLab, decodePng, pixelStats, changedFraction } from './lib.mjs';
+
+const SITE = process.env.ATTNLAB_SITE;
+const CLI = process.env.ATTNLAB_CLI;
+const OUT = process.env.ATTNLAB_OUT || '/tmp/attnlab-e2e';
+assert.ok(SITE && fs.existsSync(path.join(SITE, 'attnlab.wasm')), 'set ATTNLAB_SITE to the built site folder');
+fs.mkdirSync(OUT, { recursive: true });
+
+let server, browser;
+before(async () => { server = await serve(SITE); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function shot(page, name) {
+  const file = path.join(OUT, name + '.png');
+  const buf = await page.screenshot({ path: file });
+  return decodePng(buf);
+}
+
+function near(a, b, tol, where = '') {
+  if (typeof a === 'number') {
+    assert.ok(Math.abs(a - b) <= tol * (1 + Math.abs(b)), `${where}: ${a} vs ${b}`);
+  } else if (Array.isArray(a)) {
+    assert.equal(a.length, b.length, where + ' length');
+    a.forEach((x, i) => near(x, b[i], tol, `${where}[${i}]`));
+  } else if (a && typeof a === 'object') {
+    assert.deepEqual(Object.keys(a).sort(), Object.keys(b).sort(), where + ' keys');
+    for (const k of Object.keys(a)) near(a[k], b[k], tol, `${where}.${k}`);
+  } else {
+    assert.equal(a, b, where);
+  }
+}
+
+test('the page loads, draws the lab and contacts no other host', async () => {
+  const { page, problems } = await openLab(browser, server.url);
+  const img = await shot(page, '01-loaded');
+  const s = pixelStats(img);
+  assert.ok(s.distinct > 300, `only ${s.distinct} colours: the UI is not drawn`);
+  assert.ok(s.dominant < 0.6, `one colour covers ${(s.dominant * 100).toFixed(0)}%: mostly a cleared canvas`);
+  const layout = await page.evaluate(() => window.attnlab.layout());
+  for (const v of ['x', 'q', 'k', 'v', 'scores', 'masked', 'weights']) assert.ok(layout.views[v], `view ${v} not drawn`);
+  // The weights heatmap region is colourful (a heatmap, not background).
+  const w = layout.views.weights;
+  const ws = pixelStats(img, { x: w.x, y: w.y, w: w.cell_w * w.cols, h: w.cell_h * w.rows });
+  assert.ok(ws.distinct > 20, 'weights heatmap has too few colours');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('typing, changing heads and clicking a mask cell update the engine and the pixels', async () => {
+  const { page, problems } = await openLab(browser, server.url);
+  let layout = await page.evaluate(() => window.attnlab.layout());
+  const box = layout.widgets.text;
+  await page.mouse.click(box.x + 30, box.y + box.h / 2);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('the quick brown fox jumps over it');
+  await page.waitForTimeout(300);
+  let r = await page.evaluate(() => window.attnlab.result());
+  assert.deepEqual(r.tokens, ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'it']);
+  const typed = await shot(page, '02-typed');
+
+  // Heads through the UI: Ctrl+click the slider turns it into a text field.
+  const heads = layout.widgets.heads;
+  // Dear ImGui samples input once per frame, so hold each key and button across a few frames.
+  await page.keyboard.down('Control');
+  await page.waitForTimeout(100);
+  await page.mouse.click(heads.x + heads.w / 2, heads.y + heads.h / 2, { delay: 100 });
+  await page.waitForTimeout(100);
+  await page.keyboard.up('Control');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('8');
+  await page.keyboard.press('Enter');
+  await page.mouse.move(4, 716);
+  await page.waitForTimeout(300);
+  r = await page.evaluate(() => window.attnlab.result());
+  assert.equal(r.heads.length, 8);
+  assert.equal(r.config.d_k, 4, 'd_k follows d_model / heads');
+  const eight = await shot(page, '03-eight-heads');
+  layout = await page.evaluate(() => window.attnlab.layout());
+
+  // Click weight cell (3, 1) of the shown head: it is masked and the row renormalises.
+  const w = layout.views.weights;
+  const before = r.heads[w.head].weights[3][1];
+  assert.ok(before > 0);
+  await page.mouse.click(w.x + w.cell_w * 1.5, w.y + w.cell_h * 3.5, { delay: 80 });
+  await page.mouse.move(4, 716);  // away, so the hover card does not cover the matrices
+  await page.waitForTimeout(300);
+  r = await page.evaluate(() => window.attnlab.result());
+  assert.equal(r.heads[w.head].allowed[3][1], 0);
+  assert.equal(r.heads[w.head].weights[3][1], 0);
+  assert.ok(Math.abs(r.heads[w.head].weights[3].reduce((a, b) => a + b, 0) - 1) < 1e-5);
+  const masked = await shot(page, '04-cell-masked');
+  const cellRect = { x: w.x + w.cell_w, y: w.y + w.cell_h * 3, w: w.cell_w, h: w.cell_h };
+  assert.ok(changedFraction(eight, masked, cellRect) > 0.5, 'the masked cell did not change colour');
+  const far = { x: w.x, y: w.y + w.cell_h * 6, w: w.cell_w * w.cols, h: w.cell_h };
+  assert.ok(changedFraction(eight, masked, far) < 0.05, 'a row the mask does not touch changed');
+  assert.ok(changedFraction(typed, eight, { x: 0, y: 0, w: typed.width, h: typed.height }) > 0.01);
+
+  // attnlab.result() is exactly what attnlab-cli prints for attnlab.config().
+  const cfg = await page.evaluate(() => window.attnlab.config());
+  assert.equal(cfg.mask[0].custom[3][1], 0);
+  if (CLI) {
+    const cli = JSON.parse(execFileSync(CLI, ['run', '-'], { input: JSON.stringify(cfg) }).toString());
+    near(r, cli, 2e-6, 'result');
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('bad input: invalid configs are refused with the field named and state kept; huge and exotic text is handled', async () => {
+  const { page, problems } = await openLab(browser, server.url);
+  const before = await page.evaluate(() => window.attnlab.config());
+  const errors = await page.evaluate(() => {
+    const out = [];
+    for (const bad of [{ heads: 0 }, { temperature: -1 }, { mask: 'diagonal' }, '{"text": ', { d_model: 1e9 },
+                       { text: 'a b', mask: [{ padding: [7] }] }, { colour: 'red' }, 42]) {
+      try { window.attnlab.apply(bad); out.push('accepted'); } catch (e) { out.push(e.message); }
+    }
+    return out;
+  });
+  assert.match(errors[0], /^heads:/);
+  assert.match(errors[1], /^temperature:/);
+  assert.match(errors[2], /^mask:/);
+  assert.match(errors[3], /^config: not valid JSON/);
+  assert.match(errors[4], /^d_model:/);
+  assert.match(errors[5], /^mask\[0\]\.padding:/);
+  assert.match(errors[6], /^colour: unknown key/);
+  assert.match(errors[7], /^config: expected a JSON object/);
+  assert.deepEqual(await page.evaluate(() => window.attnlab.config()), before);
+
+  const many = Array.from({ length: 10000 }, (_, i) => 'w' + (i % 50)).join(' ');
+  await page.evaluate((text) => window.attnlab.apply({ text }), many);
+  await page.waitForTimeout(200);
+  const r = await page.evaluate(() => window.attnlab.result());
+  assert.equal(r.tokens.length, 256);
+  assert.ok(r.dropped_tokens > 0);
+  await shot(page, '05-clamped');
+
+  await page.evaluate(() => window.attnlab.apply({ text: '猫が寝る 🐈‍⬛ and naïve café 😀!' }));
+  await page.waitForTimeout(200);
+  const e = await page.evaluate(() => window.attnlab.result());
+  assert.deepEqual(e.tokens, ['猫', 'が', '寝', 'る', '🐈‍⬛', 'and', 'naïve', 'café', '😀', '!']);
+  await shot(page, '06-cjk-emoji');
+  const stats = await page.evaluate(() => window.attnlab.stats());
+  assert.ok(stats.frames > 10 && stats.frame_ms_p95 > 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a shared link reopens the same setup', async () => {
+  const config = { text: 'links carry the whole setup', d_model: 12, heads: 3, mask: 'causal', temperature: 0.5 };
+  const b64 = Buffer.from(JSON.stringify(config)).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const { page, problems } = await openLab(browser, server.url + '#c=' + b64);
+  const cfg = await page.evaluate(() => window.attnlab.config());
+  assert.equal(cfg.text, config.text);
+  assert.equal(cfg.heads, 3);
+  assert.deepEqual(cfg.mask, ['causal']);
+  assert.equal(cfg.temperature, 0.5);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('HiDPI: at devicePixelRatio 2 the canvas backing store is twice the CSS size', async () => {
+  const { page, problems } = await openLab(browser, server.url, { width: 960, height: 600, scale: 2 });
+  const size = await page.evaluate(() => {
+    const c = document.getElementById('canvas');
+    return { w: c.width, h: c.height, cw: c.clientWidth, ch: c.clientHeight };
+  });
+  assert.equal(size.w, size.cw * 2);
+  assert.equal(size.h, size.ch * 2);
+  await shot(page, '07-hidpi');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
