@@ -150,7 +150,6 @@ void Engine::compute() {
   const auto t0 = std::chrono::steady_clock::now();
   last_stages_ = 0;
   uint32_t dirty = dirty_;
-  if (!options_.scores_under_mask && (dirty & bit(Stage::mask))) dirty |= bit(Stage::score);
   for (int s = 0; s < (int)Stage::count; ++s) {
     if (!(dirty & (1u << s))) continue;
     switch ((Stage)s) {
@@ -165,9 +164,7 @@ void Engine::compute() {
       case Stage::output: run_output(); break;
       default: break;
     }
-    uint32_t next = downstream((Stage)s);
-    if ((Stage)s == Stage::mask && !options_.scores_under_mask) next |= bit(Stage::score);
-    dirty |= next;
+    dirty |= downstream((Stage)s);
     last_stages_ |= 1u << s;
   }
   dirty_ = 0;
@@ -281,15 +278,17 @@ void Engine::run_mask() { result_.mask = build_mask(config_.mask, result_.n, res
 // S_h = Q_h·K_hᵀ · scale / τ     Q_h:(n, d_k)  K_h:(m, d_k)  ->  S_h:(n, m)
 void Engine::run_score() {
   Result& r = result_;
+  r.alpha = config_.effective_scale() / config_.temperature;
+  if (!options_.keep_scores) {  // lean: computed together with the softmax, see run_softmax
+    r.scores.clear();
+    return;
+  }
   const KernelSet& K = kernel_set();
   const int HK = r.heads * r.d_k;
-  r.alpha = config_.effective_scale() / config_.temperature;
   r.scores.resize((size_t)r.heads * r.n * r.m);
-  const Range* skip = options_.scores_under_mask ? nullptr : r.mask.ranges.data();
   for (int h = 0; h < r.heads; ++h)
     K.gemm({.M = r.n, .N = r.m, .K = r.d_k, .A = r.q.data() + h * r.d_k, .lda = HK, .B = r.k.data() + h * r.d_k,
-            .ldb = HK, .b_transposed = true, .C = r.scores.data() + (size_t)h * r.n * r.m, .ldc = r.m,
-            .alpha = r.alpha, .n_range = skip});
+            .ldb = HK, .b_transposed = true, .C = r.scores.data() + (size_t)h * r.n * r.m, .ldc = r.m, .alpha = r.alpha});
 }
 
 // A_h = softmax over each row of S_h, masked cells −∞  ->  exactly 0
@@ -297,11 +296,34 @@ void Engine::run_softmax() {
   Result& r = result_;
   const KernelSet& K = kernel_set();
   const size_t hn = (size_t)r.n * r.m;
+  const int HK = r.heads * r.d_k;
   r.weights.resize((size_t)r.heads * hn);
   std::vector<uint8_t> fully((size_t)r.n);
-  for (int h = 0; h < r.heads; ++h)
-    K.softmax_rows(r.scores.data() + h * hn, r.m, r.mask.allowed.data(), r.m, r.weights.data() + h * hn, r.m, r.n, r.m,
-                   r.mask.ranges.data(), fully.data());
+  for (int h = 0; h < r.heads; ++h) {
+    float* w = r.weights.data() + h * hn;
+    if (options_.keep_scores) {
+      K.softmax_rows(r.scores.data() + h * hn, r.m, r.mask.allowed.data(), r.m, w, r.m, r.n, r.m, r.mask.ranges.data(), fully.data());
+      continue;
+    }
+    // Lean: scores only where the mask allows, written straight into the weights, each block of rows
+    // turned into weights (in place) as soon as the product has finished it, while it is in cache.
+    struct Ctx {
+      const KernelSet* K;
+      const Result* r;
+      float* w;
+      uint8_t* fully;
+    } ctx{&K, &r, w, fully.data()};
+    const auto softmax_block = [](void* p, int i0, int rows) {
+      const Ctx& c = *static_cast<Ctx*>(p);
+      const int m = c.r->m;
+      float* wi = c.w + (size_t)i0 * m;
+      c.K->softmax_rows(wi, m, c.r->mask.allowed.data() + (size_t)i0 * m, m, wi, m, rows, m, c.r->mask.ranges.data() + i0,
+                        c.fully + i0);
+    };
+    K.gemm({.M = r.n, .N = r.m, .K = r.d_k, .A = r.q.data() + h * r.d_k, .lda = HK, .B = r.k.data() + h * r.d_k,
+            .ldb = HK, .b_transposed = true, .C = w, .ldc = r.m, .alpha = r.alpha, .n_range = r.mask.ranges.data(),
+            .rows_done = softmax_block, .ctx = &ctx});
+  }
   r.entropy.assign((size_t)r.heads * r.n, 0.0f);
   r.max_weight.assign((size_t)r.heads * r.n, 0.0f);
   if (!options_.row_stats) return;

@@ -45,7 +45,7 @@ struct Result {
   std::vector<float> w_o;          // (H·d_v, d_model)
   std::vector<float> q, k;         // (n, H·d_k), (m, H·d_k)
   std::vector<float> v;            // (m, H·d_v)
-  std::vector<float> scores;       // (H, n, m) scaled, before masking
+  std::vector<float> scores;       // (H, n, m) scaled, before masking (empty unless keep_scores)
   std::vector<float> weights;      // (H, n, m) softmax weights; 0 where masked
   MaskMatrix mask;                 // (n, m), shared by every head
   std::vector<float> concat;       // (n, H·d_v): O_h in columns [h·d_v, (h+1)·d_v)
@@ -70,10 +70,12 @@ struct Result {
 };
 
 struct EngineOptions {
-  // Compute every score, also where the mask hides it, so the lab can show what the mask removes.
-  // Off (the benchmark), score blocks that no allowed cell needs are skipped, and such cells of
-  // `scores` hold unspecified values; weights and outputs are the same either way.
-  bool scores_under_mask = true;
+  // Keep the scores: every score is computed and stored, also where the mask hides it, so the lab
+  // can show what the mask removes. Off (lean, as in the benchmark): scores are computed only
+  // where the mask allows, straight into the weights buffer a block of rows at a time and turned
+  // into weights while still in cache; Result::scores stays empty. Weights and outputs are the
+  // same either way.
+  bool keep_scores = true;
   bool row_stats = true;  // entropy and max weight per row (one log per weight)
 };
 
@@ -93,7 +95,8 @@ class Engine {
   // Kernels: nullptr = the fastest for this CPU (kernels()); tests pass the reference set.
   void set_kernels(const KernelSet* k) { kernels_ = k; invalidate(); }
   const KernelSet& kernel_set() const { return kernels_ ? *kernels_ : kernels(); }
-  void invalidate() { dirty_ = ~0u; }
+  // Marks `from` and every later stage for recompute (the benchmark times project -> output this way).
+  void invalidate(Stage from = Stage::embed) { dirty_ |= ~((1u << (int)from) - 1u); }
 
   double last_compute_ms() const { return last_ms_; }
   uint32_t last_recomputed() const { return last_stages_; }  // bit s = Stage s ran in the last compute()

@@ -33,6 +33,10 @@ struct GemmArgs {
   float alpha = 1.0f;
   const Range* n_range = nullptr;
   const Range* k_range = nullptr;
+  // Called as rows_done(ctx, i0, rows) once rows [i0, i0+rows) of C are final, in increasing order,
+  // so a caller can consume a block of rows while it is still in cache (the lean softmax does).
+  void (*rows_done)(void* ctx, int i0, int rows) = nullptr;
+  void* ctx = nullptr;
 };
 
 struct KernelSet {

@@ -153,6 +153,26 @@ inline vf vexp(vf x) {
 #endif
 }
 
+// Lanes of s where the mask byte is non-zero, -inf elsewhere: a masked row of logits.
+inline vf vmasked(const float* s, const uint8_t* mask) {
+#if ATTN_ISA_SCALAR
+  return *mask ? *s : -INFINITY;
+#else
+  typedef uint8_t vb __attribute__((vector_size(VLEN)));
+  vb bytes;
+  std::memcpy(&bytes, mask, sizeof bytes);
+  const vi keep = __builtin_convertvector(bytes, vi) != 0;  // all-ones lanes where allowed
+  vi sbits, ninf;
+  const vf v = vload(s), inf = vset1(-INFINITY);
+  std::memcpy(&sbits, &v, sizeof sbits);
+  std::memcpy(&ninf, &inf, sizeof ninf);
+  const vi out = (sbits & keep) | (ninf & ~keep);
+  vf r;
+  std::memcpy(&r, &out, sizeof r);
+  return r;
+#endif
+}
+
 // exp of one float, by the same method as vexp (for scalar tails).
 inline float vexp1(float x) {
 #if ATTN_ISA_SCALAR

@@ -91,7 +91,9 @@ TEST(EngineProperties, RowsSumToOneAndMaskedWeightsAreExactlyZero) {
       double sum = 0;
       for (int j = 0; j < r.m; ++j) {
         const float w = r.weights_head(h)(i, j);
-        if (!r.mask.allows(i, j)) EXPECT_EQ(w, 0.0f);
+        if (!r.mask.allows(i, j)) {
+          EXPECT_EQ(w, 0.0f);
+        }
         sum += w;
       }
       EXPECT_NEAR(sum, 1.0, 1e-6);
@@ -170,6 +172,27 @@ TEST(EngineProperties, HeadWeightsStayWhenHeadCountChanges) {
   const attn::Result b = attn::run_attention(c).result;
   for (int r = 0; r < a.d_model; ++r)
     for (int k = 0; k < a.d_k; ++k) EXPECT_EQ(a.w_q_head(1)(r, k), b.w_q_head(1)(r, k));
+}
+
+TEST(EngineLean, SkippingMaskedScoresGivesTheSameWeightsAndOutputs) {
+  std::string text;
+  for (int i = 0; i < 150; ++i) text += "w" + std::to_string(i % 37) + " ";
+  for (const auto& mask : std::vector<std::vector<attn::MaskTerm>>{{}, {causal()}, {window(5, false)}, {window(9, true), padding({3, 60})}}) {
+    attn::Config c = base(text);
+    c.mask = mask;
+    attn::Engine lean({.keep_scores = false}), full;
+    run(lean, c);
+    run(full, c);
+    EXPECT_TRUE(lean.result().scores.empty());
+    ASSERT_EQ(lean.result().weights.size(), full.result().weights.size());
+    for (size_t i = 0; i < full.result().weights.size(); ++i) ASSERT_NEAR(lean.result().weights[i], full.result().weights[i], 1e-6) << i;
+    for (size_t i = 0; i < full.result().output.size(); ++i) ASSERT_NEAR(lean.result().output[i], full.result().output[i], 1e-5) << i;
+    // A mask change alone must still be right in lean mode (scores are not kept to reuse).
+    c.mask.push_back(padding({7}));
+    run(lean, c);
+    run(full, c);
+    for (size_t i = 0; i < full.result().output.size(); ++i) ASSERT_NEAR(lean.result().output[i], full.result().output[i], 1e-5) << i;
+  }
 }
 
 TEST(EngineIncremental, MaskOrTemperatureChangeRedoesOnlySoftmaxOnwards) {
