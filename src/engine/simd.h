@@ -76,7 +76,20 @@ typedef int32_t vi __attribute__((vector_size(VLEN * 4), aligned(4)));
 
 inline vf vload(const float* p) { vf v; std::memcpy(&v, p, sizeof v); return v; }
 inline void vstore(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
-inline vf vset1(float s) { return vf{} + s; }
+inline vf vset1(float s) {
+  // A real broadcast: `vf{} + s` would cost an extra add (0 + s is not s for s = -0).
+#if ATTN_ISA_AVX512
+  return (vf)_mm512_set1_ps(s);
+#elif ATTN_ISA_AVX2
+  return (vf)_mm256_set1_ps(s);
+#elif ATTN_ISA_SSE2
+  return (vf)_mm_set1_ps(s);
+#elif ATTN_ISA_WASM
+  return (vf)wasm_f32x4_splat(s);
+#else
+  return (vf)vdupq_n_f32(s);
+#endif
+}
 
 inline vf vfma(vf a, vf b, vf c) {
 #if ATTN_ISA_AVX512
