@@ -25,16 +25,14 @@ target_include_directories(imgui_core SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/mi
 target_compile_definitions(imgui_core PUBLIC ImDrawIdx=unsigned\ int IMGUI_USE_WCHAR32 IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
 target_compile_options(imgui_core PRIVATE -w)
 
-# The GLFW + OpenGL 3 (WebGL2 on the web) backends, for the two windowed shells.
+# The GLFW platform backend, for the two windowed shells (the renderer is ours: src/platform/gl_renderer.cpp).
 add_library(imgui_glfw_gl3 STATIC
-  ${IMGUI_DIR}/backends/imgui_impl_glfw.cpp
-  ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
+  ${IMGUI_DIR}/backends/imgui_impl_glfw.cpp)
 target_include_directories(imgui_glfw_gl3 SYSTEM PUBLIC ${IMGUI_DIR}/backends)
 target_link_libraries(imgui_glfw_gl3 PUBLIC imgui_core)
 target_compile_options(imgui_glfw_gl3 PRIVATE -w)
 if(ATTNLAB_WEB)
   target_link_options(imgui_glfw_gl3 PUBLIC -sUSE_GLFW=3)
-  target_compile_definitions(imgui_glfw_gl3 PRIVATE IMGUI_IMPL_OPENGL_ES3)
 else()
   find_package(glfw3 REQUIRED)
   find_package(OpenGL REQUIRED)

@@ -19,7 +19,7 @@
 #include "font_embed.h"
 #include "gl_textures.h"
 #include "imgui_impl_glfw.h"
-#include "imgui_impl_opengl3.h"
+#include "gl_renderer.h"
 #include "png_write.h"
 
 namespace {
@@ -117,7 +117,11 @@ int main(int argc, char** argv) {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout follows the window; nothing to remember
   ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 150");
+  attnlab::GlRenderer renderer;
+  if (!renderer.init("#version 150\n")) {
+    std::fprintf(stderr, "attnlab: the OpenGL 3.2 shaders do not link\n");
+    return 1;
+  }
   attnlab::GlTextures textures;
   app.textures = &textures;
   app.share = [window](const std::string& json) { glfwSetClipboardString(window, json.c_str()); };
@@ -132,11 +136,9 @@ int main(int argc, char** argv) {
     glfwPollEvents();
     if (app.fonts_dirty) {
       attnlab::setup_style(app, attnlab::embedded_font(), attnlab::embedded_font_size(), app.ui.ui_scale);
-      ImGui_ImplOpenGL3_DestroyFontsTexture();
-      ImGui_ImplOpenGL3_CreateFontsTexture();
+      renderer.rebuild_fonts();
     }
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     attnlab::frame(app);
     ImGui::Render();
@@ -145,7 +147,7 @@ int main(int argc, char** argv) {
     glViewport(0, 0, fw, fh);
     glClearColor(0.06f, 0.07f, 0.08f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    renderer.render(ImGui::GetDrawData(), fw, fh);
     ++frame_index;
     const float elapsed = std::chrono::duration<float>(std::chrono::steady_clock::now() - started).count();
     const bool last = (opt.frames > 0 && frame_index >= opt.frames) || (opt.seconds > 0.0f && elapsed >= opt.seconds);
@@ -160,7 +162,7 @@ int main(int argc, char** argv) {
   if (opt.print_config) std::printf("%s\n", attn::config_to_json(app.engine.config()).c_str());
   if (opt.print_stats) std::printf("%s\n", attnlab::stats_json(app).c_str());
 
-  ImGui_ImplOpenGL3_Shutdown();
+  renderer.shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
   glfwDestroyWindow(window);

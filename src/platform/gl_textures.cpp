@@ -12,9 +12,9 @@
 namespace attnlab {
 
 ImTextureID GlTextures::upload(ImTextureID existing, int w, int h, const uint32_t* rgba) {
+  // No glGetIntegerv to restore the previous binding: in a browser every GL query waits for the GPU,
+  // and the renderer binds each draw command's texture anyway.
   GLuint tex = (GLuint)(intptr_t)existing;
-  GLint previous = 0;
-  glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous);
   const bool fresh = tex == 0;
   if (fresh) glGenTextures(1, &tex);
   glBindTexture(GL_TEXTURE_2D, tex);
@@ -26,8 +26,8 @@ ImTextureID GlTextures::upload(ImTextureID existing, int w, int h, const uint32_
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   }
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
-  glBindTexture(GL_TEXTURE_2D, (GLuint)previous);
+  if (fresh) glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+  else glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
   return (ImTextureID)(intptr_t)tex;
 }
 

@@ -14,7 +14,7 @@
 #include "config_json.h"
 #include "gl_textures.h"
 #include "imgui_impl_glfw.h"
-#include "imgui_impl_opengl3.h"
+#include "gl_renderer.h"
 #include "result_json.h"
 
 namespace {
@@ -22,10 +22,16 @@ namespace {
 struct WebShell {
   attnlab::App app;
   attnlab::GlTextures textures;
+  attnlab::GlRenderer renderer;
   GLFWwindow* window = nullptr;
   std::vector<unsigned char> font;
   int backing_w = 0, backing_h = 0;
   bool first_frame_done = false;
+  // Input seen by our GLFW callbacks (ImGui's backend chains to them) or by polling the cursor.
+  unsigned input_events = 0, input_seen = 0;
+  double cursor_x = -1, cursor_y = -1;
+  int settle_frames = 0;  // frames still drawn after the last input (ImGui settles over a few)
+  double last_draw_ms = 0;
   std::string reply;  // the last string handed to JavaScript (valid until the next call)
 };
 
@@ -56,23 +62,37 @@ void main_loop(void* arg) {
     app.dpi_scale = (float)dpr;
     app.fonts_dirty = true;
   }
+  // Draw only when something happened: input, a new result, an animation. An idle lab costs nothing.
+  double cx = 0, cy = 0;
+  glfwGetCursorPos(s.window, &cx, &cy);
+  if (cx != s.cursor_x || cy != s.cursor_y) s.cursor_x = cx, s.cursor_y = cy, ++s.input_events;
+  if (s.input_events != s.input_seen) {
+    s.input_seen = s.input_events;
+    s.settle_frames = 4;
+  } else if (s.settle_frames > 0) {
+    --s.settle_frames;
+  } else if (s.first_frame_done && !attnlab::needs_redraw(app, (t0 - s.last_draw_ms) / 1000.0)) {
+    return;
+  }
+  s.last_draw_ms = t0;
   if (app.fonts_dirty) {
     attnlab::setup_style(app, s.font.data(), (int)s.font.size(), app.ui.ui_scale);
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui_ImplOpenGL3_CreateFontsTexture();
+    s.renderer.rebuild_fonts();
   }
-  ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::GetIO().DisplaySize = ImVec2((float)bw, (float)bh);  // GLFW's idea of the size lags the canvas
   ImGui::GetIO().DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
   ImGui::NewFrame();
   attnlab::frame(app);
+  const double t_ui = emscripten_get_now();
   ImGui::Render();
+  app.last_vertices = ImGui::GetDrawData()->TotalVtxCount;
   glViewport(0, 0, bw, bh);
   glClearColor(0.06f, 0.07f, 0.08f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  s.renderer.render(ImGui::GetDrawData(), bw, bh);
   app.stats.add((float)(emscripten_get_now() - t0));
+  app.ui_stats.add((float)(t_ui - t0));
   if (!s.first_frame_done) {
     s.first_frame_done = true;
     js_first_frame();
@@ -139,11 +159,16 @@ int main() {
   shell.window = glfwCreateWindow(1280, 720, "Attention Lab", nullptr, nullptr);
   if (!shell.window) return 1;
   glfwMakeContextCurrent(shell.window);
+  // Ours first: ImGui's backend keeps them and calls them after its own.
+  glfwSetMouseButtonCallback(shell.window, [](GLFWwindow* w, int, int, int) { ++g_shell->input_events; (void)w; });
+  glfwSetScrollCallback(shell.window, [](GLFWwindow* w, double, double) { ++g_shell->input_events; (void)w; });
+  glfwSetKeyCallback(shell.window, [](GLFWwindow* w, int, int, int, int) { ++g_shell->input_events; (void)w; });
+  glfwSetCharCallback(shell.window, [](GLFWwindow* w, unsigned) { ++g_shell->input_events; (void)w; });
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
   ImGui_ImplGlfw_InitForOpenGL(shell.window, true);
-  ImGui_ImplOpenGL3_Init("#version 300 es");
+  if (!shell.renderer.init("#version 300 es\nprecision mediump float;\n")) return 1;
   emscripten_set_main_loop_arg(main_loop, &shell, 0, false);
   return 0;
 }

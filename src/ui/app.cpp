@@ -240,6 +240,7 @@ void handle_shortcuts(App& app) {
       case 'n': case 'N': app.ui.show_numbers = !app.ui.show_numbers; break;
       case 'h': case 'H': case '?': app.ui.show_help = !app.ui.show_help; break;
       case 't': case 'T': app.ui.show_tour = !app.ui.show_tour; break;
+      case 'w': case 'W': app.ui.show_weights = !app.ui.show_weights; break;
       default: break;
     }
   }
@@ -300,14 +301,25 @@ void frame(App& app) {
   sync_engine(app);  // clicks in the matrices (mask cells, edits) are ready for the next frame
   heatmap_collect_garbage(app);
   app.layout_dirty = false;
+  app.drawn_version = app.result_version;
+  // Keep drawing while a flash fades or a notice is up, and once more after, to take them away.
+  const double now = ImGui::GetTime();
+  const double until = std::max(app.ui.focus_until, app.notice.empty() ? 0.0 : app.notice_until);
+  app.animate_for = until > now ? until - now + 0.1 : 0.0;
+}
+
+bool needs_redraw(const App& app, double seconds_since_last_frame) {
+  return app.fonts_dirty || app.layout_dirty || app.drawn_version != app.result_version ||
+         app.engine.needs_compute() || seconds_since_last_frame < app.animate_for || app.ui.focus_text;
 }
 
 std::string stats_json(const App& app) {
   char buf[256];
   std::snprintf(buf, sizeof buf,
-                "{\"frame_ms_median\":%.4f,\"frame_ms_p95\":%.4f,\"recompute_ms\":%.4f,\"frames\":%lld,\"texture_uploads\":%lld}",
+                "{\"frame_ms_median\":%.4f,\"frame_ms_p95\":%.4f,\"recompute_ms\":%.4f,\"frames\":%lld,"
+                "\"ui_ms_median\":%.4f,\"ui_ms_p95\":%.4f,\"texture_uploads\":%lld,\"vertices\":%d}",
                 app.stats.percentile(0.5f), app.stats.percentile(0.95f), app.recompute_ms, app.stats.frames,
-                app.texture_uploads);
+                app.ui_stats.percentile(0.5f), app.ui_stats.percentile(0.95f), app.texture_uploads, app.last_vertices);
   return buf;
 }
 

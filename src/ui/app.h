@@ -51,7 +51,8 @@ struct App {
   std::string notice;        // a passing message ("2 edits dropped ...")
   double notice_until = 0.0;
   UiState ui;
-  FrameStats stats;
+  FrameStats stats;     // whole frames, as the shell measures them
+  FrameStats ui_stats;  // the UI's share: frame(App&) alone (the rest is drawing)
   uint64_t result_version = 0;  // bumps whenever the engine recomputed something
   float recompute_ms = 0.0f;
 
@@ -59,12 +60,15 @@ struct App {
   std::unordered_map<ImGuiID, HeatmapTexture> heatmaps;
   std::vector<uint32_t> pixel_scratch;
   long long texture_uploads = 0;
+  int last_vertices = 0;  // vertices ImGui produced for the last drawn frame
   ViewRect view_rects[(int)View::count];
   std::unordered_map<std::string, ImVec4> widget_rects;  // named controls' last rect (x, y, w, h)
   float style_scale = 1.0f;  // ui_scale × device pixel ratio: what fonts and sizes were built for
   float dpi_scale = 1.0f;    // set by the shell (devicePixelRatio on the web)
   bool fonts_dirty = true;   // the shell rebuilds the font texture when set
   bool layout_dirty = true;
+  uint64_t drawn_version = ~0ull;  // result_version when the last frame was drawn
+  double animate_for = 0.0;        // seconds after the last frame during which something still moves
   // The shell's way to share the current config: the web shell writes it into the page's link
   // (#c=...) and copies that; the desktop shell copies the JSON. Receives config_to_json(config).
   std::function<void(const std::string&)> share;
@@ -89,6 +93,11 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale);
 
 // Remembers the last item's rectangle under `name` (for layout_json: tests and scripted tours).
 void remember_item(App& app, const char* name);
+
+// Whether the lab must draw a frame although no input arrived: results changed, fonts or layout
+// need rebuilding, or something is animating. Shells skip idle frames (no input and this false):
+// the screen keeps the last frame, which saves the whole cost of drawing it.
+bool needs_redraw(const App& app, double seconds_since_last_frame);
 
 // One frame of UI, between ImGui::NewFrame() and ImGui::Render().
 void frame(App& app);

@@ -19,6 +19,7 @@ void draw_help_window(App& app) {
         {"M", "cycle the mask: none, causal, sliding window"},
         {"/", "put the cursor in the text box"},
         {"N", "numbers in cells on/off"},
+        {"W", "show the weight matrices W_Q, W_K, W_V, W_O"},
         {"T", "guided tour"},
         {"H or ?", "this help"},
         {"Esc", "clear the selected cell and query"},

@@ -11,6 +11,7 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
 
 // Serves `root` on 127.0.0.1 (a free port); resolves to { url, close }.
 export function serve(root) {
+  root = path.resolve(root);
   const server = http.createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const file = path.join(root, rel.endsWith('/') ? rel + 'index.html' : rel);

@@ -1,0 +1,47 @@
+// Frame times of the web app in headless Chromium (software WebGL through SwiftShader): prints one
+// JSON line per case. A measurement, not a test: it asserts nothing.
+//   ATTNLAB_SITE=build-web/site node tests/e2e/perf.mjs
+// For each n (heads 8, d_model 256, every panel open: help, tour, W matrices):
+//   static   nothing changes; the lab redraws every frame
+//   live     the temperature changes every frame (a full softmax -> output recompute each frame)
+// frame_ms = the app's own work per frame (attnlab.stats: ImGui + engine + GL calls),
+// raf_ms   = intervals between requestAnimationFrame callbacks (what the person sees).
+import { serve, launch, openLab } from './lib.mjs';
+
+const site = process.env.ATTNLAB_SITE;
+const server = await serve(site);
+const browser = await launch();
+for (const n of [16, 64, 128]) {
+  const { page } = await openLab(browser, server.url, { width: 1920, height: 1080 });
+  const words = Array.from({ length: n }, (_, i) => ['the', 'cat', 'sat', 'on', 'mat', 'and', 'slept', 'well'][i % 8] + (i >= 8 ? i : ''));
+  await page.evaluate((text) => window.attnlab.apply({ text, heads: 8, d_model: 256, mask: 'causal' }), words.join(' '));
+  await page.mouse.move(5, 5);
+  await page.keyboard.press('h');
+  await page.keyboard.press('t');
+  await page.keyboard.press('w');
+  for (const mode of ['static', 'live']) {
+    const r = await page.evaluate(async (live) => {
+      const gaps = [];
+      let last = performance.now(), t = 1;
+      await new Promise((done) => {
+        const tick = (now) => {
+          gaps.push(now - last);
+          last = now;
+          if (live) window.attnlab.apply({ ...window.attnlab.config(), temperature: (t = t === 1 ? 0.9 : 1) });
+          if (gaps.length < 180) requestAnimationFrame(tick); else done();
+        };
+        requestAnimationFrame(tick);
+      });
+      gaps.shift();
+      gaps.sort((a, b) => a - b);
+      const s = window.attnlab.stats();
+      return { raf_median: gaps[gaps.length >> 1], raf_p95: gaps[Math.floor(gaps.length * 0.95)], ...s };
+    }, mode === 'live');
+    console.log(JSON.stringify({ n, heads: 8, d_model: 256, mode, frame_ms_median: r.frame_ms_median, frame_ms_p95: r.frame_ms_p95,
+      raf_ms_median: +r.raf_median.toFixed(2), raf_ms_p95: +r.raf_p95.toFixed(2), ui_ms_median: r.ui_ms_median, ui_ms_p95: r.ui_ms_p95, recompute_ms: r.recompute_ms, texture_uploads: r.texture_uploads, vertices: r.vertices }));
+  }
+  if (n === 128) await page.screenshot({ path: (process.env.ATTNLAB_OUT || '/tmp') + '/perf-n128.png' });
+  await page.close();
+}
+await browser.close();
+await server.close();
