@@ -1,6 +1,7 @@
 // Lines: queries on the left, keys on the right, a line for each pair whose thickness and opacity
 // follow the attention weight; one colour per head.
 #include <algorithm>
+#include <vector>
 
 #include "app.h"
 #include "panels.h"
@@ -39,18 +40,27 @@ void draw_lines_panel(App& app) {
 
   const int h0 = app.ui.lines_all_heads ? 0 : app.ui.head, h1 = app.ui.lines_all_heads ? r.heads : app.ui.head + 1;
   const float max_w = 6.0f * app.style_scale;
+  // With many tokens, only each query's strongest keys: thousands of faint crossing lines say nothing
+  // (and cost a software renderer dearly).
+  const int per_query = focus >= 0 || r.n <= 24 ? r.m : 3;
+  std::vector<int> order((size_t)r.m);
   for (int h = h0; h < h1; ++h) {
     const attn::MatView a = r.weights_head(h);
     for (int i = 0; i < r.n; ++i) {
       if (focus >= 0 && i != focus) continue;
-      for (int j = 0; j < r.m; ++j) {
+      for (int j = 0; j < r.m; ++j) order[(size_t)j] = j;
+      const int k = std::min(per_query, r.m);
+      std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int x, int y) { return a(i, x) > a(i, y); });
+      for (int t = 0; t < k; ++t) {
+        const int j = order[(size_t)t];
         const float w = a(i, j);
-        if (w < 0.02f) continue;  // invisible anyway; keeps the draw list small
+        if (w < 0.02f) break;  // invisible anyway
         dl->AddLine(ImVec2(left_x, y_of(i)), ImVec2(right_x, y_of(j)), head_color(h, std::min(1.0f, 0.15f + w)),
                     std::max(1.0f, w * max_w));
       }
     }
   }
+  if (per_query < r.m) ImGui::TextDisabled("strongest 3 keys per query; hover a token for all");
   // Hover a query label to follow its lines.
   ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y));
   ImGui::InvisibleButton("queries", ImVec2(std::max(1.0f, label_w), std::max(1.0f, row_h * r.n)));
