@@ -45,6 +45,7 @@ if(NOT ATTNLAB_WEB)
     src/platform/desktop_main.cpp
     src/platform/gl_renderer.cpp
     src/platform/gl_textures.cpp
+    src/platform/glfw_input.cpp
     src/platform/png_write.cpp
     src/platform/font_embed.cpp)
   set_source_files_properties(src/platform/font_embed.cpp PROPERTIES
@@ -54,7 +55,8 @@ if(NOT ATTNLAB_WEB)
   target_link_libraries(attnlab PRIVATE attnlab_ui imgui_glfw_gl3)
 else()
   # [SECTION] web app: the same UI through Emscripten's GLFW and WebGL2, served with web/
-  add_executable(attnlab_web src/platform/web_main.cpp src/platform/gl_renderer.cpp src/platform/gl_textures.cpp)
+  add_executable(attnlab_web src/platform/web_main.cpp src/platform/gl_renderer.cpp src/platform/gl_textures.cpp
+                           src/platform/glfw_input.cpp)
   set_target_properties(attnlab_web PROPERTIES OUTPUT_NAME attnlab SUFFIX ".js"
                         RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/site)
   target_include_directories(attnlab_web PRIVATE src/platform)

@@ -18,6 +18,7 @@
 #include "config_json.h"
 #include "font_embed.h"
 #include "gl_textures.h"
+#include "glfw_input.h"
 #include "imgui_impl_glfw.h"
 #include "gl_renderer.h"
 #include "png_write.h"
@@ -116,7 +117,9 @@ int main(int argc, char** argv) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout follows the window; nothing to remember
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  attnlab::InputRelay input;
+  input.install(window);
+  ImGui_ImplGlfw_InitForOpenGL(window, false);  // callbacks: InputRelay
   attnlab::GlRenderer renderer;
   if (!renderer.init("#version 150\n")) {
     std::fprintf(stderr, "attnlab: the OpenGL 3.2 shaders do not link\n");
@@ -156,6 +159,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     glfwSwapBuffers(window);
+    input.after_frame();
     app.stats.add(std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count());
     if (last) break;
   }

@@ -13,6 +13,7 @@
 #include "app.h"
 #include "config_json.h"
 #include "gl_textures.h"
+#include "glfw_input.h"
 #include "imgui_impl_glfw.h"
 #include "gl_renderer.h"
 #include "result_json.h"
@@ -27,9 +28,8 @@ struct WebShell {
   std::vector<unsigned char> font;
   int backing_w = 0, backing_h = 0;
   bool first_frame_done = false;
-  // Input seen by our GLFW callbacks (ImGui's backend chains to them) or by polling the cursor.
-  unsigned input_events = 0, input_seen = 0;
-  double cursor_x = -1, cursor_y = -1;
+  attnlab::InputRelay input;
+  unsigned input_seen = 0;
   int settle_frames = 0;  // frames still drawn after the last input (ImGui settles over a few)
   double last_draw_ms = 0;
   std::string reply;  // the last string handed to JavaScript (valid until the next call)
@@ -63,11 +63,8 @@ void main_loop(void* arg) {
     app.fonts_dirty = true;
   }
   // Draw only when something happened: input, a new result, an animation. An idle lab costs nothing.
-  double cx = 0, cy = 0;
-  glfwGetCursorPos(s.window, &cx, &cy);
-  if (cx != s.cursor_x || cy != s.cursor_y) s.cursor_x = cx, s.cursor_y = cy, ++s.input_events;
-  if (s.input_events != s.input_seen) {
-    s.input_seen = s.input_events;
+  if (s.input.events() != s.input_seen) {
+    s.input_seen = s.input.events();
     s.settle_frames = 4;
   } else if (s.settle_frames > 0) {
     --s.settle_frames;
@@ -91,6 +88,7 @@ void main_loop(void* arg) {
   glClearColor(0.06f, 0.07f, 0.08f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   s.renderer.render(ImGui::GetDrawData(), bw, bh);
+  s.input.after_frame();
   app.stats.add((float)(emscripten_get_now() - t0));
   app.ui_stats.add((float)(t_ui - t0));
   if (!s.first_frame_done) {
@@ -159,15 +157,11 @@ int main() {
   shell.window = glfwCreateWindow(1280, 720, "Attention Lab", nullptr, nullptr);
   if (!shell.window) return 1;
   glfwMakeContextCurrent(shell.window);
-  // Ours first: ImGui's backend keeps them and calls them after its own.
-  glfwSetMouseButtonCallback(shell.window, [](GLFWwindow* w, int, int, int) { ++g_shell->input_events; (void)w; });
-  glfwSetScrollCallback(shell.window, [](GLFWwindow* w, double, double) { ++g_shell->input_events; (void)w; });
-  glfwSetKeyCallback(shell.window, [](GLFWwindow* w, int, int, int, int) { ++g_shell->input_events; (void)w; });
-  glfwSetCharCallback(shell.window, [](GLFWwindow* w, unsigned) { ++g_shell->input_events; (void)w; });
+  shell.input.install(shell.window);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
-  ImGui_ImplGlfw_InitForOpenGL(shell.window, true);
+  ImGui_ImplGlfw_InitForOpenGL(shell.window, false);  // callbacks: InputRelay
   if (!shell.renderer.init("#version 300 es\nprecision mediump float;\n")) return 1;
   emscripten_set_main_loop_arg(main_loop, &shell, 0, false);
   return 0;

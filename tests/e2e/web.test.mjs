@@ -61,7 +61,8 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
   await page.mouse.click(box.x + 30, box.y + box.h / 2);
   await page.keyboard.press('Control+A');
   await page.keyboard.type('the quick brown fox jumps over it');
-  await page.waitForTimeout(300);
+  // The lab handles input on its next drawn frame; software WebGL draws a few per second.
+  await page.waitForFunction(() => window.attnlab.config().text === 'the quick brown fox jumps over it', null, { timeout: 20000 });
   let r = await page.evaluate(() => window.attnlab.result());
   assert.deepEqual(r.tokens, ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'it']);
   const typed = await shot(page, '02-typed');
@@ -78,6 +79,7 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
   await page.keyboard.type('8');
   await page.keyboard.press('Enter');
   await page.mouse.move(4, 716);
+  await page.waitForFunction(() => window.attnlab.config().heads === 8, null, { timeout: 20000 });
   await page.waitForTimeout(300);
   r = await page.evaluate(() => window.attnlab.result());
   assert.equal(r.heads.length, 8);
@@ -91,7 +93,8 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
   assert.ok(before > 0);
   await page.mouse.click(w.x + w.cell_w * 1.5, w.y + w.cell_h * 3.5, { delay: 80 });
   await page.mouse.move(4, 716);  // away, so the hover card does not cover the matrices
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => Array.isArray(window.attnlab.config().mask), null, { timeout: 20000 });
+  await page.waitForTimeout(500);
   r = await page.evaluate(() => window.attnlab.result());
   assert.equal(r.heads[w.head].allowed[3][1], 0);
   assert.equal(r.heads[w.head].weights[3][1], 0);
@@ -149,7 +152,7 @@ test('bad input: invalid configs are refused with the field named and state kept
   assert.deepEqual(e.tokens, ['猫', 'が', '寝', 'る', '🐈‍⬛', 'and', 'naïve', 'café', '😀', '!']);
   await shot(page, '06-cjk-emoji');
   const stats = await page.evaluate(() => window.attnlab.stats());
-  assert.ok(stats.frames > 10 && stats.frame_ms_p95 > 0);
+  assert.ok(stats.frames >= 3 && stats.frame_ms_p95 > 0);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -1,0 +1,37 @@
+// glfw_input.h — GLFW input for Dear ImGui 1.86, shared by the desktop and web shells.
+//
+// Dear ImGui 1.86 reads key state once per frame, so a key pressed and released between two frames
+// is never seen (Ctrl+A typed quickly selects nothing). When frames are slow (software WebGL draws a
+// few per second) that loses real keystrokes. This relay forwards every event to ImGui's GLFW
+// backend but holds back a release until a frame has seen the press. It also counts input events,
+// so the shells can skip drawing frames while nothing happens.
+#pragma once
+#include <array>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace attnlab {
+
+class InputRelay {
+ public:
+  // Call before ImGui_ImplGlfw_InitForOpenGL(window, /*install_callbacks=*/false).
+  void install(GLFWwindow* window);
+  // Call after each drawn frame: releases held back since the last frame reach ImGui now.
+  void after_frame();
+  // Grows with every input event (and once more when held-back releases are delivered).
+  unsigned events() const { return events_; }
+
+ private:
+  static InputRelay* from(GLFWwindow* w);
+  static void on_key(GLFWwindow* w, int key, int scancode, int action, int mods);
+  struct Release {
+    int key, scancode, mods;
+  };
+  GLFWwindow* window_ = nullptr;
+  std::array<bool, 512> pressed_this_frame_{};
+  std::vector<Release> held_;
+  unsigned events_ = 0;
+};
+
+}  // namespace attnlab
