@@ -18,6 +18,7 @@ add_library(attnlab_ui STATIC
   src/ui/colormap.cpp
   src/ui/heatmap.cpp
   src/ui/widgets.cpp
+  src/ui/views.cpp
   src/ui/presets.cpp
   src/ui/panel_pipeline.cpp
   src/ui/panel_input.cpp

@@ -75,19 +75,6 @@ void explain_projection_cell(const attn::Result& r, attn::Target t, int h, int i
   term_table(p.terms, "r", in, "W", nullptr, max_rows);
 }
 
-attn::Target target_of(View v) {
-  switch (v) {
-    case View::q: return attn::Target::q;
-    case View::k: return attn::Target::k;
-    case View::v: return attn::Target::v;
-    case View::w_q: return attn::Target::w_q;
-    case View::w_k: return attn::Target::w_k;
-    case View::w_v: return attn::Target::w_v;
-    case View::w_o: return attn::Target::w_o;
-    default: return attn::Target::x;
-  }
-}
-
 float cell_value(const attn::Result& r, const CellRef& c) {
   switch (c.view) {
     case View::x: return r.x_view()(c.row, c.col);
@@ -131,7 +118,7 @@ void explain_cell(const attn::Result& r, const CellRef& c, int max_rows) {
     case View::scores: case View::masked: case View::weights: explain_attention_cell(r, c.head, c.row, c.col, max_rows); break;
     case View::head_out: explain_output_cell(r, c.head, c.row, c.col, max_rows); break;
     case View::concat: explain_output_cell(r, c.col / r.d_v, c.row, c.col % r.d_v, max_rows); break;
-    case View::q: case View::k: case View::v: explain_projection_cell(r, target_of(c.view), c.head, c.row, c.col, max_rows); break;
+    case View::q: case View::k: case View::v: explain_projection_cell(r, view_target(c.view), c.head, c.row, c.col, max_rows); break;
     case View::output: explain_projection_cell(r, attn::Target::w_o, 0, c.row, c.col, max_rows); break;
     case View::x: ImGui::TextWrapped("the token's embedding plus its position vector (%s)", "see Controls \xE2\x86\x92 position"); break;
     default: ImGui::TextWrapped("a weight: seeded Glorot-uniform, the same on every machine for the same seed"); break;
@@ -158,10 +145,8 @@ void draw_inspector_panel(App& app) {
     ImGui::SameLine();
     if (ImGui::SmallButton("unselect")) app.ui.selected = {};
   }
-  const bool editable = c.view == View::x || c.view == View::q || c.view == View::k || c.view == View::v ||
-                        c.view == View::w_q || c.view == View::w_k || c.view == View::w_v || c.view == View::w_o;
-  if (editable && is_selected) {
-    const attn::Target t = target_of(c.view);
+  if (view_editable(c.view) && is_selected) {
+    const attn::Target t = view_target(c.view);
     const int head = (t == attn::Target::x || t == attn::Target::w_o) ? 0 : c.head;
     auto it = std::find_if(app.config.overrides.begin(), app.config.overrides.end(), [&](const attn::Override& o) {
       return o.target == t && o.head == head && o.row == c.row && o.col == c.col;

@@ -10,31 +10,6 @@
 
 namespace attnlab {
 
-const char* view_name(View v) {
-  switch (v) {
-    case View::x: return "X";
-    case View::q: return "Q";
-    case View::k: return "K";
-    case View::v: return "V";
-    case View::scores: return "Scores";
-    case View::masked: return "Masked scores";
-    case View::weights: return "Weights";
-    case View::head_out: return "Head output";
-    case View::concat: return "Concat";
-    case View::output: return "Output";
-    case View::w_q: return "W_Q";
-    case View::w_k: return "W_K";
-    case View::w_v: return "W_V";
-    case View::w_o: return "W_O";
-    default: return "?";
-  }
-}
-
-const char* view_key(View v) {
-  static const char* const keys[] = {"x", "q", "k", "v", "scores", "masked", "weights", "head_out", "concat", "output", "w_q", "w_k", "w_v", "w_o"};
-  return (int)v >= 0 && v < View::count ? keys[(int)v] : "?";
-}
-
 namespace {
 
 struct Block {
@@ -53,24 +28,6 @@ struct Block {
   float max_cell = 44.0f;
   float stretch = 1.0f;  // share of the row's width
 };
-
-bool editable(View v) {
-  return v == View::x || v == View::q || v == View::k || v == View::v || v == View::w_q || v == View::w_k ||
-         v == View::w_v || v == View::w_o;
-}
-
-attn::Target target_of(View v) {
-  switch (v) {
-    case View::q: return attn::Target::q;
-    case View::k: return attn::Target::k;
-    case View::v: return attn::Target::v;
-    case View::w_q: return attn::Target::w_q;
-    case View::w_k: return attn::Target::w_k;
-    case View::w_v: return attn::Target::w_v;
-    case View::w_o: return attn::Target::w_o;
-    default: return attn::Target::x;
-  }
-}
 
 void toggle_mask_cell(App& app, int i, int j) {
   attn::MaskTerm* custom = nullptr;
@@ -122,9 +79,9 @@ void draw_block(App& app, const Block& b, float width, bool labels_shown_left) {
   // The hovered (or picked) token's row and column light up; in cross-attention keys are another text.
   s.highlight_row = b.rows && (b.query_rows || !r.cross) ? tok : -1;
   s.highlight_col = b.key_cols && !r.cross ? tok : -1;
-  if (editable(b.view))
+  if (view_editable(b.view))
     for (const attn::Override& o : app.config.overrides)
-      if (o.target == target_of(b.view) && (!b.per_head || o.head == head)) s.edited.push_back({o.row, o.col});
+      if (o.target == view_target(b.view) && (!b.per_head || o.head == head)) s.edited.push_back({o.row, o.col});
   const HeatmapEvent ev = draw_heatmap(app, s, ImVec2(width, 0));
   if (ev.clicked) {
     if (b.view == View::weights || b.view == View::masked) {

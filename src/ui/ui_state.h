@@ -1,5 +1,7 @@
-// ui_state.h — what the person is looking at: selections, hovers, visibility. No engine data here.
+// ui_state.h — what the person is looking at: selections, hovers, visibility. No engine results here.
 #pragma once
+
+#include "config.h"  // attn::Target
 
 namespace attnlab {
 
@@ -18,6 +20,8 @@ enum class View {
 };
 const char* view_name(View v);  // for people: "Masked scores"
 const char* view_key(View v);   // for scripts: "masked"
+bool view_editable(View v);      // X, Q, K, V and the W matrices: numbers can be changed by hand
+attn::Target view_target(View v);  // the engine's name for an editable view (x otherwise)
 
 // A cell of a view (head matters for per-head views).
 struct CellRef {
