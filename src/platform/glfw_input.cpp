@@ -39,17 +39,18 @@ void InputRelay::install(GLFWwindow* window) {
 void InputRelay::on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
   InputRelay& r = *from(w);
   ++r.events_;
-  const bool tracked = key >= 0 && key < (int)r.pressed_this_frame_.size();
-  if (tracked && action == GLFW_PRESS) r.pressed_this_frame_[(size_t)key] = true;
-  if (tracked && action == GLFW_RELEASE && r.pressed_this_frame_[(size_t)key]) {
-    r.held_.push_back({key, scancode, mods});  // no frame has seen it down yet
+  if (action == GLFW_PRESS) r.pressed_this_frame_ = true;
+  // A release waits while any press since the last frame is unseen (Ctrl+A must be seen as a chord),
+  // and once one waits, later ones queue behind it to keep their order.
+  if (action == GLFW_RELEASE && (r.pressed_this_frame_ || !r.held_.empty())) {
+    r.held_.push_back({key, scancode, mods});
     return;
   }
   ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
 }
 
 void InputRelay::after_frame() {
-  pressed_this_frame_.fill(false);
+  pressed_this_frame_ = false;
   if (held_.empty()) return;
   for (const Release& r : held_) ImGui_ImplGlfw_KeyCallback(window_, r.key, r.scancode, GLFW_RELEASE, r.mods);
   held_.clear();

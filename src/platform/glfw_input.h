@@ -3,10 +3,9 @@
 // Dear ImGui 1.86 reads key state once per frame, so a key pressed and released between two frames
 // is never seen (Ctrl+A typed quickly selects nothing). When frames are slow (software WebGL draws a
 // few per second) that loses real keystrokes. This relay forwards every event to ImGui's GLFW
-// backend but holds back a release until a frame has seen the press. It also counts input events,
+// backend but holds back key releases until a frame has seen the presses before them. It also counts input events,
 // so the shells can skip drawing frames while nothing happens.
 #pragma once
-#include <array>
 #include <vector>
 
 struct GLFWwindow;
@@ -29,7 +28,7 @@ class InputRelay {
     int key, scancode, mods;
   };
   GLFWwindow* window_ = nullptr;
-  std::array<bool, 512> pressed_this_frame_{};
+  bool pressed_this_frame_ = false;
   std::vector<Release> held_;
   unsigned events_ = 0;
 };

@@ -115,3 +115,10 @@ export function changedFraction(a, b, rect) {
     }
   return n ? changed / n : 0;
 }
+
+// Waits until the lab has drawn `count` more frames: it handles input on the frames it draws, and a
+// software renderer draws only a few per second.
+export async function frames(page, count = 2) {
+  const start = await page.evaluate(() => window.attnlab.stats().frames);
+  await page.waitForFunction((n) => window.attnlab.stats().frames >= n, start + count, { timeout: 20000, polling: 20 });
+}

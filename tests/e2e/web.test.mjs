@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, openLab, decodePng, pixelStats, changedFraction } from './lib.mjs';
+import { serve, launch, openLab, decodePng, pixelStats, changedFraction, frames } from './lib.mjs';
 
 const SITE = process.env.ATTNLAB_SITE;
 const CLI = process.env.ATTNLAB_CLI;
@@ -59,10 +59,13 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
   let layout = await page.evaluate(() => window.attnlab.layout());
   const box = layout.widgets.text;
   await page.mouse.click(box.x + 30, box.y + box.h / 2);
+  await frames(page);  // a person's click and their next keystroke are frames apart
   await page.keyboard.press('Control+A');
+  await frames(page);
   await page.keyboard.type('the quick brown fox jumps over it');
   // The lab handles input on its next drawn frame; software WebGL draws a few per second.
-  await page.waitForFunction(() => window.attnlab.config().text === 'the quick brown fox jumps over it', null, { timeout: 20000 });
+  await page.waitForFunction(() => window.attnlab.config().text === 'the quick brown fox jumps over it', null, { timeout: 20000 })
+    .catch(async (e) => { throw new Error(`typed text did not arrive: ${JSON.stringify((await page.evaluate(() => window.attnlab.config())).text)} (${e.message})`); });
   let r = await page.evaluate(() => window.attnlab.result());
   assert.deepEqual(r.tokens, ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'it']);
   const typed = await shot(page, '02-typed');
@@ -71,12 +74,15 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
   const heads = layout.widgets.heads;
   // Dear ImGui samples input once per frame, so hold each key and button across a few frames.
   await page.keyboard.down('Control');
-  await page.waitForTimeout(100);
+  await frames(page);
   await page.mouse.click(heads.x + heads.w / 2, heads.y + heads.h / 2, { delay: 100 });
-  await page.waitForTimeout(100);
+  await frames(page);
   await page.keyboard.up('Control');
+  await frames(page);
   await page.keyboard.press('Control+A');
+  await frames(page);
   await page.keyboard.type('8');
+  await frames(page);
   await page.keyboard.press('Enter');
   await page.mouse.move(4, 716);
   await page.waitForFunction(() => window.attnlab.config().heads === 8, null, { timeout: 20000 });
