@@ -21,7 +21,7 @@ fi
 [ -n "$uri" ] || { echo "fetch_imgui: cannot find a Debian apt source; set IMGUI_DIR to a Dear ImGui 1.86 tree" >&2; exit 1; }
 echo "deb-src [trusted=yes] $uri $suite main" > "$work/sources.list"
 opts=(-o "Dir::Etc::SourceList=$work/sources.list" -o Dir::Etc::SourceParts=/dev/null
-      -o "Dir::State::Lists=$work/lists" -o Acquire::Languages=none)
+      -o "Dir::State::Lists=$work/lists" -o Acquire::Languages=none -o APT::Sandbox::User=root)
 apt-get "${opts[@]}" update -qq >/dev/null
 (cd "$work/src" && apt-get "${opts[@]}" source --download-only imgui >/dev/null)
 tarball=$(ls "$work"/src/imgui_*.orig.tar.* | head -1)
