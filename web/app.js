@@ -100,6 +100,8 @@
     config() { return JSON.parse(call('attnlab_config')); },
     result() { return JSON.parse(call('attnlab_result')); },
     stats() { return JSON.parse(call('attnlab_stats')); },
+    // Starts stats() afresh, e.g. before measuring a scenario.
+    resetStats() { window.Module._attnlab_reset_stats(); },
     // Where matrices and controls are drawn, in CSS pixels (for tests and scripted tours).
     layout() {
       const raw = JSON.parse(call('attnlab_layout'));

@@ -131,6 +131,12 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_layout() {
   return g_shell->reply.c_str();
 }
 
+// Starts the frame statistics afresh (so a measurement does not include start-up frames).
+EMSCRIPTEN_KEEPALIVE void attnlab_reset_stats() {
+  g_shell->app.stats = {};
+  g_shell->app.ui_stats = {};
+}
+
 EMSCRIPTEN_KEEPALIVE const char* attnlab_stats() {
   g_shell->reply = attnlab::stats_json(g_shell->app);
   return g_shell->reply.c_str();

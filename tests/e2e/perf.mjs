@@ -20,7 +20,9 @@ for (const n of [16, 64, 128]) {
   await page.keyboard.press('t');
   await page.keyboard.press('w');
   for (const mode of ['static', 'live']) {
+    await page.waitForTimeout(500);
     const r = await page.evaluate(async (live) => {
+      window.attnlab.resetStats();
       const gaps = [];
       let last = performance.now(), t = 1;
       await new Promise((done) => {
