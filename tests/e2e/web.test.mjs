@@ -188,3 +188,15 @@ test('HiDPI: at devicePixelRatio 2 the canvas backing store is twice the CSS siz
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('without WebGL 2 the page says so in plain words instead of failing silently', async () => {
+  const noGl = await launch(['--disable-3d-apis']);
+  const page = await noGl.newPage({ viewport: { width: 900, height: 500 } });
+  await page.goto(server.url);
+  await page.waitForSelector('#fatal:not([hidden])', { timeout: 20000 });
+  const text = await page.evaluate(() => document.getElementById('fatal').innerText);
+  assert.match(text, /WebGL 2 is not available/);
+  assert.equal(await page.evaluate(() => document.getElementById('loading').hidden), true);
+  await page.screenshot({ path: path.join(OUT, '08-no-webgl.png') });
+  await noGl.close();
+});
