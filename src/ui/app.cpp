@@ -8,6 +8,7 @@
 #include "heatmap.h"
 #include "panels.h"
 #include "tokenizer.h"
+#include "widgets.h"
 
 namespace attnlab {
 
@@ -111,6 +112,11 @@ void sync_engine(App& app) {
   app.engine.compute();
   const attn::Result& r = app.engine.result();
   ++app.result_version;
+  if (ImGui::GetCurrentContext()) {
+    app.labels.clear(), app.source_labels.clear();
+    for (const std::string& t : r.tokens) app.labels.push_back(drawable_label(t));
+    for (const std::string& t : r.source_tokens) app.source_labels.push_back(drawable_label(t));
+  }
   app.recompute_ms = (float)app.engine.last_compute_ms();
   app.ui.head = std::clamp(app.ui.head, 0, r.heads - 1);
   if (app.ui.query >= r.n) app.ui.query = -1;
@@ -250,6 +256,9 @@ void handle_shortcuts(App& app) {
 
 void frame(App& app) {
   for (ViewRect& v : app.view_rects) v.drawn = false;
+  // Panels drawn before this frame's sync show the previous result: if it changes during the
+  // frame, the frame is not the final picture, so needs_redraw() asks for another.
+  const uint64_t version_at_start = app.result_version;
   const ImGuiIO& io = ImGui::GetIO();
   if (io.DisplaySize.x != app.last_display_size.x || io.DisplaySize.y != app.last_display_size.y) {
     app.layout_dirty = true;
@@ -301,7 +310,7 @@ void frame(App& app) {
   sync_engine(app);  // clicks in the matrices (mask cells, edits) are ready for the next frame
   heatmap_collect_garbage(app);
   app.layout_dirty = false;
-  app.drawn_version = app.result_version;
+  app.drawn_version = version_at_start;
   // Keep drawing while a flash fades or a notice is up, and once more after, to take them away.
   const double now = ImGui::GetTime();
   const double until = std::max(app.ui.focus_until, app.notice.empty() ? 0.0 : app.notice_until);

@@ -54,6 +54,9 @@ struct App {
   FrameStats stats;     // whole frames, as the shell measures them
   FrameStats ui_stats;  // the UI's share: frame(App&) alone (the rest is drawing)
   uint64_t result_version = 0;  // bumps whenever the engine recomputed something
+  // Tokens as the UI font can draw them: a character the font lacks (CJK, emoji with DejaVu Sans)
+  // shows as its code point, U+732B, instead of an anonymous box. Rebuilt with each result.
+  std::vector<std::string> labels, source_labels;
   float recompute_ms = 0.0f;
 
   TextureBackend* textures = nullptr;  // set by the shell; nullptr: heatmaps draw plain rectangles

@@ -126,10 +126,10 @@ void draw_controls_panel(App& app) {
     if (attn::MaskTerm* p = mask_toggle(app, "padding", Kind::padding, "Hide chosen keys from every query, as batches hide the padding after short sentences.")) {
       ImGui::Indent();
       ImGui::TextDisabled("click keys to hide them:");
-      for (int j = 0; j < r.m; ++j) {
+      for (int j = 0; j < r.m && j < (int)app.source_labels.size(); ++j) {
         const bool hidden = std::find(p->keys.begin(), p->keys.end(), j) != p->keys.end();
         bool hovered = false;
-        if (token_chip(r.source_tokens[(size_t)j], 1000 + j, hidden, false, &hovered, hidden ? 0xFF3030A0u : 0)) {
+        if (token_chip(app.source_labels[(size_t)j], 1000 + j, hidden, false, &hovered, hidden ? 0xFF3030A0u : 0)) {
           if (hidden) std::erase(p->keys, j);
           else p->keys.push_back(j);
         }

@@ -64,7 +64,7 @@ void draw_input_panel(App& app) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "(%d more left out: limit 256)", r.dropped_tokens);
   }
-  chips(app, r.tokens, true);
+  chips(app, app.labels, true);
   if (app.config.cross) {
     ImGui::Separator();
     ImGui::TextUnformatted("Source (keys and values)");
@@ -72,7 +72,7 @@ void draw_input_panel(App& app) {
                 "as when a translator's decoder looks back at the sentence it is translating.");
     text_box(app, "##source", app.source, app.config.source, box_h);
     ImGui::Text("%d tokens", r.m);
-    chips(app, r.source_tokens, false);
+    chips(app, app.source_labels, false);
   }
   ImGui::End();
 }

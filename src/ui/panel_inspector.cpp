@@ -42,11 +42,12 @@ void term_table(const std::vector<attn::Term>& terms, const char* index_name, co
   if ((int)terms.size() > max_rows) ImGui::TextDisabled("... and %d smaller terms", (int)terms.size() - max_rows);
 }
 
-void explain_attention_cell(const attn::Result& r, int h, int i, int j, int max_rows) {
+void explain_attention_cell(const App& app, int h, int i, int j, int max_rows) {
+  const attn::Result& r = app.engine.result();
   const attn::ScoreExplanation s = attn::explain_score(r, h, i, j);
   const attn::WeightExplanation w = attn::explain_weight(r, h, i, j);
-  ImGui::TextWrapped("query %d \"%s\" \xE2\x86\x92 key %d \"%s\", head %d", i, token(r.tokens, i).c_str(), j,
-                     token(r.source_tokens, j).c_str(), h);
+  ImGui::TextWrapped("query %d \"%s\" \xE2\x86\x92 key %d \"%s\", head %d", i, token(app.labels, i).c_str(), j,
+                     token(app.source_labels, j).c_str(), h);
   ImGui::TextWrapped("score = q\xC2\xB7k \xC3\x97 scale/\xCF\x84 = %.5g \xC3\x97 %.4g = %.5g", s.dot, s.alpha, s.score);
   term_table(s.terms, "c", "q[c]", "k[c]", nullptr, max_rows);
   if (w.fully_masked) {
@@ -61,10 +62,11 @@ void explain_attention_cell(const attn::Result& r, int h, int i, int j, int max_
   }
 }
 
-void explain_output_cell(const attn::Result& r, int h, int i, int c, int max_rows) {
+void explain_output_cell(const App& app, int h, int i, int c, int max_rows) {
+  const attn::Result& r = app.engine.result();
   const attn::OutputExplanation o = attn::explain_output(r, h, i, c);
   ImGui::Text("O[%d][%d] = \xCE\xA3_j a_ij \xC2\xB7 v_j[%d] = %.5g", i, c, c, o.value);
-  term_table(o.terms, "key j", "a_ij", "v_j", &r.source_tokens, max_rows);
+  term_table(o.terms, "key j", "a_ij", "v_j", &app.source_labels, max_rows);
 }
 
 void explain_projection_cell(const attn::Result& r, attn::Target t, int h, int i, int c, int max_rows) {
@@ -113,11 +115,12 @@ bool in_range(const attn::Result& r, const CellRef& c) {
   return c.row < rows && c.col < cols;
 }
 
-void explain_cell(const attn::Result& r, const CellRef& c, int max_rows) {
+void explain_cell(const App& app, const CellRef& c, int max_rows) {
+  const attn::Result& r = app.engine.result();
   switch (c.view) {
-    case View::scores: case View::masked: case View::weights: explain_attention_cell(r, c.head, c.row, c.col, max_rows); break;
-    case View::head_out: explain_output_cell(r, c.head, c.row, c.col, max_rows); break;
-    case View::concat: explain_output_cell(r, c.col / r.d_v, c.row, c.col % r.d_v, max_rows); break;
+    case View::scores: case View::masked: case View::weights: explain_attention_cell(app, c.head, c.row, c.col, max_rows); break;
+    case View::head_out: explain_output_cell(app, c.head, c.row, c.col, max_rows); break;
+    case View::concat: explain_output_cell(app, c.col / r.d_v, c.row, c.col % r.d_v, max_rows); break;
     case View::q: case View::k: case View::v: explain_projection_cell(r, view_target(c.view), c.head, c.row, c.col, max_rows); break;
     case View::output: explain_projection_cell(r, attn::Target::w_o, 0, c.row, c.col, max_rows); break;
     case View::x: ImGui::TextWrapped("the token's embedding plus its position vector (%s)", "see Controls \xE2\x86\x92 position"); break;
@@ -164,7 +167,7 @@ void draw_inspector_panel(App& app) {
     }
   }
   ImGui::Separator();
-  explain_cell(r, c, 6);
+  explain_cell(app, c, 6);
   ImGui::End();
 }
 
@@ -174,7 +177,7 @@ void draw_hover_card(App& app) {
   if (!in_range(r, c) || !ImGui::IsMousePosValid()) return;
   ImGui::BeginTooltip();
   ImGui::TextDisabled("%s[%d][%d] = %.5g", view_name(c.view), c.row, c.col, cell_value(r, c));
-  explain_cell(r, c, 3);
+  explain_cell(app, c, 3);
   ImGui::EndTooltip();
 }
 

@@ -29,14 +29,14 @@ void draw_lines_panel(App& app) {
   const int focus = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
   const auto y_of = [&](int i) { return p0.y + row_h * (i + 0.5f); };
 
-  for (int i = 0; i < r.n; ++i) {
+  for (int i = 0; i < r.n && i < (int)app.labels.size(); ++i) {
     if (!labels) break;
-    const char* t = r.tokens[(size_t)i].c_str();
+    const char* t = app.labels[(size_t)i].c_str();
     const float w = ImGui::CalcTextSize(t).x;
     dl->AddText(ImVec2(left_x - w - 4.0f, y_of(i) - ImGui::GetFontSize() * 0.5f), i == focus ? 0xFF40D0FFu : 0xFFE0E0E0u, t);
   }
-  for (int j = 0; j < r.m && labels; ++j)
-    dl->AddText(ImVec2(right_x + 4.0f, y_of(j) - ImGui::GetFontSize() * 0.5f), 0xFFE0E0E0u, r.source_tokens[(size_t)j].c_str());
+  for (int j = 0; j < r.m && j < (int)app.source_labels.size() && labels; ++j)
+    dl->AddText(ImVec2(right_x + 4.0f, y_of(j) - ImGui::GetFontSize() * 0.5f), 0xFFE0E0E0u, app.source_labels[(size_t)j].c_str());
 
   const int h0 = app.ui.lines_all_heads ? 0 : app.ui.head, h1 = app.ui.lines_all_heads ? r.heads : app.ui.head + 1;
   const float max_w = 6.0f * app.style_scale;

@@ -143,8 +143,8 @@ void draw_matrices_panel(App& app) {
   ImGui::SameLine();
   ImGui::TextDisabled("  [ and ] switch heads");
 
-  const auto* q_tok = &r.tokens;
-  const auto* k_tok = &r.source_tokens;
+  const auto* q_tok = &app.labels;
+  const auto* k_tok = &app.source_labels;
   // Row 1: the inputs of attention. Row 2: scores to weights. Row 3: what comes out.
   ImGui::Separator();
   ImGui::PushID("inputs");

@@ -1,7 +1,10 @@
 #include "widgets.h"
 
 #include <cmath>
+#include <vector>
 #include <cstdio>
+
+#include "tokenizer.h"
 
 namespace attnlab {
 
@@ -31,6 +34,37 @@ bool token_chip(const std::string& token, int index, bool selected, bool highlig
   ImGui::PopStyleColor(2);
   ImGui::PopID();
   return clicked;
+}
+
+std::string drawable_label(const std::string& token) {
+  ImFont* font = ImGui::GetFont();
+  const auto drawable = [&](char32_t cp) { return cp <= 0xFFFF && font->FindGlyphNoFallback((ImWchar)cp) != nullptr; };
+  struct Char {
+    char32_t cp;
+    size_t at, len;
+  };
+  std::vector<Char> chars;
+  bool all_drawable = true;
+  for (size_t i = 0; i < token.size();) {
+    char32_t cp;
+    const size_t len = (size_t)attn::decode_utf8(token, i, &cp);
+    chars.push_back({cp, i, len});
+    all_drawable = all_drawable && drawable(cp);
+    i += len;
+  }
+  if (all_drawable) return token;
+  std::string out;
+  for (const Char& c : chars) {
+    if (c.cp == 0x200D || (c.cp >= 0xFE00 && c.cp <= 0xFE0F)) continue;  // joiners draw nothing
+    if (drawable(c.cp)) {
+      out.append(token, c.at, c.len);
+    } else {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "%sU+%04X", out.empty() ? "" : " ", (unsigned)c.cp);
+      out += buf;
+    }
+  }
+  return out;
 }
 
 ImU32 head_color(int head, float alpha) {

@@ -13,6 +13,10 @@ void help_marker(const char* text);
 bool token_chip(const std::string& token, int index, bool selected, bool highlighted, bool* hovered,
                 ImU32 tint = 0);
 
+// `token` with every character the current font cannot draw replaced by its code point (U+732B);
+// joiners and variation selectors, which draw nothing, are dropped from such tokens.
+std::string drawable_label(const std::string& token);
+
 // A colour per head, distinct for up to 16 heads.
 ImU32 head_color(int head, float alpha = 1.0f);
 
