@@ -79,6 +79,19 @@ std::string validate(const Config& c) {
   return "";
 }
 
+Shape target_shape(const Config& c, Target target, int n, int m) {
+  switch (target) {
+    case Target::x: return {n, c.d_model};
+    case Target::q: return {n, c.d_k};
+    case Target::k: return {m, c.d_k};
+    case Target::v: return {m, c.d_v};
+    case Target::w_q: case Target::w_k: return {c.d_model, c.d_k};
+    case Target::w_v: return {c.d_model, c.d_v};
+    case Target::w_o: return {c.heads * c.d_v, c.d_model};
+  }
+  return {};
+}
+
 const char* to_string(Positional p) {
   switch (p) {
     case Positional::none: return "none";

@@ -47,7 +47,8 @@ struct MaskTerm {
 // A matrix whose numbers can be edited one by one.
 enum class Target { x, w_q, w_k, w_v, w_o, q, k, v };
 
-// One edited number: target[head][row][col] = value (head is ignored for x and w_o).
+// One edited number: target[head][row][col] = value (head is ignored for x and w_o); the shapes are
+// given by target_shape() below.
 struct Override {
   Target target = Target::x;
   int head = 0, row = 0, col = 0;
@@ -94,6 +95,13 @@ struct Config {
   float effective_scale() const;  // the factor on Q·Kᵀ before the temperature
   bool operator==(const Config&) const = default;
 };
+
+// rows × cols of one head's `target` for n queries and m keys: x (n, d_model), q (n, d_k),
+// k (m, d_k), v (m, d_v), w_q/w_k (d_model, d_k), w_v (d_model, d_v), w_o (heads·d_v, d_model).
+struct Shape {
+  int rows = 0, cols = 0;
+};
+Shape target_shape(const Config& c, Target target, int n, int m);
 
 // Checks sizes, ranges and finiteness. Returns "" when valid, else one line naming the field.
 // Token counts are checked by the engine after tokenizing (they depend on the text).

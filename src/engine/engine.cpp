@@ -95,16 +95,7 @@ std::string Engine::set_config(const Config& c) {
   if (std::string e = check_mask(c.mask, n, m); !e.empty()) return e;
   for (size_t i = 0; i < c.overrides.size(); ++i) {
     const Override& o = c.overrides[i];
-    int rows = 0, cols = 0;
-    switch (o.target) {
-      case Target::x: rows = n, cols = c.d_model; break;
-      case Target::w_q: case Target::w_k: rows = c.d_model, cols = c.d_k; break;
-      case Target::w_v: rows = c.d_model, cols = c.d_v; break;
-      case Target::w_o: rows = c.heads * c.d_v, cols = c.d_model; break;
-      case Target::q: rows = n, cols = c.d_k; break;
-      case Target::k: rows = m, cols = c.d_k; break;
-      case Target::v: rows = m, cols = c.d_v; break;
-    }
+    const auto [rows, cols] = target_shape(c, o.target, n, m);
     if (o.row >= rows || o.col >= cols)
       return "edits[" + std::to_string(i) + "]: " + to_string(o.target) + "[" + std::to_string(o.row) + "][" +
              std::to_string(o.col) + "] is outside its " + std::to_string(rows) + "x" + std::to_string(cols) + " shape";

@@ -135,20 +135,13 @@ int main(int argc, char** argv) {
 
   int frame_index = 0;
   const bool timed = opt.frames > 0 || opt.seconds > 0.0f;  // tests: draw every frame
-  unsigned input_seen = 0;
-  int settle_frames = 0;
   auto last_draw = std::chrono::steady_clock::now();
   while (!glfwWindowShouldClose(window)) {
     const auto t0 = std::chrono::steady_clock::now();
     glfwPollEvents();
     // Interactive: sleep until input while nothing changes (no busy loop at the display's rate).
-    if (input.events() != input_seen) {
-      input_seen = input.events();
-      settle_frames = 4;  // ImGui settles hovers and layouts over a few frames
-    } else if (settle_frames > 0) {
-      --settle_frames;
-    } else if (!timed && frame_index > 0 &&
-               !attnlab::needs_redraw(app, std::chrono::duration<double>(t0 - last_draw).count())) {
+    if (!input.recent_input() && !timed && frame_index > 0 &&
+        !attnlab::needs_redraw(app, std::chrono::duration<double>(t0 - last_draw).count())) {
       glfwWaitEventsTimeout(0.1);
       continue;
     }

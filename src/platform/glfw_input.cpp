@@ -49,6 +49,17 @@ void InputRelay::on_key(GLFWwindow* w, int key, int scancode, int action, int mo
   ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
 }
 
+bool InputRelay::recent_input() {
+  if (events_ != events_seen_) {
+    events_seen_ = events_;
+    settle_frames_ = 4;
+    return true;
+  }
+  if (settle_frames_ == 0) return false;
+  --settle_frames_;
+  return true;
+}
+
 void InputRelay::after_frame() {
   pressed_this_frame_ = false;
   if (held_.empty()) return;

@@ -20,6 +20,9 @@ class InputRelay {
   void after_frame();
   // Grows with every input event (and once more when held-back releases are delivered).
   unsigned events() const { return events_; }
+  // True if input arrived since the last call, or within the few frames after it during which
+  // ImGui settles hovers and layouts. Shells draw when this or attnlab::needs_redraw() says so.
+  bool recent_input();
 
  private:
   static InputRelay* from(GLFWwindow* w);
@@ -30,7 +33,8 @@ class InputRelay {
   GLFWwindow* window_ = nullptr;
   bool pressed_this_frame_ = false;
   std::vector<Release> held_;
-  unsigned events_ = 0;
+  unsigned events_ = 0, events_seen_ = 0;
+  int settle_frames_ = 0;
 };
 
 }  // namespace attnlab

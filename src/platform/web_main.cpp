@@ -29,8 +29,6 @@ struct WebShell {
   int backing_w = 0, backing_h = 0;
   bool first_frame_done = false;
   attnlab::InputRelay input;
-  unsigned input_seen = 0;
-  int settle_frames = 0;  // frames still drawn after the last input (ImGui settles over a few)
   double last_draw_ms = 0;
   std::string reply;  // the last string handed to JavaScript (valid until the next call)
 };
@@ -63,14 +61,8 @@ void main_loop(void* arg) {
     app.fonts_dirty = true;
   }
   // Draw only when something happened: input, a new result, an animation. An idle lab costs nothing.
-  if (s.input.events() != s.input_seen) {
-    s.input_seen = s.input.events();
-    s.settle_frames = 4;
-  } else if (s.settle_frames > 0) {
-    --s.settle_frames;
-  } else if (s.first_frame_done && !attnlab::needs_redraw(app, (t0 - s.last_draw_ms) / 1000.0)) {
+  if (!s.input.recent_input() && s.first_frame_done && !attnlab::needs_redraw(app, (t0 - s.last_draw_ms) / 1000.0))
     return;
-  }
   s.last_draw_ms = t0;
   if (app.fonts_dirty) {
     attnlab::setup_style(app, s.font.data(), (int)s.font.size(), app.ui.ui_scale);

@@ -57,7 +57,6 @@ void fit_to_tokens(App& app, attn::Config& c) {
   const int n = count_tokens(c.target, c.max_tokens);
   const int m = c.cross ? count_tokens(c.source, c.max_tokens) : n;
   if (n == 0 || m == 0) return;
-  int dropped = 0;
   for (attn::MaskTerm& t : c.mask) {
     if (t.kind == attn::MaskTerm::Kind::custom && (t.rows != n || t.cols != m)) {
       std::vector<uint8_t> cells((size_t)n * m, 1);
@@ -68,19 +67,9 @@ void fit_to_tokens(App& app, attn::Config& c) {
     if (t.kind == attn::MaskTerm::Kind::padding)
       std::erase_if(t.keys, [&](int k) { return k >= m; });
   }
-  dropped = (int)std::erase_if(c.overrides, [&](const attn::Override& o) {
-    const int rows = o.target == attn::Target::x || o.target == attn::Target::q ? n
-                     : (o.target == attn::Target::k || o.target == attn::Target::v) ? m : 1 << 30;
-    int cols = 1 << 30;
-    switch (o.target) {
-      case attn::Target::x: case attn::Target::w_o: cols = c.d_model; break;
-      case attn::Target::q: case attn::Target::k: case attn::Target::w_q: case attn::Target::w_k: cols = c.d_k; break;
-      case attn::Target::v: case attn::Target::w_v: cols = c.d_v; break;
-    }
-    const int wrows = o.target == attn::Target::w_o ? c.heads * c.d_v : c.d_model;
-    const bool is_w = o.target == attn::Target::w_q || o.target == attn::Target::w_k || o.target == attn::Target::w_v ||
-                      o.target == attn::Target::w_o;
-    return o.head >= c.heads || o.col >= cols || o.row >= (is_w ? wrows : rows);
+  const int dropped = (int)std::erase_if(c.overrides, [&](const attn::Override& o) {
+    const attn::Shape shape = attn::target_shape(c, o.target, n, m);
+    return o.head >= c.heads || o.row >= shape.rows || o.col >= shape.cols;
   });
   if (dropped > 0)
     notify(app, std::to_string(dropped) + (dropped == 1 ? " edit was" : " edits were") +
@@ -107,8 +96,6 @@ void sync_engine(App& app) {
   }
   app.error.clear();
   app.config = c;
-  const attn::Result& before = app.engine.result();
-  const int old_n = before.n;
   app.engine.compute();
   const attn::Result& r = app.engine.result();
   ++app.result_version;
@@ -120,10 +107,13 @@ void sync_engine(App& app) {
   app.recompute_ms = (float)app.engine.last_compute_ms();
   app.ui.head = std::clamp(app.ui.head, 0, r.heads - 1);
   if (app.ui.query >= r.n) app.ui.query = -1;
-  if (r.dropped_tokens > 0 && (old_n != r.n || r.n == c.max_tokens))
-    notify(app, "Input clamped to " + std::to_string(r.n) + " tokens (" + std::to_string(r.dropped_tokens) +
-                    " more were left out)");
-  if (r.invalid_bytes > 0) notify(app, std::to_string(r.invalid_bytes) + " bytes of invalid UTF-8 shown as \xEF\xBF\xBD");
+  // Say what happened to the input when it was read again, not on every later recompute.
+  if (app.engine.last_recomputed() & (1u << (int)attn::Stage::embed)) {
+    if (r.dropped_tokens > 0)
+      notify(app, "Input clamped to " + std::to_string(r.n) + " tokens (" + std::to_string(r.dropped_tokens) +
+                      " more were left out)");
+    if (r.invalid_bytes > 0) notify(app, std::to_string(r.invalid_bytes) + " bytes of invalid UTF-8 shown as \xEF\xBF\xBD");
+  }
 }
 
 namespace {

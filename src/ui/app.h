@@ -33,6 +33,7 @@ struct HeatmapTexture {
   ImTextureID id{};
   int w = 0, h = 0;
   uint64_t version = ~0ull;
+  float range = 1.0f;  // the colour scale's ±range for signed data
   int last_used_frame = 0;
 };
 

@@ -102,26 +102,31 @@ HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& s, ImVec2 size) {
   const ImVec2 grid_max(L.origin.x + L.cw * (float)m.cols, L.origin.y + L.ch * (float)m.rows);
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
-  // [2] colours: one pixel per cell, uploaded as a texture when the result changed
+  // [2] colours: one pixel per cell, uploaded as a texture when the result changed (the colour
+  // range is worked out then too, not every frame)
   const bool seq = s.cmap == Colormap::sequential;
-  const float range = seq ? 1.0f : magnitude(m, s.mask);
-  const auto cell_color = [&](int i, int j) -> uint32_t {
-    if (s.mask && !s.mask->allows(i, j)) return kMaskedColor;
-    return colormap(s.cmap, seq ? m(i, j) : m(i, j) / range);
-  };
   const ImGuiID key = ImGui::GetID("tex");
   HeatmapTexture& tex = app.heatmaps[key];
   tex.last_used_frame = ImGui::GetFrameCount();
   const uint64_t version = app.result_version * 1315423911ull ^ (uint64_t)(uintptr_t)m.data ^ ((uint64_t)m.rows << 40) ^
                            ((uint64_t)m.cols << 20) ^ (s.mask ? 7 : 0) ^ (uint64_t)s.cmap;
+  const bool changed = tex.version != version || tex.w != m.cols || tex.h != m.rows;
+  if (changed) tex.range = seq ? 1.0f : magnitude(m, s.mask);
+  const float range = tex.range;
+  const auto cell_color = [&](int i, int j) -> uint32_t {
+    if (s.mask && !s.mask->allows(i, j)) return kMaskedColor;
+    return colormap(s.cmap, seq ? m(i, j) : m(i, j) / range);
+  };
   if (app.textures) {
-    if (tex.version != version || !tex.id || tex.w != m.cols || tex.h != m.rows) {
+    if (changed || !tex.id) {
       app.pixel_scratch.resize((size_t)m.rows * m.cols);
       for (int i = 0; i < m.rows; ++i)
         for (int j = 0; j < m.cols; ++j) app.pixel_scratch[(size_t)i * m.cols + j] = cell_color(i, j);
-      tex.id = app.textures->upload(tex.w == m.cols && tex.h == m.rows ? tex.id : ImTextureID{}, m.cols, m.rows,
-                                    app.pixel_scratch.data());
-      tex.w = m.cols, tex.h = m.rows, tex.version = version;
+      if (tex.id && (tex.w != m.cols || tex.h != m.rows)) {  // new size: a new texture, the old one freed
+        app.textures->release(tex.id);
+        tex.id = ImTextureID{};
+      }
+      tex.id = app.textures->upload(tex.id, m.cols, m.rows, app.pixel_scratch.data());
       ++app.texture_uploads;
     }
     dl->AddImage(tex.id, L.origin, grid_max);
@@ -132,6 +137,8 @@ HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& s, ImVec2 size) {
         dl->AddRectFilled(a, ImVec2(a.x + L.cw, a.y + L.ch), cell_color(i, j));
       }
   }
+
+  tex.w = m.cols, tex.h = m.rows, tex.version = version;
 
   // [3] numbers (and −∞) in cells wide enough for them
   const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);

@@ -77,42 +77,13 @@ void explain_projection_cell(const attn::Result& r, attn::Target t, int h, int i
   term_table(p.terms, "r", in, "W", nullptr, max_rows);
 }
 
-float cell_value(const attn::Result& r, const CellRef& c) {
-  switch (c.view) {
-    case View::x: return r.x_view()(c.row, c.col);
-    case View::q: return r.q_head(c.head)(c.row, c.col);
-    case View::k: return r.k_head(c.head)(c.row, c.col);
-    case View::v: return r.v_head(c.head)(c.row, c.col);
-    case View::w_q: return r.w_q_head(c.head)(c.row, c.col);
-    case View::w_k: return r.w_k_head(c.head)(c.row, c.col);
-    case View::w_v: return r.w_v_head(c.head)(c.row, c.col);
-    case View::w_o: return r.w_o_view()(c.row, c.col);
-    case View::scores: case View::masked: return r.scores_head(c.head)(c.row, c.col);
-    case View::weights: return r.weights_head(c.head)(c.row, c.col);
-    case View::head_out: return r.out_head(c.head)(c.row, c.col);
-    case View::concat: return r.concat_view()(c.row, c.col);
-    case View::output: return r.output_view()(c.row, c.col);
-    default: return 0.0f;
-  }
-}
+float cell_value(const attn::Result& r, const CellRef& c) { return view_matrix(r, c.view, c.head)(c.row, c.col); }
 
 // Whether a cell still exists in the current result (sizes may have changed since it was picked).
 bool in_range(const attn::Result& r, const CellRef& c) {
   if (!c.valid() || c.head >= r.heads) return false;
-  int rows = r.n, cols = r.d_model;
-  switch (c.view) {
-    case View::q: cols = r.d_k; break;
-    case View::k: rows = r.m, cols = r.d_k; break;
-    case View::v: rows = r.m, cols = r.d_v; break;
-    case View::scores: case View::masked: case View::weights: cols = r.m; break;
-    case View::head_out: cols = r.d_v; break;
-    case View::concat: cols = r.heads * r.d_v; break;
-    case View::w_q: case View::w_k: rows = r.d_model, cols = r.d_k; break;
-    case View::w_v: rows = r.d_model, cols = r.d_v; break;
-    case View::w_o: rows = r.heads * r.d_v, cols = r.d_model; break;
-    default: break;
-  }
-  return c.row < rows && c.col < cols;
+  const attn::MatView m = view_matrix(r, c.view, c.head);
+  return c.row < m.rows && c.col < m.cols;
 }
 
 void explain_cell(const App& app, const CellRef& c, int max_rows) {

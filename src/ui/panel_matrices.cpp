@@ -16,7 +16,6 @@ struct Block {
   View view;
   const char* title;
   const char* help;
-  attn::MatView m;
   Colormap cmap = Colormap::diverging;
   const std::vector<std::string>* rows = nullptr;
   const std::vector<std::string>* cols = nullptr;
@@ -55,7 +54,8 @@ void draw_block(App& app, const Block& b, float width, bool labels_shown_left) {
   // Title, shape and help
   ImGui::TextUnformatted(b.title);
   ImGui::SameLine();
-  ImGui::TextDisabled("(%d\xC3\x97%d)", b.m.rows, b.m.cols);
+  const attn::MatView m = view_matrix(r, b.view, head);
+  ImGui::TextDisabled("(%d\xC3\x97%d)", m.rows, m.cols);
   help_marker(b.help);
   // A pipeline click scrolls here and flashes the block.
   const double now = ImGui::GetTime();
@@ -66,7 +66,7 @@ void draw_block(App& app, const Block& b, float width, bool labels_shown_left) {
   }
   HeatmapSpec s;
   s.id = view_name(b.view);
-  s.m = b.m;
+  s.m = m;
   s.cmap = b.cmap;
   s.row_labels = b.rows;
   s.row_labels_hidden = labels_shown_left;
@@ -108,7 +108,7 @@ void row_of(App& app, std::initializer_list<Block> blocks) {
     for (const Block& b : blocks) {
       ImGui::TableNextColumn();
       // Neighbours with the same rows (same tokens, same count) show the labels once, at the left.
-      const bool same_rows = previous && previous->rows && b.rows && previous->m.rows == b.m.rows && *previous->rows == *b.rows;
+      const bool same_rows = previous && previous->rows && b.rows && previous->rows->size() == b.rows->size() && *previous->rows == *b.rows;
       draw_block(app, b, ImGui::GetContentRegionAvail().x, same_rows);
       previous = &b;
     }
@@ -134,7 +134,7 @@ void draw_matrices_panel(App& app) {
     ImGui::SameLine(0, 3.0f);
     ImGui::PushID(k);
     ImGui::PushStyleColor(ImGuiCol_Button, k == h ? head_color(k, 0.9f) : head_color(k, 0.25f));
-    char label[8];
+    char label[12];
     std::snprintf(label, sizeof label, "%d", k);
     if (ImGui::Button(label)) app.ui.head = k;
     ImGui::PopStyleColor();
@@ -148,30 +148,30 @@ void draw_matrices_panel(App& app) {
   // Row 1: the inputs of attention. Row 2: scores to weights. Row 3: what comes out.
   ImGui::Separator();
   ImGui::PushID("inputs");
-  row_of(app, {Block{.view = View::x, .title = "1  X", .help = "One row per token: its embedding plus its position vector (unless RoPE or none is chosen). Click a cell to edit it.", .m = r.x_view(), .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.6f},
-               Block{.view = View::q, .title = "2  Q = X\xC2\xB7W_Q", .help = "Queries: what each token is looking for. Row i is token i's query for this head.", .m = r.q_head(h), .rows = q_tok},
-               Block{.view = View::k, .title = "K = X\xC2\xB7W_K", .help = "Keys: what each token offers to be found by. Queries are compared with these.", .m = r.k_head(h), .rows = k_tok, .query_rows = false},
-               Block{.view = View::v, .title = "V = X\xC2\xB7W_V", .help = "Values: what each token hands over when it is attended to.", .m = r.v_head(h), .rows = k_tok, .query_rows = false}});
+  row_of(app, {Block{.view = View::x, .title = "1  X", .help = "One row per token: its embedding plus its position vector (unless RoPE or none is chosen). Click a cell to edit it.", .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.6f},
+               Block{.view = View::q, .title = "2  Q = X\xC2\xB7W_Q", .help = "Queries: what each token is looking for. Row i is token i's query for this head.", .rows = q_tok},
+               Block{.view = View::k, .title = "K = X\xC2\xB7W_K", .help = "Keys: what each token offers to be found by. Queries are compared with these.", .rows = k_tok, .query_rows = false},
+               Block{.view = View::v, .title = "V = X\xC2\xB7W_V", .help = "Values: what each token hands over when it is attended to.", .rows = k_tok, .query_rows = false}});
   ImGui::PopID();
   ImGui::Separator();
   ImGui::PushID("attention");
-  row_of(app, {Block{.view = View::scores, .title = "3  S = Q\xC2\xB7K\xE1\xB5\x80\xC2\xB7scale/\xCF\x84", .help = "Every query dotted with every key, then scaled. Big means 'this key matches what I look for'.", .m = r.scores_head(h), .rows = q_tok, .cols = k_tok, .key_cols = true},
-               Block{.view = View::masked, .title = "4  masked S", .help = "The same scores with hidden pairs set to minus infinity. Click a cell to hide or allow that pair.", .m = r.scores_head(h), .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .neg_inf = true},
-               Block{.view = View::weights, .title = "5  A = softmax(rows)", .help = "Each row is turned into positive weights that sum to 1: how much query i takes from each key. Click a cell to mask it and watch the row renormalise.", .m = r.weights_head(h), .cmap = Colormap::sequential, .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .max_cell = 48.0f, .stretch = 1.4f}});
+  row_of(app, {Block{.view = View::scores, .title = "3  S = Q\xC2\xB7K\xE1\xB5\x80\xC2\xB7scale/\xCF\x84", .help = "Every query dotted with every key, then scaled. Big means 'this key matches what I look for'.", .rows = q_tok, .cols = k_tok, .key_cols = true},
+               Block{.view = View::masked, .title = "4  masked S", .help = "The same scores with hidden pairs set to minus infinity. Click a cell to hide or allow that pair.", .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .neg_inf = true},
+               Block{.view = View::weights, .title = "5  A = softmax(rows)", .help = "Each row is turned into positive weights that sum to 1: how much query i takes from each key. Click a cell to mask it and watch the row renormalise.", .cmap = Colormap::sequential, .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .max_cell = 48.0f, .stretch = 1.4f}});
   ImGui::PopID();
   ImGui::Separator();
   ImGui::PushID("outputs");
-  row_of(app, {Block{.view = View::head_out, .title = "6  O = A\xC2\xB7V", .help = "Each output row is a weighted average of the value rows, with this head's weights.", .m = r.out_head(h), .rows = q_tok},
-               Block{.view = View::concat, .title = "7  concat(O\xE2\x82\x81\xE2\x80\xA6O\xE2\x82\x95)", .help = "All heads' outputs side by side, one block of d_v columns per head.", .m = r.concat_view(), .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f},
-               Block{.view = View::output, .title = "8  out = concat\xC2\xB7W_O", .help = "The output projection mixes the heads back into d_model numbers per token.", .m = r.output_view(), .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f}});
+  row_of(app, {Block{.view = View::head_out, .title = "6  O = A\xC2\xB7V", .help = "Each output row is a weighted average of the value rows, with this head's weights.", .rows = q_tok},
+               Block{.view = View::concat, .title = "7  concat(O\xE2\x82\x81\xE2\x80\xA6O\xE2\x82\x95)", .help = "All heads' outputs side by side, one block of d_v columns per head.", .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f},
+               Block{.view = View::output, .title = "8  out = concat\xC2\xB7W_O", .help = "The output projection mixes the heads back into d_model numbers per token.", .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f}});
   ImGui::PopID();
   if (app.ui.show_weights) {
     ImGui::Separator();
     ImGui::PushID("w");
-    row_of(app, {Block{.view = View::w_q, .title = "W_Q", .help = "Learned in a real model; seeded random here. Click a cell to edit it.", .m = r.w_q_head(h), .query_rows = false},
-                 Block{.view = View::w_k, .title = "W_K", .help = "Key projection for this head.", .m = r.w_k_head(h), .query_rows = false},
-                 Block{.view = View::w_v, .title = "W_V", .help = "Value projection for this head.", .m = r.w_v_head(h), .query_rows = false},
-                 Block{.view = View::w_o, .title = "W_O", .help = "Output projection, shared by all heads.", .m = r.w_o_view(), .query_rows = false, .per_head = false, .max_cell = 24.0f, .stretch = 2.0f}});
+    row_of(app, {Block{.view = View::w_q, .title = "W_Q", .help = "Learned in a real model; seeded random here. Click a cell to edit it.", .query_rows = false},
+                 Block{.view = View::w_k, .title = "W_K", .help = "Key projection for this head.", .query_rows = false},
+                 Block{.view = View::w_v, .title = "W_V", .help = "Value projection for this head.", .query_rows = false},
+                 Block{.view = View::w_o, .title = "W_O", .help = "Output projection, shared by all heads.", .query_rows = false, .per_head = false, .max_cell = 24.0f, .stretch = 2.0f}});
     ImGui::PopID();
   }
   ImGui::End();

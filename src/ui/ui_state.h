@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config.h"  // attn::Target
+#include "engine.h"  // attn::Result, attn::MatView
 
 namespace attnlab {
 
@@ -22,6 +23,8 @@ const char* view_name(View v);  // for people: "Masked scores"
 const char* view_key(View v);   // for scripts: "masked"
 bool view_editable(View v);      // X, Q, K, V and the W matrices: numbers can be changed by hand
 attn::Target view_target(View v);  // the engine's name for an editable view (x otherwise)
+// The numbers a view shows (masked scores are the scores; the mask is drawn on top).
+attn::MatView view_matrix(const attn::Result& r, View v, int head);
 
 // A cell of a view (head matters for per-head views).
 struct CellRef {

@@ -46,4 +46,23 @@ attn::Target view_target(View v) {
   }
 }
 
+attn::MatView view_matrix(const attn::Result& r, View v, int head) {
+  switch (v) {
+    case View::x: return r.x_view();
+    case View::q: return r.q_head(head);
+    case View::k: return r.k_head(head);
+    case View::v: return r.v_head(head);
+    case View::scores: case View::masked: return r.scores_head(head);
+    case View::weights: return r.weights_head(head);
+    case View::head_out: return r.out_head(head);
+    case View::concat: return r.concat_view();
+    case View::output: return r.output_view();
+    case View::w_q: return r.w_q_head(head);
+    case View::w_k: return r.w_k_head(head);
+    case View::w_v: return r.w_v_head(head);
+    case View::w_o: return r.w_o_view();
+    default: return {};
+  }
+}
+
 }  // namespace attnlab

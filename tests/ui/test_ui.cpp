@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <string>
 
 #include "app.h"
@@ -214,6 +216,42 @@ TEST_F(Lab, BadInputIsClampedOrRefusedWithAMessageAndNothingBreaks) {
   replace_text("back to normal");
   EXPECT_TRUE(app.error.empty());
   EXPECT_EQ(result().n, 3);
+}
+
+// A texture backend that only counts: every texture created must be released or still in use.
+class CountingTextures : public attnlab::TextureBackend {
+ public:
+  std::set<intptr_t> live;
+  intptr_t next = 1;
+  std::map<intptr_t, std::pair<int, int>> sizes;
+  ImTextureID upload(ImTextureID existing, int w, int h, const uint32_t*) override {
+    intptr_t id = (intptr_t)existing;
+    if (!id) live.insert(id = next++);
+    EXPECT_TRUE(live.count(id)) << "upload into a released texture";
+    if (sizes.count(id)) {
+      EXPECT_EQ(sizes[id], std::make_pair(w, h)) << "a texture refilled at another size";
+    }
+    sizes[id] = {w, h};
+    return (ImTextureID)id;
+  }
+  void release(ImTextureID id) override { EXPECT_EQ(live.erase((intptr_t)id), 1u); }
+};
+
+TEST_F(Lab, HeatmapTexturesFollowSizeChangesWithoutLeaking) {
+  CountingTextures textures;
+  app.textures = &textures;
+  frames(3);
+  const size_t drawn = textures.live.size();
+  EXPECT_GT(drawn, 10u);
+  std::string text = "one";
+  for (int i = 0; i < 12; ++i) {  // every change resizes most matrices
+    text += " more";
+    app.text = text;
+    frames(3);
+  }
+  EXPECT_EQ(result().n, 13);
+  EXPECT_LE(textures.live.size(), drawn + 2) << "textures of old sizes were not released";
+  app.textures = nullptr;
 }
 
 TEST_F(Lab, ApplyRejectsBadConfigsAndKeepsState) {
