@@ -30,6 +30,9 @@ add_library(attnlab_ui STATIC
   src/ui/panel_status.cpp
   src/ui/panel_help.cpp
   src/ui/panel_tour.cpp
+  src/ui/panel_nav.cpp
+  src/ui/panel_presenter.cpp
+  src/ui/a11y.cpp
   ${CMAKE_BINARY_DIR}/generated/presets_data.cpp)
 target_include_directories(attnlab_ui PUBLIC src/ui)
 target_link_libraries(attnlab_ui PUBLIC attnlab_io imgui_core)
@@ -47,6 +50,7 @@ if(NOT ATTNLAB_WEB)
     src/platform/gl_renderer.cpp
     src/platform/gl_textures.cpp
     src/platform/glfw_input.cpp
+    src/platform/shell_frame.cpp
     src/platform/png_write.cpp
     src/platform/font_embed.cpp)
   set_source_files_properties(src/platform/font_embed.cpp PROPERTIES
@@ -57,7 +61,7 @@ if(NOT ATTNLAB_WEB)
 else()
   # [SECTION] web app: the same UI through Emscripten's GLFW and WebGL2, served with web/
   add_executable(attnlab_web src/platform/web_main.cpp src/platform/gl_renderer.cpp src/platform/gl_textures.cpp
-                           src/platform/glfw_input.cpp)
+                           src/platform/glfw_input.cpp src/platform/shell_frame.cpp)
   set_target_properties(attnlab_web PROPERTIES OUTPUT_NAME attnlab SUFFIX ".js"
                         RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/site)
   target_include_directories(attnlab_web PRIVATE src/platform)
@@ -65,7 +69,7 @@ else()
   target_link_options(attnlab_web PRIVATE
     -sUSE_GLFW=3 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sFULL_ES3=1
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sENVIRONMENT=web
-    -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_attnlab_apply,_attnlab_config,_attnlab_result,_attnlab_stats,_attnlab_layout,_attnlab_reset_stats
+    -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_attnlab_apply,_attnlab_config,_attnlab_result,_attnlab_stats,_attnlab_layout,_attnlab_reset_stats,_attnlab_wheel,_attnlab_touch,_attnlab_set_text,_attnlab_set_presenter,_attnlab_a11y,_attnlab_focus_text,_attnlab_set_ui_scale
     -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8
     --embed-file ${ATTNLAB_FONT}@/fonts/DejaVuSans.ttf)
   # The page: copied next to attnlab.js/.wasm so the folder is the whole site.

@@ -2,7 +2,12 @@
 //  * checks for WebAssembly and WebGL2 and explains plainly when either is missing;
 //  * downloads attnlab.wasm with a progress bar;
 //  * exposes window.attnlab (documented in docs/web-api.md): ready, apply, config, result, stats;
-//  * reads and writes shareable links: #c=<base64url of the config JSON>.
+//  * reads and writes shareable links: #c=<base64url of the config JSON>; #present or ?present opens
+//    presenter mode (&contrast=high for white on black);
+//  * routes wheel and touch to the engine itself (Emscripten 3.1.6's GLFW gets both wrong);
+//  * lays real <textarea>s over the lab's text boxes (on-screen keyboards, IMEs, screen readers);
+//  * mirrors the described cell, its weights row and the focused matrix into hidden HTML for screen
+//    readers (an aria-live region and a table).
 'use strict';
 
 (function () {
@@ -55,8 +60,16 @@
     const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   }
+  // Presenter mode from the link: ?present or #present (also #c=...&present), contrast=high.
+  function presenterFromLink() {
+    const params = new URLSearchParams(location.search);
+    const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
+    const on = params.has('present') || hash.has('present');
+    const contrast = (params.get('contrast') || hash.get('contrast') || '') === 'high';
+    return on ? { contrast } : null;
+  }
   function configFromHash() {
-    const m = /^#c=([A-Za-z0-9_-]*)$/.exec(location.hash);
+    const m = /^#c=([A-Za-z0-9_-]*)(&.*)?$/.exec(location.hash);
     if (!m) return null;
     try {
       return JSON.parse(fromBase64Url(m[1]));
@@ -65,7 +78,8 @@
     }
   }
   window.attnlabShare = function (json) {
-    const url = location.href.split('#')[0] + '#c=' + toBase64Url(json);
+    const extra = presenterState ? '&present' + (lastState && lastState.high_contrast ? '&contrast=high' : '') : '';
+    const url = location.href.split('#')[0] + '#c=' + toBase64Url(json) + extra;
     history.replaceState(null, '', url);
     if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).catch(() => {});
   };
@@ -107,12 +121,31 @@
       const raw = JSON.parse(call('attnlab_layout'));
       const k = 1 / (window.devicePixelRatio || 1);
       const out = { views: {}, widgets: {} };
+      out.ui = raw._ui;
+      out.windows = {};
+      for (const [name, r] of Object.entries(raw._windows || {})) out.windows[name] = { x: r.x * k, y: r.y * k, w: r.w * k, h: r.h * k, scroll: r.scroll };
+      out.ui.display_w *= k;
+      out.ui.display_h *= k;
+      out.ui.font_px *= k;
+      out.ui.big_font_px *= k;
       for (const [name, r] of Object.entries(raw)) {
+        if (name[0] === '_') continue;
         if ('cell_w' in r) out.views[name] = { x: r.x * k, y: r.y * k, cell_w: r.cell_w * k, cell_h: r.cell_h * k, rows: r.rows, cols: r.cols, head: r.head };
         else out.widgets[name] = { x: r.x * k, y: r.y * k, w: r.w * k, h: r.h * k };
       }
       return out;
     },
+    // Presenter mode on or off; contrast: true (white on black), false, or leave it out to keep it.
+    presenter(on, { contrast } = {}) {
+      window.Module._attnlab_set_presenter(on ? 1 : 0, contrast === undefined ? -1 : contrast ? 1 : 0);
+    },
+    // The UI scale, 0.75–3 (1 = 16 px text); the link parameter ?scale=2 sets it too.
+    uiScale(scale) {
+      if (typeof scale !== 'number' || !Number.isFinite(scale)) throw new Error('uiScale: expected a number');
+      window.Module._attnlab_set_ui_scale(scale);
+    },
+    // What the screen-reader region says: { live, row, table: { caption, cols, rows: [{label, cells}], focus } }.
+    a11y() { return JSON.parse(call('attnlab_a11y')); },
     version: '1',
   };
 
@@ -160,9 +193,14 @@
           console.warn('Attention Lab: the shared link could not be used: ' + e.message);
         }
       }
+      const scale = Number(new URLSearchParams(location.search).get('scale'));
+      if (scale > 0) api.uiScale(scale);
+      const present = presenterFromLink();
+      if (present) api.presenter(true, { contrast: present.contrast });
       window.attnlab = api;
       resolveReady(api);
     },
+    attnlabPageState(json) { pageState(JSON.parse(json)); },
     onAbort(what) {
       fatal('Attention Lab stopped', 'Something went wrong inside the engine: ' + what);
       rejectReady(new Error(String(what)));
@@ -182,6 +220,126 @@
       }
     });
   });
+
+  // ---- input the engine takes directly ------------------------------------------------------------
+  // Registered on window in the capture phase before attnlab.js adds its own listeners, so these run
+  // first and keep Emscripten's GLFW from seeing what it would get wrong.
+  const canvas = document.getElementById('canvas');
+  const engineReady = () => window.Module && window.Module._attnlab_wheel && window.attnlab === api && lastState;
+  window.addEventListener('wheel', (e) => {
+    if (e.target !== canvas || !engineReady()) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    // Notches as GLFW counts them: the browser reports pixels (about 100 a notch), lines or pages,
+    // with down positive; GLFW's +1 is one notch up.
+    const unit = e.deltaMode === 1 ? 3 : e.deltaMode === 2 ? 0.125 : 100;
+    window.Module._attnlab_wheel(-e.deltaX / unit, -e.deltaY / unit);
+  }, { capture: true, passive: false });
+  let finger = null;  // the identifier of the finger we follow; others are ignored
+  function onTouch(kind) {
+    return (e) => {
+      if (e.target !== canvas || !engineReady()) return;
+      e.preventDefault();  // no page scroll or zoom, and no emulated mouse events after a tap
+      e.stopImmediatePropagation();
+      const rect = canvas.getBoundingClientRect();
+      for (const t of e.changedTouches) {
+        if (kind === 0 && finger === null) finger = t.identifier;
+        if (t.identifier !== finger) continue;
+        window.Module._attnlab_touch(kind, t.clientX - rect.left, t.clientY - rect.top);
+        if (kind === 2) finger = null;
+      }
+    };
+  }
+  window.addEventListener('touchstart', onTouch(0), { capture: true, passive: false });
+  window.addEventListener('touchmove', onTouch(1), { capture: true, passive: false });
+  window.addEventListener('touchend', onTouch(2), { capture: true, passive: false });
+  window.addEventListener('touchcancel', onTouch(2), { capture: true, passive: false });
+  // Keys typed into the page's own fields stay there (else the lab would read 'm' as a shortcut).
+  for (const type of ['keydown', 'keypress', 'keyup']) {
+    window.addEventListener(type, (e) => {
+      if (!(e.target instanceof HTMLTextAreaElement)) return;
+      e.stopImmediatePropagation();
+      if (type === 'keydown' && e.key === 'Escape') canvas.focus();
+    }, true);
+  }
+
+  // ---- text boxes: real <textarea>s over the lab's own ---------------------------------------------
+  const boxes = { text: document.getElementById('text-box'), source: document.getElementById('source-box') };
+  for (const [which, box] of Object.entries(boxes)) {
+    let composing = false;
+    const send = () => call2('attnlab_set_text', which, box.value);
+    box.addEventListener('compositionstart', () => { composing = true; });
+    box.addEventListener('compositionend', () => { composing = false; send(); });
+    box.addEventListener('input', (e) => { if (!composing && !e.isComposing) send(); });
+    box.composing = () => composing;
+  }
+  function call2(name, a, b) {
+    const M = window.Module;
+    const args = [a, b].map((s) => { const n = M.lengthBytesUTF8(s) + 1; const p = M._malloc(n); M.stringToUTF8(s, p, n); return p; });
+    try { M['_' + name](...args); } finally { args.forEach((p) => M._free(p)); }
+  }
+
+  // ---- what the engine tells the page after a frame --------------------------------------------------
+  const live = document.getElementById('a11y-live');
+  const row = document.getElementById('a11y-row');
+  const table = document.getElementById('a11y-table');
+  let lastState = null, presenterState = false, fullscreenByPresenter = false, lastTable = '';
+  function pageState(st) {
+    for (const [which, box] of Object.entries(boxes)) {
+      const b = st.boxes[which];
+      box.hidden = !b;
+      if (!b) { if (document.activeElement === box) canvas.focus(); continue; }
+      Object.assign(box.style, { left: b.x + 'px', top: b.y + 'px', width: b.w + 'px', height: b.h + 'px', fontSize: b.font_px + 'px' });
+      if (box.value !== b.value && !box.composing()) box.value = b.value;
+    }
+    if (st.focus_text && !boxes.text.hidden) boxes.text.focus();
+    if (st.fullscreen === 1 && !document.fullscreenElement) {
+      document.documentElement.requestFullscreen?.().then(() => { fullscreenByPresenter = st.presenter; }).catch(() => {});
+    } else if (st.fullscreen === 2) {
+      if (document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
+      else document.documentElement.requestFullscreen?.().catch(() => {});
+    }
+    if (presenterState && !st.presenter && fullscreenByPresenter && document.fullscreenElement) {
+      document.exitFullscreen?.().catch(() => {});
+      fullscreenByPresenter = false;
+    }
+    presenterState = st.presenter;
+    document.body.classList.toggle('presenter', st.presenter);
+    const a = st.a11y;
+    if (live.textContent !== a.live) live.textContent = a.live;
+    if (row.textContent !== (a.row || '')) row.textContent = a.row || '';
+    const key = JSON.stringify(a.table);
+    if (key !== lastTable && a.table) {
+      lastTable = key;
+      const t = a.table;
+      table.replaceChildren();
+      const cap = document.createElement('caption');
+      cap.textContent = t.caption;
+      const head = document.createElement('tr');
+      const corner = document.createElement('td');
+      head.append(corner);
+      for (const c of t.cols) { const th = document.createElement('th'); th.scope = 'col'; th.textContent = c; head.append(th); }
+      const thead = document.createElement('thead');
+      thead.append(head);
+      const body = document.createElement('tbody');
+      t.rows.forEach((r, i) => {
+        const tr = document.createElement('tr');
+        const th = document.createElement('th');
+        th.scope = 'row';
+        th.textContent = r.label;
+        tr.append(th);
+        r.cells.forEach((v, j) => {
+          const td = document.createElement('td');
+          td.textContent = v;
+          if (t.focus.length && t.focus[0] === i && t.focus[1] === j) td.setAttribute('aria-current', 'true');
+          tr.append(td);
+        });
+        body.append(tr);
+      });
+      table.append(cap, thead, body);
+    }
+    lastState = st;
+  }
 
   const script = document.createElement('script');
   script.src = 'attnlab.js';

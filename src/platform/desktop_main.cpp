@@ -1,7 +1,9 @@
 // attnlab — the desktop shell: a GLFW window with OpenGL 3, looping on the shared frame(App&).
 //
-//   attnlab [--config FILE] [--size WxH] [--scale S] [--frames N | --seconds S] [--screenshot FILE.png]
-//           [--print-config] [--print-stats]
+//   attnlab [--config FILE] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast]
+//           [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-stats]
+// --fullscreen opens on the primary monitor at its own resolution (F11 toggles it too); --present
+// starts in presenter mode (P toggles it), --high-contrast with white on black.
 // --frames N / --seconds S run that long and exit (with --screenshot, the last frame is saved as a PNG
 // first); --print-config prints the final config as JSON, --print-stats the frame statistics.
 #include <GLFW/glfw3.h>
@@ -22,6 +24,7 @@
 #include "imgui_impl_glfw.h"
 #include "gl_renderer.h"
 #include "png_write.h"
+#include "shell_frame.h"
 
 namespace {
 
@@ -29,7 +32,7 @@ struct Options {
   std::string config_path, screenshot;
   int width = 1600, height = 900, frames = 0;
   float scale = 1.0f, seconds = 0.0f;
-  bool print_config = false, print_stats = false;
+  bool print_config = false, print_stats = false, fullscreen = false, present = false, high_contrast = false;
 };
 
 bool parse_args(int argc, char** argv, Options& o) {
@@ -49,8 +52,11 @@ bool parse_args(int argc, char** argv, Options& o) {
       }
     } else if (a == "--print-config") o.print_config = true;
     else if (a == "--print-stats") o.print_stats = true;
+    else if (a == "--fullscreen") o.fullscreen = true;
+    else if (a == "--present") o.present = true;
+    else if (a == "--high-contrast") o.high_contrast = true;
     else {
-      std::fprintf(stderr, "usage: attnlab [--config FILE] [--size WxH] [--scale S] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-stats]\n");
+      std::fprintf(stderr, "usage: attnlab [--config FILE] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-stats]\n");
       return false;
     }
   }
@@ -73,13 +79,29 @@ bool save_screenshot(GLFWwindow* window, const std::string& path) {
   return attnlab::write_png(path, w, h, flipped.data());
 }
 
+// F11 switches between a window and the whole primary monitor.
+void toggle_fullscreen(GLFWwindow* window, int& saved_x, int& saved_y, int& saved_w, int& saved_h) {
+  if (GLFWmonitor* m = glfwGetWindowMonitor(window)) {
+    (void)m;
+    glfwSetWindowMonitor(window, nullptr, saved_x, saved_y, saved_w, saved_h, GLFW_DONT_CARE);
+    return;
+  }
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+  if (!mode) return;
+  glfwGetWindowPos(window, &saved_x, &saved_y);
+  glfwGetWindowSize(window, &saved_w, &saved_h);
+  glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Options opt;
   if (!parse_args(argc, argv, opt)) return 2;
 
-  attnlab::App app;
+  static attnlab::Shell shell;  // large; lives for the whole run
+  attnlab::App& app = shell.app;
   app.config = attnlab::default_lab_config();
   app.text = app.config.target.text;
   if (!opt.config_path.empty()) {
@@ -94,6 +116,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  app.ui.presenter = opt.present;
+  app.ui.high_contrast = opt.high_contrast;
 
   glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "attnlab: GLFW error %d: %s\n", code, msg); });
   if (!glfwInit()) {
@@ -104,7 +128,11 @@ int main(int argc, char** argv) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 2);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
-  GLFWwindow* window = glfwCreateWindow(opt.width, opt.height, "Attention Lab", nullptr, nullptr);
+  GLFWmonitor* monitor = opt.fullscreen ? glfwGetPrimaryMonitor() : nullptr;
+  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+  if (opt.fullscreen && !mode) std::fprintf(stderr, "attnlab: no monitor for --fullscreen; opening a window\n");
+  GLFWwindow* window = mode ? glfwCreateWindow(mode->width, mode->height, "Attention Lab", monitor, nullptr)
+                            : glfwCreateWindow(opt.width, opt.height, "Attention Lab", nullptr, nullptr);
   if (!window) {
     std::fprintf(stderr, "attnlab: cannot create an OpenGL 3.2 window\n");
     glfwTerminate();
@@ -117,49 +145,44 @@ int main(int argc, char** argv) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout follows the window; nothing to remember
-  attnlab::InputRelay input;
-  input.install(window);
+  shell.input.install(window);
   ImGui_ImplGlfw_InitForOpenGL(window, false);  // callbacks: InputRelay
-  attnlab::GlRenderer renderer;
-  if (!renderer.init("#version 150\n")) {
+  if (!shell.renderer.init("#version 150\n")) {
     std::fprintf(stderr, "attnlab: the OpenGL 3.2 shaders do not link\n");
     return 1;
   }
   attnlab::GlTextures textures;
   app.textures = &textures;
   app.share = [window](const std::string& json) { glfwSetClipboardString(window, json.c_str()); };
+  shell.font = attnlab::embedded_font();
+  shell.font_size = attnlab::embedded_font_size();
   float xscale = 1.0f, yscale = 1.0f;
   glfwGetWindowContentScale(window, &xscale, &yscale);
   app.dpi_scale = xscale > 0.5f ? xscale : 1.0f;
   app.ui.ui_scale = opt.scale;
 
-  int frame_index = 0;
+  int frame_index = 0, saved_x = 40, saved_y = 40, saved_w = opt.width, saved_h = opt.height;
   const bool timed = opt.frames > 0 || opt.seconds > 0.0f;  // tests: draw every frame
   auto last_draw = std::chrono::steady_clock::now();
   while (!glfwWindowShouldClose(window)) {
     const auto t0 = std::chrono::steady_clock::now();
     glfwPollEvents();
     // Interactive: sleep until input while nothing changes (no busy loop at the display's rate).
-    if (!input.recent_input() && !timed && frame_index > 0 &&
+    if (!shell.input.recent_input() && !timed && frame_index > 0 &&
         !attnlab::needs_redraw(app, std::chrono::duration<double>(t0 - last_draw).count())) {
       glfwWaitEventsTimeout(0.1);
       continue;
     }
     last_draw = t0;
-    if (app.fonts_dirty) {
-      attnlab::setup_style(app, attnlab::embedded_font(), attnlab::embedded_font_size(), app.ui.ui_scale);
-      renderer.rebuild_fonts();
+    if (const int want = app.ui.fullscreen_request; want != 0) {
+      app.ui.fullscreen_request = 0;
+      const bool is_full = glfwGetWindowMonitor(window) != nullptr;
+      if (want == 2 || (want == 1) != is_full) toggle_fullscreen(window, saved_x, saved_y, saved_w, saved_h);
     }
-      ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    attnlab::frame(app);
-    ImGui::Render();
-    int fw = 0, fh = 0;
+    int fw = 0, fh = 0, ww = 0, wh = 0;
     glfwGetFramebufferSize(window, &fw, &fh);
-    glViewport(0, 0, fw, fh);
-    glClearColor(0.06f, 0.07f, 0.08f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    renderer.render(ImGui::GetDrawData(), fw, fh);
+    glfwGetWindowSize(window, &ww, &wh);
+    attnlab::draw_frame(shell, fw, fh, (float)ww, (float)wh);
     ++frame_index;
     const float elapsed = std::chrono::duration<float>(std::chrono::steady_clock::now() - started).count();
     const bool last = (opt.frames > 0 && frame_index >= opt.frames) || (opt.seconds > 0.0f && elapsed >= opt.seconds);
@@ -168,14 +191,12 @@ int main(int argc, char** argv) {
       return 1;
     }
     glfwSwapBuffers(window);
-    input.after_frame();
-    app.stats.add(std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count());
     if (last) break;
   }
   if (opt.print_config) std::printf("%s\n", attn::config_to_json(app.engine.config()).c_str());
   if (opt.print_stats) std::printf("%s\n", attnlab::stats_json(app).c_str());
 
-  renderer.shutdown();
+  shell.renderer.shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
   glfwDestroyWindow(window);

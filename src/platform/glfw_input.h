@@ -5,6 +5,15 @@
 // few per second) that loses real keystrokes. This relay forwards every event to ImGui's GLFW
 // backend but holds back key releases until a frame has seen the presses before them. It also counts input events,
 // so the shells can skip drawing frames while nothing happens.
+//
+// On the web it also takes the wheel and touch input the page hands it (web/app.js), because
+// Emscripten 3.1.6's GLFW gets both wrong: it passes the browser's raw wheel deltaY (about ±100 per
+// notch, the opposite sign to GLFW's) and turns a touch into a press at the old mouse position.
+//   wheel: notches as GLFW counts them (+1 = one notch up), so a notch scrolls as far as on the desktop;
+//   touch: the finger first moves the pointer (one frame of hover), then presses; a drag that starts on
+//          a control drags it (sliders), one that starts elsewhere scrolls the window under it like a
+//          page; a tap on a matrix cell inspects it (the hover card stays) and a long press (0.5 s)
+//          clicks it, as a mouse click does (mask a weight, select a number to edit).
 #pragma once
 #include <vector>
 
@@ -24,13 +33,43 @@ class InputRelay {
   // ImGui settles hovers and layouts. Shells draw when this or attnlab::needs_redraw() says so.
   bool recent_input();
 
+  // Call between the platform backend's NewFrame and ImGui::NewFrame: applies wheel and touch.
+  void before_new_frame();
+  // Wheel notches (GLFW's convention: +y = away from the person = content moves down).
+  void add_wheel(float dx, float dy);
+  // Touch in framebuffer pixels: kind 0 = start, 1 = move, 2 = end or cancel. Only the first finger.
+  void touch(int kind, float x, float y);
+  // The shell says after each frame whether the pointer is over a matrix cell (a tap there inspects).
+  void set_pointer_over_cell(bool over) { over_cell_ = over; }
+  bool touch_active() const { return touch_.phase != TouchPhase::idle; }
+  // True after a touch until a real mouse moves: the page then keeps the on-screen keyboard's input.
+  bool last_pointer_was_touch() const { return touch_owns_pointer_; }
+
  private:
   static InputRelay* from(GLFWwindow* w);
   static void on_key(GLFWwindow* w, int key, int scancode, int action, int mods);
   struct Release {
     int key, scancode, mods;
   };
+  enum class TouchPhase { idle, placed, pressed, scrolling, held_cell, done };
+  struct TouchEvent {
+    int kind;
+    float x, y;
+  };
+  struct Touch {
+    TouchPhase phase = TouchPhase::idle;
+    float x = 0, y = 0, start_x = 0, start_y = 0, last_x = 0, last_y = 0;
+    double start_s = 0;
+    int frames = 0;         // frames drawn since the finger came down
+    bool ended = false;     // the finger is up; finish the gesture over the next frames
+    bool release_next = false;
+  };
+  void step_touch();
   GLFWwindow* window_ = nullptr;
+  std::vector<TouchEvent> touch_queue_;
+  Touch touch_;
+  float wheel_x_ = 0, wheel_y_ = 0;
+  bool over_cell_ = false, touch_owns_pointer_ = false, left_down_ = false;
   bool pressed_this_frame_ = false;
   std::vector<Release> held_;
   unsigned events_ = 0, events_seen_ = 0;

@@ -15,22 +15,25 @@
 #include "gl_textures.h"
 #include "glfw_input.h"
 #include "imgui_impl_glfw.h"
+#include "imgui_internal.h"
+#include <string_view>
 #include "gl_renderer.h"
 #include "result_json.h"
+#include "shell_frame.h"
 
 namespace {
 
-struct WebShell {
-  attnlab::App app;
+struct WebShell : attnlab::Shell {
   attnlab::GlTextures textures;
-  attnlab::GlRenderer renderer;
   GLFWwindow* window = nullptr;
-  std::vector<unsigned char> font;
+  std::vector<unsigned char> font_bytes;
   int backing_w = 0, backing_h = 0;
   bool first_frame_done = false;
-  attnlab::InputRelay input;
   double last_draw_ms = 0;
-  std::string reply;  // the last string handed to JavaScript (valid until the next call)
+  std::string reply;       // the last string handed to JavaScript (valid until the next call)
+  std::string page_state;  // the last state pushed to the page (text boxes, screen-reader text)
+  std::string a11y, a11y_key;  // screen-reader text and what it was made for
+  bool focus_text_pending = false;
 };
 
 // The page API (exported C functions) needs to reach the one shell; it lives for the page's lifetime.
@@ -38,6 +41,70 @@ WebShell* g_shell = nullptr;
 
 EM_JS(void, js_share, (const char* json), { if (window.attnlabShare) window.attnlabShare(UTF8ToString(json)); });
 EM_JS(void, js_first_frame, (), { if (Module.attnlabFirstFrame) Module.attnlabFirstFrame(); });
+EM_JS(void, js_page_state, (const char* json), { if (Module.attnlabPageState) Module.attnlabPageState(UTF8ToString(json)); });
+
+// Tells the page what it mirrors in HTML after a frame, when it changed: where the text boxes are
+// (real <textarea>s lie over them, so phones open their keyboard and IMEs work), their text, the
+// screen-reader text, presenter mode and requests for full screen.
+// Whether a window drawn in front of the Input panel overlaps `r` (backing pixels).
+bool covered(const ImVec4& r) {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  bool behind = true;
+  for (const ImGuiWindow* w : g.Windows) {
+    if (std::string_view(w->Name) == "Input") { behind = false; continue; }
+    if (behind || !w->WasActive || w->Hidden || w->RootWindow == ImGui::FindWindowByName("Input")) continue;
+    if (w->Pos.x < r.x + r.z && w->Pos.x + w->Size.x > r.x && w->Pos.y < r.y + r.w && w->Pos.y + w->Size.y > r.y) return true;
+  }
+  return false;
+}
+
+void push_page_state(WebShell& s) {
+  attnlab::App& app = s.app;
+  const float k = 1.0f / std::max(app.dpi_scale, 0.01f);  // backing pixels -> CSS pixels
+  std::string out = "{\"boxes\":{";
+  const auto escaped = [](const std::string& t) {
+    std::string e;
+    for (unsigned char c : t) {
+      if (c == '"' || c == '\\') e += '\\', e += (char)c;
+      else if (c < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); e += b; }
+      else e += (char)c;
+    }
+    return e;
+  };
+  bool first = true;
+  for (const char* name : {"text", "source"}) {
+    const auto it = app.widget_visible.find(name);
+    if (it == app.widget_visible.end()) continue;
+    const ImVec4 r = it->second;
+    if (covered(r)) continue;  // a popup, the help or a hover card lies over it: let ImGui's show
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s\"%s\":{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f,\"font_px\":%.1f,\"value\":\"", first ? "" : ",", name,
+                  r.x * k, r.y * k, r.z * k, r.w * k, ImGui::GetIO().Fonts->Fonts[0]->FontSize * k);
+    out += buf;
+    out += escaped(name[0] == 't' ? app.text : app.source) + "\"}";
+    first = false;
+  }
+  out += "},\"presenter\":" + std::string(app.ui.presenter ? "true" : "false");
+  out += ",\"high_contrast\":" + std::string(app.ui.high_contrast ? "true" : "false");
+  out += ",\"focus_text\":" + std::string(s.focus_text_pending ? "true" : "false");
+  out += ",\"fullscreen\":" + std::to_string(app.ui.fullscreen_request);
+  app.ui.fullscreen_request = 0;
+  s.focus_text_pending = false;
+  // Screen-reader text only when what it describes may have changed (it formats many numbers).
+  const std::string a11y_key = std::to_string(app.result_version) + "/" + std::to_string((int)app.ui.hover.view) + "," +
+                               std::to_string(app.ui.hover.head) + "," + std::to_string(app.ui.hover.row) + "," + std::to_string(app.ui.hover.col) + "/" +
+                               std::to_string((int)app.ui.selected.view) + "," + std::to_string(app.ui.selected.row) + "," +
+                               std::to_string(app.ui.selected.col) + "/" + std::to_string(app.ui.head) + "/" + std::to_string(app.ui.query);
+  if (a11y_key != s.a11y_key) {
+    s.a11y_key = a11y_key;
+    s.a11y = attnlab::a11y_json(app);
+  }
+  out += ",\"a11y\":" + s.a11y + "}";
+  if (out != s.page_state) {
+    s.page_state = out;
+    js_page_state(out.c_str());
+  }
+}
 
 void main_loop(void* arg) {
   WebShell& s = *static_cast<WebShell*>(arg);
@@ -64,25 +131,9 @@ void main_loop(void* arg) {
   if (!s.input.recent_input() && s.first_frame_done && !attnlab::needs_redraw(app, (t0 - s.last_draw_ms) / 1000.0))
     return;
   s.last_draw_ms = t0;
-  if (app.fonts_dirty) {
-    attnlab::setup_style(app, s.font.data(), (int)s.font.size(), app.ui.ui_scale);
-    s.renderer.rebuild_fonts();
-  }
-  ImGui_ImplGlfw_NewFrame();
-  ImGui::GetIO().DisplaySize = ImVec2((float)bw, (float)bh);  // GLFW's idea of the size lags the canvas
-  ImGui::GetIO().DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
-  ImGui::NewFrame();
-  attnlab::frame(app);
-  const double t_ui = emscripten_get_now();
-  ImGui::Render();
-  app.last_vertices = ImGui::GetDrawData()->TotalVtxCount;
-  glViewport(0, 0, bw, bh);
-  glClearColor(0.06f, 0.07f, 0.08f, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  s.renderer.render(ImGui::GetDrawData(), bw, bh);
-  s.input.after_frame();
-  app.stats.add((float)(emscripten_get_now() - t0));
-  app.ui_stats.add((float)(t_ui - t0));
+  attnlab::draw_frame(s, bw, bh, (float)bw, (float)bh);  // ImGui works in backing-store pixels
+  if (app.ui.focus_text) app.ui.focus_text = false, s.focus_text_pending = true;
+  push_page_state(s);
   if (!s.first_frame_done) {
     s.first_frame_done = true;
     js_first_frame();
@@ -129,6 +180,46 @@ EMSCRIPTEN_KEEPALIVE void attnlab_reset_stats() {
   g_shell->app.ui_stats = {};
 }
 
+// Input the page routes here instead of through Emscripten's GLFW (see glfw_input.h): wheel notches
+// (+dy = content moves down, GLFW's sign) and the first finger in CSS pixels (kind 0 start, 1 move, 2 end).
+EMSCRIPTEN_KEEPALIVE void attnlab_wheel(float dx, float dy) { g_shell->input.add_wheel(dx, dy); }
+EMSCRIPTEN_KEEPALIVE void attnlab_touch(int kind, float x, float y) {
+  const float k = g_shell->app.dpi_scale;
+  g_shell->input.touch(kind, x * k, y * k);
+}
+
+// The page's <textarea> over a text box changed (typing, an IME, the on-screen keyboard): which is
+// "text" or "source". Same effect as typing into ImGui's box.
+EMSCRIPTEN_KEEPALIVE void attnlab_set_text(const char* which, const char* text) {
+  attnlab::App& app = g_shell->app;
+  const bool source = which && std::string(which) == "source";
+  attnlab::set_text_box(app, source, text ? text : "");
+  g_shell->input.add_wheel(0, 0);  // counts as input: draw the new result
+}
+
+// Presenter mode from the page (a link's #present / ?present, the API): on 1/0, contrast 1/0/-1 (keep).
+EMSCRIPTEN_KEEPALIVE void attnlab_set_presenter(int on, int contrast) {
+  attnlab::App& app = g_shell->app;
+  app.ui.presenter = on != 0;
+  if (contrast >= 0 && (contrast != 0) != app.ui.high_contrast) app.ui.high_contrast = contrast != 0, app.fonts_dirty = true;
+  g_shell->input.add_wheel(0, 0);
+}
+
+// The UI scale (0.75–3): larger type and cells for a projector; also the page's ?scale= parameter.
+EMSCRIPTEN_KEEPALIVE void attnlab_set_ui_scale(float scale) {
+  attnlab::set_ui_scale(g_shell->app, scale);
+  g_shell->input.add_wheel(0, 0);
+}
+
+// What the page's screen-reader region says now (also pushed to the page after each change).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_a11y() {
+  g_shell->reply = attnlab::a11y_json(g_shell->app);
+  return g_shell->reply.c_str();
+}
+
+// The '/' shortcut and the page: put the cursor in the text box (the page focuses its <textarea>).
+EMSCRIPTEN_KEEPALIVE void attnlab_focus_text() { g_shell->focus_text_pending = true; g_shell->input.add_wheel(0, 0); }
+
 EMSCRIPTEN_KEEPALIVE const char* attnlab_stats() {
   g_shell->reply = attnlab::stats_json(g_shell->app);
   return g_shell->reply.c_str();
@@ -140,12 +231,15 @@ int main() {
   static WebShell shell;  // lives until the page closes
   g_shell = &shell;
   std::ifstream f("/fonts/DejaVuSans.ttf", std::ios::binary);
-  shell.font.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  shell.font_bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  shell.font = shell.font_bytes.data();
+  shell.font_size = (int)shell.font_bytes.size();
 
   attnlab::App& app = shell.app;
   app.config = attnlab::default_lab_config();
   app.text = app.config.target.text;
   app.textures = &shell.textures;
+  app.external_text_boxes = true;  // the page's <textarea>s edit the text (see push_page_state)
   app.share = [](const std::string& json) { js_share(json.c_str()); };
 
   if (!glfwInit()) return 1;

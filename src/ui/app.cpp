@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "imgui_internal.h"
 #include "mask.h"
 #include "heatmap.h"
 #include "panels.h"
@@ -35,6 +36,20 @@ attn::Config default_lab_config() {
   c.max_tokens = attn::Limits::max_tokens_ui;
   c.truncate = true;
   return c;
+}
+
+void text_edited(App& app, attn::SequenceInput& seq) {
+  if (seq.use_tokens) seq.use_tokens = false;  // typing switches explicit tokens back to text
+  if (!seq.x.empty()) {
+    seq.x.clear(), seq.x_rows = 0;
+    notify(app, "Explicit vectors dropped: the text now chooses the embeddings");
+  }
+}
+
+void set_text_box(App& app, bool source, std::string text) {
+  if (source && !app.config.cross) return;
+  (source ? app.source : app.text) = std::move(text);
+  text_edited(app, source ? app.config.source : app.config.target);
 }
 
 void notify(App& app, std::string message) {
@@ -78,6 +93,16 @@ void fit_to_tokens(App& app, attn::Config& c) {
 
 }  // namespace
 
+// Token labels depend on the font (what it can draw), so they are made once ImGui exists: a config
+// applied before the first frame (the desktop's --config) gets its labels on that frame.
+static void refresh_labels(App& app) {
+  const attn::Result& r = app.engine.result();
+  app.labels.clear(), app.source_labels.clear();
+  for (const std::string& t : r.tokens) app.labels.push_back(drawable_label(t));
+  for (const std::string& t : r.source_tokens) app.source_labels.push_back(drawable_label(t));
+  app.labels_version = app.result_version;
+}
+
 void sync_engine(App& app) {
   // The text boxes feed the config unless it carries explicit tokens (set through the API or a link;
   // typing in a box switches that sequence back to text: see panel_input.cpp).
@@ -99,11 +124,7 @@ void sync_engine(App& app) {
   app.engine.compute();
   const attn::Result& r = app.engine.result();
   ++app.result_version;
-  if (ImGui::GetCurrentContext()) {
-    app.labels.clear(), app.source_labels.clear();
-    for (const std::string& t : r.tokens) app.labels.push_back(drawable_label(t));
-    for (const std::string& t : r.source_tokens) app.source_labels.push_back(drawable_label(t));
-  }
+  if (ImGui::GetCurrentContext()) refresh_labels(app);
   app.recompute_ms = (float)app.engine.last_compute_ms();
   app.ui.head = std::clamp(app.ui.head, 0, r.heads - 1);
   if (app.ui.query >= r.n) app.ui.query = -1;
@@ -139,8 +160,14 @@ std::string apply_config(App& app, attn::Config c) {
 }
 
 // [SECTION] style
+void set_ui_scale(App& app, float scale) {
+  if (!std::isfinite(scale)) return;
+  app.ui.ui_scale = app.ui.ui_scale_edit = std::clamp(scale, 0.75f, 3.0f);
+  app.fonts_dirty = true;  // the shell rebuilds the fonts before the next frame
+}
+
 void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
-  app.ui.ui_scale = app.ui.ui_scale_edit = std::clamp(ui_scale, 0.6f, 3.0f);
+  app.ui.ui_scale = app.ui.ui_scale_edit = std::clamp(ui_scale, 0.6f, 3.0f);  // (the desktop's --scale may say 0.6)
   app.style_scale = app.ui.ui_scale * app.dpi_scale;
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
@@ -167,7 +194,22 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
     cfg.SizePixels = std::round(13.0f * app.style_scale);
     io.Fonts->AddFontDefault(&cfg);
   }
+  // Presenter mode's type: 26 CSS px (× the pixel ratio) whatever the UI scale, so numbers in cells
+  // stay legible from the back of a room and the big matrices still fit a 1280×720 projector.
+  if (ttf && ttf_size > 0) {
+    ImFontConfig cfg;
+    cfg.FontDataOwnedByAtlas = false;
+    app.big_font = io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(ttf), ttf_size, std::round(26.0f * app.dpi_scale), &cfg, ranges);
+  } else {
+    ImFontConfig cfg;
+    cfg.SizePixels = std::round(26.0f * app.dpi_scale);
+    app.big_font = io.Fonts->AddFontDefault(&cfg);
+  }
   io.Fonts->Build();
+  // Keyboard: arrows move between controls, Space/Enter press them, Tab cycles the fields (ImGui 1.86
+  // navigation). Windows move only by their title bars, so a finger dragging a panel scrolls it.
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  io.ConfigWindowsMoveFromTitleBarOnly = true;
   ImGuiStyle style;
   ImGui::StyleColorsDark(&style);
   style.WindowRounding = 4.0f;
@@ -178,6 +220,19 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
   style.ScrollbarSize = 12.0f;
   style.Colors[ImGuiCol_WindowBg] = ImVec4(0.10f, 0.11f, 0.13f, 1.0f);
   style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.16f, 0.29f, 0.48f, 1.0f);
+  if (app.ui.high_contrast) {  // white on black, bright frames and borders (presenter's C key)
+    ImVec4* c = style.Colors;
+    c[ImGuiCol_WindowBg] = c[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 1);
+    c[ImGuiCol_PopupBg] = ImVec4(0.05f, 0.05f, 0.05f, 1);
+    c[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+    c[ImGuiCol_TextDisabled] = ImVec4(0.85f, 0.85f, 0.85f, 1);
+    c[ImGuiCol_Border] = ImVec4(1, 1, 1, 0.8f);
+    c[ImGuiCol_FrameBg] = ImVec4(0.12f, 0.12f, 0.12f, 1);
+    c[ImGuiCol_Button] = ImVec4(0.0f, 0.25f, 0.6f, 1);
+    c[ImGuiCol_TitleBgActive] = c[ImGuiCol_TitleBg] = ImVec4(0.0f, 0.25f, 0.6f, 1);
+    c[ImGuiCol_NavHighlight] = ImVec4(1, 1, 0, 1);
+    style.WindowBorderSize = style.FrameBorderSize = 1.0f;
+  }
   style.ScaleAllSizes(app.style_scale);
   ImGui::GetStyle() = style;
   app.fonts_dirty = false;
@@ -185,18 +240,122 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
 }
 
 // [SECTION] layout and keyboard
+const char* layout_mode_name(LayoutMode m) {
+  switch (m) {
+    case LayoutMode::columns: return "columns";
+    case LayoutMode::sidebar: return "sidebar";
+    case LayoutMode::tabs: return "tabs";
+  }
+  return "?";
+}
+
+// The rule (docs/web-api.md, tested at 390×844 … 3840×2160 and UI scale 1–3):
+//   * the matrices get at least kMinMatrices × UI scale pixels of width (room for three blocks of a
+//     short sentence side by side with readable cells); the side panels get 250–420 × UI scale each;
+//   * three columns when both side columns and the matrices fit; else one side column whose tabs
+//     switch between the side panels; else (phones, or a big UI scale on a small screen) one panel at
+//     a time under a tab bar;
+//   * every window lies inside the display; content taller or wider than its window scrolls.
+Placement choose_layout(const App& app, float W, float H) {
+  const float s = app.style_scale;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float min_h = st.WindowMinSize.y;
+  constexpr float kMinMatrices = 560.0f;
+  Placement P;
+  // The formula strip, with room for its scrollbar when its contents are wider than the screen.
+  // Bars one line high, plus room for a horizontal scrollbar when their contents are wider than W.
+  const auto bar = [&](const char* name, float line) {
+    const ImGuiWindow* w = ImGui::FindWindowByName(name);
+    const bool wide = w && w->ContentSize.x + 2.0f * st.WindowPadding.x > W + 0.5f;
+    return std::max(min_h, line + 2.0f * st.WindowPadding.y) + (wide ? st.ScrollbarSize : 0.0f);
+  };
+  const float top = bar("pipeline", ImGui::GetFrameHeight());
+  const float nav = bar("nav", ImGui::GetFrameHeight());
+  const float bottom = bar("status", ImGui::GetTextLineHeight());
+  P.pipeline = {0, 0, W, top};
+  P.nav = {0, top, W, nav};
+  const float y0 = top + nav, body_h = std::max(min_h, H - y0 - bottom);
+  P.status = {0, H - bottom, W, bottom};
+
+  const float col_w = std::clamp(W * 0.22f, 250.0f * s, 380.0f * s);
+  const float right_w = std::clamp(W * 0.22f, 250.0f * s, 420.0f * s);
+  const float side_w = std::clamp(W * 0.30f, 260.0f * s, 420.0f * s);
+  if (W >= col_w + right_w + kMinMatrices * s) P.mode = LayoutMode::columns;
+  else if (W >= side_w + kMinMatrices * s) P.mode = LayoutMode::sidebar;
+  else P.mode = LayoutMode::tabs;
+
+  const WinRect body{0, y0, W, body_h};
+  if (P.mode == LayoutMode::tabs) {
+    switch (app.ui.pane) {
+      case Pane::input: P.input = body; break;
+      case Pane::controls: P.controls = body; break;
+      case Pane::inspector: P.inspector = body; break;
+      case Pane::heads: P.heads = body; break;
+      case Pane::lines: P.lines = body; break;
+      default: P.matrices = body; break;
+    }
+    return P;
+  }
+  if (app.ui.side_collapsed) {
+    P.matrices = body;
+    return P;
+  }
+  if (P.mode == LayoutMode::sidebar) {
+    const WinRect side{0, y0, side_w, body_h};
+    switch (app.ui.side_pane) {
+      case Pane::controls: P.controls = side; break;
+      case Pane::inspector: P.inspector = side; break;
+      case Pane::heads: P.heads = side; break;
+      case Pane::lines: P.lines = side; break;
+      default: P.input = side; break;
+    }
+    P.matrices = {side_w, y0, W - side_w, body_h};
+    return P;
+  }
+  const float mid_w = W - col_w - right_w;
+  P.input = {0, y0, col_w, body_h * 0.34f};
+  P.controls = {0, y0 + body_h * 0.34f, col_w, body_h * 0.66f};
+  P.matrices = {col_w, y0, mid_w, body_h};
+  P.inspector = {col_w + mid_w, y0, right_w, body_h * 0.36f};
+  P.heads = {col_w + mid_w, y0 + body_h * 0.36f, right_w, body_h * 0.30f};
+  P.lines = {col_w + mid_w, y0 + body_h * 0.66f, right_w, body_h * 0.34f};
+  return P;
+}
+
 namespace {
 
-struct Rect {
-  float x, y, w, h;
-};
-
-// Positions the next window (named for the reader; ImGui applies it to the next Begin). The layout is
-// re-applied when the display size changes, otherwise windows keep where the person put them.
-void place(App& app, const char* /*window*/, Rect r) {
-  const ImGuiCond cond = app.layout_dirty ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+// Positions the next window (ImGui applies it to the next Begin). In columns mode the layout is
+// re-applied when the display size or mode changes, otherwise windows keep where the person put them;
+// in sidebar and tabs modes panels share places, so each is put in its place every frame.
+void place(App& app, const WinRect& r) {
+  const ImGuiCond cond = app.layout_dirty || app.ui.layout != LayoutMode::columns ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), cond);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), cond);
+}
+
+// Floating windows (help, tour) are sized by their panels for a 1× UI; on a small screen or a large
+// scale they would leave it. Limit their size to the display, and bring them back inside if they are out.
+void keep_on_screen(App& app, const char* name) {
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const float margin = 4.0f * app.style_scale;
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(50.0f, d.x - 2 * margin), std::max(50.0f, d.y - 2 * margin)));
+  if (ImGuiWindow* w = ImGui::FindWindowByName(name)) {
+    const ImVec2 size(std::min(w->Size.x, d.x - 2 * margin), std::min(w->Size.y, d.y - 2 * margin));
+    const ImVec2 pos(std::clamp(w->Pos.x, margin, std::max(margin, d.x - margin - size.x)),
+                     std::clamp(w->Pos.y, margin, std::max(margin, d.y - margin - size.y)));
+    if (pos.x != w->Pos.x || pos.y != w->Pos.y) ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+  }
+}
+
+// Every visible top-level window's rectangle, for layout_json (tests check nothing leaves the screen).
+void remember_windows(App& app) {
+  app.window_rects.clear();
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+    if (!w->WasActive || w->Hidden || (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)))
+      continue;
+    const bool scrolls = w->ScrollMax.y > 0.0f || w->ScrollMax.x > 0.0f;
+    app.window_rects.push_back({w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, scrolls && !(w->Flags & ImGuiWindowFlags_NoScrollbar) ? 1 : scrolls ? 2 : 0});
+  }
 }
 
 void cycle_mask(App& app) {
@@ -223,7 +382,7 @@ void cycle_mask(App& app) {
 void handle_shortcuts(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
   const int heads = std::max(app.engine.result().heads, 1);
-  if (io.WantTextInput) return;
+  if (io.WantTextInput || app.ui.presenter) return;  // presenter mode has its own keys
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))) app.ui.head = (app.ui.head + 1) % heads;
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp))) app.ui.head = (app.ui.head + heads - 1) % heads;
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) app.ui.selected = {}, app.ui.query = -1;
@@ -237,6 +396,7 @@ void handle_shortcuts(App& app) {
       case 'h': case 'H': case '?': app.ui.show_help = !app.ui.show_help; break;
       case 't': case 'T': app.ui.show_tour = !app.ui.show_tour; break;
       case 'w': case 'W': app.ui.show_weights = !app.ui.show_weights; break;
+      case 'p': case 'P': app.ui.presenter = true, app.ui.fullscreen_request = 1; break;
       default: break;
     }
   }
@@ -246,6 +406,7 @@ void handle_shortcuts(App& app) {
 
 void frame(App& app) {
   for (ViewRect& v : app.view_rects) v.drawn = false;
+  app.widget_visible.clear();
   // Panels drawn before this frame's sync show the previous result: if it changes during the
   // frame, the frame is not the final picture, so needs_redraw() asks for another.
   const uint64_t version_at_start = app.result_version;
@@ -260,42 +421,36 @@ void frame(App& app) {
   app.ui.hover_next = {};
   app.ui.hover_token_next = -1;
 
+  if (app.labels_version != app.result_version) refresh_labels(app);
   handle_shortcuts(app);
 
-  const float s = app.style_scale;
-  const float W = io.DisplaySize.x, H = io.DisplaySize.y;
-  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
-  const float min_h = ImGui::GetStyle().WindowMinSize.y;
-  const float top = std::max(min_h, ImGui::GetFrameHeight() + 2.0f * pad.y);         // the pipeline strip
-  const float bottom = std::max(min_h, ImGui::GetTextLineHeight() + 2.0f * pad.y);  // the status bar
-  const float left_w = std::clamp(W * 0.22f, 250.0f * s, 380.0f * s);
-  const float right_w = std::clamp(W * 0.22f, 250.0f * s, 420.0f * s);
-  const float mid_w = std::max(200.0f, W - left_w - right_w);
-  const float body_h = H - top - bottom;
+  if (app.ui.presenter) {
+    draw_presenter(app);
+  } else {
+    const Placement P = choose_layout(app, io.DisplaySize.x, io.DisplaySize.y);
+    if (P.mode != app.ui.layout) app.layout_dirty = true;
+    app.ui.layout = P.mode;
+    place(app, P.pipeline);
+    draw_pipeline_panel(app);
+    place(app, P.nav);
+    draw_nav_bar(app);
+    if (P.input.w > 0) place(app, P.input), draw_input_panel(app);
+    if (P.controls.w > 0) place(app, P.controls), draw_controls_panel(app);
 
-  place(app, "pipeline", {0, 0, W, top});
-  draw_pipeline_panel(app);
-  place(app, "Input", {0, top, left_w, body_h * 0.34f});
-  draw_input_panel(app);
-  place(app, "Controls", {0, top + body_h * 0.34f, left_w, body_h * 0.66f});
-  draw_controls_panel(app);
+    sync_engine(app);  // controls changed this frame show in this frame's matrices
 
-  sync_engine(app);  // controls changed this frame show in this frame's matrices
-
-  place(app, "Matrices", {left_w, top, mid_w, body_h});
-  draw_matrices_panel(app);
-  place(app, "Inspector", {left_w + mid_w, top, right_w, body_h * 0.36f});
-  draw_inspector_panel(app);
-  place(app, "All heads", {left_w + mid_w, top + body_h * 0.36f, right_w, body_h * 0.30f});
-  draw_heads_panel(app);
-  place(app, "Lines", {left_w + mid_w, top + body_h * 0.66f, right_w, body_h * 0.34f});
-  draw_lines_panel(app);
-  place(app, "status", {0, H - bottom, W, bottom});
-  draw_status_bar(app);
+    if (P.matrices.w > 0) place(app, P.matrices), draw_matrices_panel(app);
+    if (P.inspector.w > 0) place(app, P.inspector), draw_inspector_panel(app);
+    if (P.heads.w > 0) place(app, P.heads), draw_heads_panel(app);
+    if (P.lines.w > 0) place(app, P.lines), draw_lines_panel(app);
+    place(app, P.status);
+    draw_status_bar(app);
+  }
+  remember_windows(app);
 
   draw_hover_card(app);
-  if (app.ui.show_help) draw_help_window(app);
-  if (app.ui.show_tour) draw_tour_window(app);
+  if (app.ui.show_help) keep_on_screen(app, "Help"), draw_help_window(app);
+  if (app.ui.show_tour) keep_on_screen(app, "Tour"), draw_tour_window(app);
 
   sync_engine(app);  // clicks in the matrices (mask cells, edits) are ready for the next frame
   heatmap_collect_garbage(app);
@@ -325,10 +480,33 @@ std::string stats_json(const App& app) {
 void remember_item(App& app, const char* name) {
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+  // The part not clipped by its window (what the page may cover with an HTML element), this frame only.
+  const ImRect clip = ImGui::GetCurrentWindow()->ClipRect;
+  const ImVec2 lo(std::max(a.x, clip.Min.x), std::max(a.y, clip.Min.y)), hi(std::min(b.x, clip.Max.x), std::min(b.y, clip.Max.y));
+  if (hi.x > lo.x && hi.y > lo.y) app.widget_visible[name] = ImVec4(lo.x, lo.y, hi.x - lo.x, hi.y - lo.y);
 }
 
 std::string layout_json(const App& app) {
   std::string out = "{";
+  {
+    const ImGuiIO& io = ImGui::GetIO();
+    char buf[400];
+    std::snprintf(buf, sizeof buf,
+                  "\"_ui\":{\"mode\":\"%s\",\"display_w\":%.1f,\"display_h\":%.1f,\"ui_scale\":%.3g,\"font_px\":%.1f,"
+                  "\"big_font_px\":%.1f,\"presenter\":%s,\"presenter_both\":%s,\"high_contrast\":%s,\"side_collapsed\":%s}",
+                  layout_mode_name(app.ui.layout), io.DisplaySize.x, io.DisplaySize.y, app.ui.ui_scale, ImGui::GetFontSize(),
+                  app.big_font ? app.big_font->FontSize : 0.0f, app.ui.presenter ? "true" : "false", app.presenter_both ? "true" : "false",
+                  app.ui.high_contrast ? "true" : "false", app.ui.side_collapsed ? "true" : "false");
+    out += buf;
+    out += ",\"_windows\":{";
+    for (size_t i = 0; i < app.window_rects.size(); ++i) {
+      const WindowRect& w = app.window_rects[i];
+      std::snprintf(buf, sizeof buf, "%s\"%s\":{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f,\"scroll\":%d}", i ? "," : "",
+                    w.name.c_str(), w.x, w.y, w.w, w.h, w.scroll);
+      out += buf;
+    }
+    out += "}";
+  }
   for (const auto& [name, r] : app.widget_rects) {
     char buf[200];
     std::snprintf(buf, sizeof buf, "%s\"%s\":{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", out.size() > 1 ? "," : "",

@@ -44,6 +44,24 @@ struct ViewRect {
   bool drawn = false;
 };
 
+// A window's place on the display (pixels).
+struct WinRect {
+  float x = 0, y = 0, w = 0, h = 0;
+};
+
+// Where each panel goes this frame; w = 0: not shown.
+struct Placement {
+  LayoutMode mode = LayoutMode::columns;
+  WinRect pipeline, nav, input, controls, matrices, inspector, heads, lines, status;
+};
+
+// A drawn top-level window, for layout_json. scroll: 0 fits, 1 scrolls, 2 too big for a window that cannot scroll.
+struct WindowRect {
+  std::string name;
+  float x, y, w, h;
+  int scroll;
+};
+
 struct App {
   attn::Engine engine;
   attn::Config config;       // what the controls edit; the engine holds the last one that was valid
@@ -67,6 +85,12 @@ struct App {
   int last_vertices = 0;  // vertices ImGui produced for the last drawn frame
   ViewRect view_rects[(int)View::count];
   std::unordered_map<std::string, ImVec4> widget_rects;  // named controls' last rect (x, y, w, h)
+  std::unordered_map<std::string, ImVec4> widget_visible;  // the same, clipped to its window; drawn this frame only
+  std::vector<WindowRect> window_rects;                   // top-level windows drawn last frame
+  bool external_text_boxes = false;  // the web page lays real <textarea>s over the text boxes
+  ImFont* big_font = nullptr;
+  bool presenter_both = false;  // presenter mode showed S and A side by side last frame  // presenter mode's type (≥ 24 CSS px at every UI scale)
+  uint64_t labels_version = ~0ull;  // result_version the token labels were made for
   float style_scale = 1.0f;  // ui_scale × device pixel ratio: what fonts and sizes were built for
   float dpi_scale = 1.0f;    // set by the shell (devicePixelRatio on the web)
   bool fonts_dirty = true;   // the shell rebuilds the font texture when set
@@ -89,11 +113,19 @@ std::string apply_config(App& app, attn::Config config);
 // Hands app.config to the engine if it changed, fitting edits and masks to the current tokens first.
 void sync_engine(App& app);
 
+// A text box was edited (in ImGui or, on the web, in the page's <textarea>): explicit tokens or
+// vectors give way to the text. set_text_box replaces a box's whole text ("source" only in cross mode).
+void text_edited(App& app, attn::SequenceInput& seq);
+void set_text_box(App& app, bool source, std::string text);
+
 // Shows a passing message in the status bar for a few seconds.
 void notify(App& app, std::string message);
 
 // Sets fonts and style for a UI scale (1 = 16 px text). Needs the font file bytes (not owned).
 void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale);
+
+// A new UI scale (0.75–3; 1 = 16 px text): fonts and sizes are rebuilt before the next frame.
+void set_ui_scale(App& app, float scale);
 
 // Remembers the last item's rectangle under `name` (for layout_json: tests and scripted tours).
 void remember_item(App& app, const char* name);
@@ -106,9 +138,16 @@ bool needs_redraw(const App& app, double seconds_since_last_frame);
 // One frame of UI, between ImGui::NewFrame() and ImGui::Render().
 void frame(App& app);
 
+// Where the panels go on a W × H display at the current UI scale (the rule is beside its code).
+Placement choose_layout(const App& app, float W, float H);
+
 // JSON snapshots for window.attnlab and tests.
 std::string stats_json(const App& app);
-// Where each matrix view was drawn: {"weights": {"x":..,"y":..,"cell_w":..,"cell_h":..,"rows":..,"cols":..,"head":..}, ...}
+// Where each matrix view, named control and window was drawn, and the layout mode; see docs/web-api.md.
 std::string layout_json(const App& app);
+
+// What a screen reader should hear and read: the described cell's explanation, the weights row of
+// its query, and the focused matrix as a table (capped). JSON for the page's aria-live region.
+std::string a11y_json(const App& app);
 
 }  // namespace attnlab

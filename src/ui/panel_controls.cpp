@@ -158,11 +158,9 @@ void draw_controls_panel(App& app) {
     ImGui::SameLine();
     ImGui::Checkbox("W matrices", &app.ui.show_weights);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-    ImGui::SliderFloat("UI scale", &app.ui.ui_scale_edit, 0.75f, 2.5f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
-    if (ImGui::IsItemDeactivatedAfterEdit()) {
-      app.ui.ui_scale = app.ui.ui_scale_edit;
-      app.fonts_dirty = true;  // the shell rebuilds the fonts before the next frame
-    }
+    ImGui::SliderFloat("UI scale", &app.ui.ui_scale_edit, 0.75f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    remember_item(app, "ui_scale");
+    if (ImGui::IsItemDeactivatedAfterEdit()) set_ui_scale(app, app.ui.ui_scale_edit);
     help_marker("Larger text and cells for a projector. Applies when you release the slider.");
     if (!c.overrides.empty()) {
       ImGui::Text("%d edited numbers", (int)c.overrides.size());

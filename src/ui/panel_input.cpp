@@ -28,13 +28,7 @@ void chips(App& app, const std::vector<std::string>& tokens, bool queries) {
 
 bool text_box(App& app, const char* id, std::string& text, attn::SequenceInput& seq, float height) {
   const bool changed = ImGui::InputTextMultiline(id, &text, ImVec2(-1, height));
-  if (changed) {
-    if (seq.use_tokens) seq.use_tokens = false;  // typing switches explicit tokens back to text
-    if (!seq.x.empty()) {
-      seq.x.clear(), seq.x_rows = 0;
-      notify(app, "Explicit vectors dropped: the text now chooses the embeddings");
-    }
-  }
+  if (changed) text_edited(app, seq);
   return changed;
 }
 
@@ -46,7 +40,7 @@ void draw_input_panel(App& app) {
   ImGui::TextUnformatted(app.config.cross ? "Target (queries)" : "Text");
   help_marker("Type anything. Words, punctuation, each CJK character and each emoji become tokens; "
               "the lab keeps up to 256. Press / to put the cursor here.");
-  if (app.ui.focus_text) {
+  if (app.ui.focus_text && !app.external_text_boxes) {  // (the web page focuses its own <textarea>)
     ImGui::SetKeyboardFocusHere();
     app.ui.focus_text = false;
   }
@@ -71,6 +65,7 @@ void draw_input_panel(App& app) {
     help_marker("In cross-attention the queries come from the target above, the keys and values from this text, "
                 "as when a translator's decoder looks back at the sentence it is translating.");
     text_box(app, "##source", app.source, app.config.source, box_h);
+    remember_item(app, "source");
     ImGui::Text("%d tokens", r.m);
     chips(app, app.source_labels, false);
   }

@@ -9,7 +9,7 @@ namespace attnlab {
 void draw_status_bar(App& app) {
   ImGui::Begin("status", nullptr,
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
+                   ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
   const attn::Result& r = app.engine.result();
   char recompute[32];
   if (app.recompute_ms < 1.0f) std::snprintf(recompute, sizeof recompute, "%.0f \xC2\xB5s", app.recompute_ms * 1000.0f);

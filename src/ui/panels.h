@@ -16,5 +16,7 @@ void draw_status_bar(App& app);        // sizes, backend, timings, notices
 void draw_help_window(App& app);       // keyboard shortcuts and how to read the lab
 void draw_tour_window(App& app);       // the guided walkthrough
 void draw_hover_card(App& app);        // tooltip with the exact computation of the hovered cell
+void draw_nav_bar(App& app);           // tabs between panels on small screens, side panels, Present
+void draw_presenter(App& app);         // full-screen teaching view: formula, S and A big, presets
 
 }  // namespace attnlab

@@ -34,6 +34,18 @@ struct CellRef {
   bool operator==(const CellRef&) const = default;
 };
 
+// How the panels share the screen (chosen each frame from the display size and the UI scale; see
+// choose_layout in app.cpp for the rule).
+enum class LayoutMode {
+  columns,  // input and controls | matrices | inspector, heads, lines
+  sidebar,  // one side column with a tab per side panel | matrices
+  tabs,     // one panel at a time under a tab bar (phones, or a large UI scale on a small screen)
+};
+const char* layout_mode_name(LayoutMode m);
+
+// The side panels, in the order the tab bars show them.
+enum class Pane { input, controls, matrices, inspector, heads, lines, count };
+
 struct UiState {
   int head = 0;            // the head shown in the per-head views
   int query = -1;          // the query token picked by clicking its chip (-1: none)
@@ -53,6 +65,16 @@ struct UiState {
   bool focus_text = false;         // keyboard shortcut: put the cursor in the text box
   float ui_scale = 1.0f;       // applied (fonts are built for it)
   float ui_scale_edit = 1.0f;  // the slider's value while it is dragged
+  // [SECTION] layout and presenter
+  LayoutMode layout = LayoutMode::columns;
+  Pane pane = Pane::matrices;        // the tab shown in tabs mode
+  Pane side_pane = Pane::input;      // the side column's tab in sidebar mode
+  bool side_collapsed = false;       // the person hid the side panels: matrices use the whole width
+  bool presenter = false;            // full-screen teaching view (P, the Present button, #present)
+  bool high_contrast = false;        // white on black, heavier lines (C in presenter mode)
+  bool presenter_scores = false;     // presenter shows S (else A) when only one of them fits
+  int presenter_preset = -1;         // index in presets() shown last in presenter mode (-1: none yet)
+  int fullscreen_request = 0;        // for the shell: 1 enter full screen, -1 leave, 2 toggle (then 0)
 };
 
 }  // namespace attnlab

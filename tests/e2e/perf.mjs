@@ -1,6 +1,7 @@
 // Frame times of the web app in headless Chromium (software WebGL through SwiftShader): prints one
 // JSON line per case. A measurement, not a test: it asserts nothing.
 //   ATTNLAB_SITE=build-web/site node tests/e2e/perf.mjs
+//   PERF_N=100 PERF_SIZE=1280x720 ... (the issue's classroom case: ~100 tokens on a 1280×720 projector)
 // For each n (heads 8, d_model 256, every panel open: help, tour, W matrices):
 //   static   nothing changes; the lab redraws every frame
 //   live     the temperature changes every frame (a full softmax -> output recompute each frame)
@@ -11,8 +12,10 @@ import { serve, launch, openLab } from './lib.mjs';
 const site = process.env.ATTNLAB_SITE;
 const server = await serve(site);
 const browser = await launch();
-for (const n of [16, 64, 128]) {
-  const { page } = await openLab(browser, server.url, { width: 1920, height: 1080 });
+const sizes = (process.env.PERF_N || '16,64,128').split(',').map(Number);
+const [width, height] = (process.env.PERF_SIZE || '1920x1080').split('x').map(Number);
+for (const n of sizes) {
+  const { page } = await openLab(browser, server.url, { width, height });
   const words = Array.from({ length: n }, (_, i) => ['the', 'cat', 'sat', 'on', 'mat', 'and', 'slept', 'well'][i % 8] + (i >= 8 ? i : ''));
   await page.evaluate((text) => window.attnlab.apply({ text, heads: 8, d_model: 256, mask: 'causal' }), words.join(' '));
   await page.mouse.move(5, 5);
@@ -39,10 +42,10 @@ for (const n of [16, 64, 128]) {
       const s = window.attnlab.stats();
       return { raf_median: gaps[gaps.length >> 1], raf_p95: gaps[Math.floor(gaps.length * 0.95)], ...s };
     }, mode === 'live');
-    console.log(JSON.stringify({ n, heads: 8, d_model: 256, mode, frame_ms_median: r.frame_ms_median, frame_ms_p95: r.frame_ms_p95,
+    console.log(JSON.stringify({ n, width, height, heads: 8, d_model: 256, mode, frame_ms_median: r.frame_ms_median, frame_ms_p95: r.frame_ms_p95,
       raf_ms_median: +r.raf_median.toFixed(2), raf_ms_p95: +r.raf_p95.toFixed(2), ui_ms_median: r.ui_ms_median, ui_ms_p95: r.ui_ms_p95, recompute_ms: r.recompute_ms, texture_uploads: r.texture_uploads, vertices: r.vertices }));
   }
-  if (n === 128) await page.screenshot({ path: (process.env.ATTNLAB_OUT || '/tmp') + '/perf-n128.png' });
+  if (n === sizes[sizes.length - 1]) await page.screenshot({ path: (process.env.ATTNLAB_OUT || '/tmp') + `/perf-n${n}.png` });
   await page.close();
 }
 await browser.close();

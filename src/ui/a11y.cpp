@@ -1,0 +1,129 @@
+// What a screen reader gets: the lab draws on a canvas, so the page mirrors this text into the DOM
+// (an aria-live region and a table; web/app.js). Built from the same engine results the hover card
+// explains, in sentences rather than a picture.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "app.h"
+#include "explain.h"
+
+namespace attnlab {
+
+namespace {
+
+std::string num(double v) {
+  if (!std::isfinite(v)) return v < 0 ? "minus infinity" : "infinity";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+std::string quoted(const std::vector<std::string>& tokens, int i) {
+  return i >= 0 && i < (int)tokens.size() ? "\u201C" + tokens[(size_t)i] + "\u201D" : std::to_string(i);
+}
+
+// The cell a reader follows: the one under the pointer (or finger), else the selected one.
+CellRef described_cell(const App& app) {
+  const attn::Result& r = app.engine.result();
+  for (const CellRef& c : {app.ui.hover, app.ui.selected}) {
+    if (!c.valid() || c.head >= r.heads) continue;
+    const attn::MatView m = view_matrix(r, c.view, c.head);
+    if (c.row < m.rows && c.col < m.cols) return c;
+  }
+  return {};
+}
+
+std::string cell_sentence(const App& app, const CellRef& c) {
+  const attn::Result& r = app.engine.result();
+  const attn::MatView m = view_matrix(r, c.view, c.head);
+  const float value = m(c.row, c.col);
+  const bool per_head = c.view != View::x && c.view != View::concat && c.view != View::output && c.view != View::w_o;
+  std::string out = std::string(view_name(c.view)) + (per_head ? ", head " + std::to_string(c.head) : "") + ": ";
+  switch (c.view) {
+    case View::scores: case View::masked: case View::weights: {
+      const attn::ScoreExplanation s = attn::explain_score(r, c.head, c.row, c.col);
+      const attn::WeightExplanation w = attn::explain_weight(r, c.head, c.row, c.col);
+      out += "query " + quoted(r.tokens, c.row) + " and key " + quoted(r.source_tokens, c.col) + ". ";
+      out += "Score " + num(s.score) + ", the dot product " + num(s.dot) + " times " + num(s.alpha) + ". ";
+      if (w.fully_masked) out += "Every key is masked for this query, so all its weights are 0.";
+      else if (!w.allowed) out += "The mask hides this key: its score is minus infinity and its weight 0.";
+      else out += "Weight " + num(w.weight) + ": e to the power (" + num(w.score) + " minus the row's largest score " + num(w.row_max) +
+                  "), divided by the row's sum " + num(w.row_sum) + ", over " + std::to_string(w.allowed_keys) + " allowed keys.";
+      break;
+    }
+    case View::head_out: {
+      const attn::OutputExplanation o = attn::explain_output(r, c.head, c.row, c.col);
+      out += "token " + quoted(r.tokens, c.row) + ", column " + std::to_string(c.col) + ": " + num(value) +
+             ", the weighted sum of the value column over the keys";
+      if (!o.terms.empty()) out += "; the largest share comes from " + quoted(r.source_tokens, o.terms[0].index) +
+                                   " (weight " + num(o.terms[0].a) + " times value " + num(o.terms[0].b) + ")";
+      out += ".";
+      break;
+    }
+    default: {
+      const bool key_rows = c.view == View::k || c.view == View::v;
+      const bool w_rows = c.view >= View::w_q;
+      out += w_rows ? "row " + std::to_string(c.row) : "token " + quoted(key_rows ? r.source_tokens : r.tokens, c.row);
+      out += ", column " + std::to_string(c.col) + ": " + num(value) + ".";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string a11y_json(const App& app) {
+  const attn::Result& r = app.engine.result();
+  nlohmann::json j = nlohmann::json::object();
+  if (r.n == 0) {
+    j["live"] = "No tokens: type some text.";
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  const CellRef c = described_cell(app);
+  const int head = std::clamp(c.valid() ? c.head : app.ui.head, 0, r.heads - 1);
+  j["live"] = c.valid() ? cell_sentence(app, c) : "";
+  // The weights row of the query being looked at (the described cell's row, or the picked token).
+  const bool attention_view = c.valid() && (c.view == View::scores || c.view == View::masked || c.view == View::weights ||
+                                            c.view == View::head_out || c.view == View::q);
+  const int query = attention_view ? c.row : app.ui.query >= 0 ? app.ui.query : app.ui.hover_token;
+  if (query >= 0 && query < r.n) {
+    const attn::MatView a = view_matrix(r, View::weights, head);
+    std::string row = "Weights of query " + quoted(r.tokens, query) + " in head " + std::to_string(head) + ":";
+    for (int k = 0; k < a.cols && k < 64; ++k) row += (k ? ", " : " ") + quoted(r.source_tokens, k) + " " + num(a(query, k));
+    if (a.cols > 64) row += ", and " + std::to_string(a.cols - 64) + " more keys";
+    j["row"] = row + ".";
+  } else {
+    j["row"] = "";
+  }
+  // The focused matrix as a table (the described cell's, else the weights), at most 32 × 32 cells.
+  const View v = c.valid() ? c.view : View::weights;
+  const attn::MatView m = view_matrix(r, v, head);
+  constexpr int kMax = 32;
+  const bool key_rows = v == View::k || v == View::v;
+  const bool key_cols = v == View::scores || v == View::masked || v == View::weights;
+  const bool w_rows = v >= View::w_q;
+  nlohmann::json t;
+  t["caption"] = std::string(view_name(v)) + (v == View::x || v == View::concat || v == View::output || v == View::w_o ? "" : ", head " + std::to_string(head)) +
+                 " (" + std::to_string(m.rows) + " by " + std::to_string(m.cols) + (m.rows > kMax || m.cols > kMax ? ", the first 32 rows and columns" : "") + ")";
+  nlohmann::json cols = nlohmann::json::array(), rows = nlohmann::json::array();
+  for (int k = 0; k < m.cols && k < kMax; ++k)
+    cols.push_back(key_cols && k < (int)r.source_tokens.size() ? r.source_tokens[(size_t)k] : std::to_string(k));
+  for (int i = 0; i < m.rows && i < kMax; ++i) {
+    nlohmann::json cells = nlohmann::json::array();
+    for (int k = 0; k < m.cols && k < kMax; ++k) {
+      const bool hidden = (v == View::masked || v == View::weights) && !r.mask.allows(i, k);
+      cells.push_back(hidden && v == View::masked ? std::string("minus infinity") : num(m(i, k)));
+    }
+    const std::vector<std::string>& labels = key_rows ? r.source_tokens : r.tokens;
+    rows.push_back({{"label", !w_rows && i < (int)labels.size() ? labels[(size_t)i] : std::to_string(i)}, {"cells", cells}});
+  }
+  t["cols"] = cols;
+  t["rows"] = rows;
+  t["focus"] = c.valid() ? nlohmann::json::array({c.row, c.col}) : nlohmann::json::array();
+  j["table"] = t;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace attnlab

@@ -1,0 +1,63 @@
+// The navigation bar under the formula strip: on small screens (or a large UI scale) a tab per panel;
+// with a side column, its tabs; on wide screens a button to hide the side panels; always Present.
+#include <iterator>
+
+#include "app.h"
+#include "imgui_internal.h"
+#include "panels.h"
+
+namespace attnlab {
+
+namespace {
+
+const char* pane_label(Pane p) {
+  switch (p) {
+    case Pane::input: return "Input";
+    case Pane::controls: return "Controls";
+    case Pane::matrices: return "Matrices";
+    case Pane::inspector: return "Inspector";
+    case Pane::heads: return "All heads";
+    case Pane::lines: return "Lines";
+    case Pane::count: break;
+  }
+  return "?";
+}
+
+// One tab-like button; the current one is highlighted. Remembered as "tab_<label>" for tests.
+void tab(App& app, Pane p, Pane& current) {
+  const bool on = p == current;
+  if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+  if (ImGui::Button(pane_label(p))) current = p;
+  if (on) ImGui::PopStyleColor();
+  remember_item(app, (std::string("tab_") + pane_label(p)).c_str());
+  ImGui::SameLine();
+}
+
+}  // namespace
+
+void draw_nav_bar(App& app) {
+  ImGui::Begin("nav", nullptr,
+               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_HorizontalScrollbar |
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  if (app.ui.layout == LayoutMode::tabs) {
+    for (Pane p : {Pane::matrices, Pane::input, Pane::controls, Pane::inspector, Pane::heads, Pane::lines}) tab(app, p, app.ui.pane);
+  } else {
+    if (ImGui::Button(app.ui.side_collapsed ? "Show side panels" : "Hide side panels")) {
+      app.ui.side_collapsed = !app.ui.side_collapsed;
+      app.layout_dirty = true;
+    }
+    remember_item(app, "side_panels");
+    ImGui::SameLine();
+    if (app.ui.layout == LayoutMode::sidebar && !app.ui.side_collapsed)
+      for (Pane p : {Pane::input, Pane::controls, Pane::inspector, Pane::heads, Pane::lines}) tab(app, p, app.ui.side_pane);
+  }
+  if (ImGui::Button("Present")) {
+    app.ui.presenter = true;
+    app.ui.fullscreen_request = 1;
+  }
+  remember_item(app, "present");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Full-screen view for a projector (P); arrows step through the presets");
+  ImGui::End();
+}
+
+}  // namespace attnlab

@@ -1,0 +1,145 @@
+// Presenter: the lab as a teacher shows it on a projector. One full-screen view: the preset's name,
+// the formula with this setup's numbers, and the scores S and the weights A as big heatmaps with
+// token labels and numbers; arrow keys or a presenter clicker (PageUp/PageDown) step through the
+// presets, C switches high contrast, S swaps the single matrix when only one fits, P or Esc leaves.
+//
+// Readability rule (tested at 1280×720): every number and label in the matrices is drawn in the big
+// font, ≥ 24 CSS pixels, and a matrix is shown only where its cells hold those numbers; when S and A
+// do not both fit side by side at that size, one is shown (A unless S was chosen).
+#include <algorithm>
+#include <cstdio>
+
+#include "app.h"
+#include "config_json.h"
+#include "heatmap.h"
+#include "imgui_internal.h"
+#include "panels.h"
+#include "presets.h"
+
+namespace attnlab {
+
+namespace {
+
+void open_preset(App& app, int k) {
+  const auto all = presets();
+  if (all.empty()) return;
+  k = ((k % (int)all.size()) + (int)all.size()) % (int)all.size();
+  attn::Config c;
+  std::string err = attn::parse_config(all[(size_t)k].json, c);
+  if (err.empty()) err = apply_config(app, c);
+  if (!err.empty()) notify(app, "Preset " + all[(size_t)k].file + " is broken: " + err);
+  app.ui.presenter_preset = k;
+}
+
+void presenter_keys(App& app) {
+  if (ImGui::GetIO().WantTextInput) return;
+  const auto pressed = [](ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); };
+  const int at = app.ui.presenter_preset;
+  if (pressed(ImGuiKey_RightArrow) || pressed(ImGuiKey_PageDown) || pressed(ImGuiKey_DownArrow) || pressed(ImGuiKey_Space))
+    open_preset(app, at + 1);
+  if (pressed(ImGuiKey_LeftArrow) || pressed(ImGuiKey_PageUp) || pressed(ImGuiKey_UpArrow) || pressed(ImGuiKey_Backspace))
+    open_preset(app, at < 0 ? -1 : at - 1);
+  if (pressed(ImGuiKey_Escape)) app.ui.presenter = false;
+  for (ImWchar c : ImGui::GetIO().InputQueueCharacters) {
+    if (c == 'p' || c == 'P') app.ui.presenter = false;
+    if (c == 'c' || c == 'C') app.ui.high_contrast = !app.ui.high_contrast, app.fonts_dirty = true;
+    if (c == 's' || c == 'S') app.ui.presenter_scores = !app.ui.presenter_scores;
+    if (c == 'f' || c == 'F') app.ui.fullscreen_request = 1;
+  }
+}
+
+// A matrix in the big font: the same heatmap the Matrices panel draws, with room to breathe.
+void big_matrix(App& app, View view, const char* title, ImVec2 size) {
+  const attn::Result& r = app.engine.result();
+  const int head = std::clamp(app.ui.head, 0, r.heads - 1);
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(title);
+  HeatmapSpec s;
+  s.id = view_name(view);
+  s.m = view_matrix(r, view, head);
+  s.cmap = view == View::weights ? Colormap::sequential : Colormap::diverging;
+  s.row_labels = &app.labels;
+  s.col_labels = &app.source_labels;
+  s.mask = view == View::scores ? nullptr : &r.mask;
+  s.masked_as_neg_inf = view == View::masked;
+  s.cell = {view, head, -1, -1};
+  s.max_cell = 400.0f;
+  s.highlight_row = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
+  s.highlight_col = r.cross ? -1 : s.highlight_row;
+  const bool numbers = app.ui.show_numbers;
+  app.ui.show_numbers = true;  // a presenter always shows the numbers
+  const HeatmapEvent ev = draw_heatmap(app, s, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()));
+  app.ui.show_numbers = numbers;
+  (void)ev;  // hovering draws the card; clicks do nothing here (a presenter should not mask by accident)
+  ImGui::EndGroup();
+}
+
+// The side a cell gets when `cols` × `rows` cells share a w × h area with labels and a colour bar.
+float cell_side(const App& app, int rows, int cols, float w, float h) {
+  float gutter = ImGui::CalcTextSize("000").x;
+  for (const std::string& t : app.labels) gutter = std::max(gutter, ImGui::CalcTextSize(t.c_str()).x);
+  gutter = std::min(gutter + 6.0f, 90.0f * app.style_scale);
+  const float bar = 34.0f * app.style_scale;
+  const float header = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetTextLineHeight() + 8.0f;
+  return std::min((w - gutter - bar) / (float)std::max(cols, 1), (h - header) / (float)std::max(rows, 1));
+}
+
+}  // namespace
+
+void draw_presenter(App& app) {
+  presenter_keys(app);
+  if (!app.ui.presenter) return;
+  if (app.ui.presenter_preset < 0) app.ui.presenter_preset = 0;  // arrows start from the first preset
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(io.DisplaySize, ImGuiCond_Always);
+  ImGui::Begin("Presenter", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                          ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
+  const attn::Result& r = app.engine.result();
+  if (app.big_font) ImGui::PushFont(app.big_font);
+  const auto all = presets();
+  const int k = app.ui.presenter_preset;
+  const bool is_preset = k >= 0 && k < (int)all.size();
+  // [1] what this is: the preset's name and its place in the list
+  ImGui::TextColored(app.ui.high_contrast ? ImVec4(1, 1, 0.3f, 1) : ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s",
+                     is_preset ? all[(size_t)k].name.c_str() : "Attention Lab");
+  if (is_preset) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%d/%d", k + 1, (int)all.size());
+  }
+  // [2] the formula with this setup's numbers
+  char formula[160];
+  const char* scale = app.config.scale_mode == attn::ScaleMode::inv_sqrt_dk ? " / \xE2\x88\x9A" "d\xE2\x82\x96" : "";
+  std::snprintf(formula, sizeof formula, "A = softmax(mask(Q\xC2\xB7K\xE1\xB5\x80%s / \xCF\x84))     d\xE2\x82\x96 = %d,  \xCF\x84 = %.2g,  head %d of %d",
+                scale, r.d_k, app.config.temperature, std::clamp(app.ui.head, 0, r.heads - 1), r.heads);
+  ImGui::TextUnformatted(formula);
+  if (app.big_font) ImGui::PopFont();
+  ImGui::TextDisabled("\xE2\x86\x90 \xE2\x86\x92 or PageUp/PageDown: presets    S: scores/weights    C: contrast    F: full screen    P or Esc: leave");
+
+  // [3] S and A side by side when both hold their numbers in the big font, else the chosen one
+  if (r.n > 0) {
+    if (app.big_font) ImGui::PushFont(app.big_font);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float need = ImGui::CalcTextSize("-0.00").x + 4.0f;
+    const float gap = ImGui::GetStyle().ItemSpacing.x * 3.0f;
+    const bool masked = std::find(r.mask.allowed.begin(), r.mask.allowed.end(), 0) != r.mask.allowed.end();
+    const View s_view = masked ? View::masked : View::scores;
+    const char* s_title = s_view == View::masked ? "S (masked: \xE2\x88\x92\xE2\x88\x9E)" : "S = Q\xC2\xB7K\xE1\xB5\x80\xC2\xB7scale/\xCF\x84";
+    const bool both = cell_side(app, r.n, r.m, (avail.x - gap) * 0.5f, avail.y) >= need;
+    if (both) {
+      const ImVec2 half((avail.x - gap) * 0.5f, avail.y);
+      big_matrix(app, s_view, s_title, half);
+      ImGui::SameLine(0, gap);
+      big_matrix(app, View::weights, "A = softmax(S)", half);
+    } else if (app.ui.presenter_scores) {
+      big_matrix(app, s_view, s_title, avail);
+    } else {
+      big_matrix(app, View::weights, "A = softmax(S)", avail);
+    }
+    app.presenter_both = both;
+    if (app.big_font) ImGui::PopFont();
+  }
+  ImGui::End();
+}
+
+}  // namespace attnlab
