@@ -99,9 +99,24 @@ void draw_block(App& app, const Block& b, float width, bool labels_shown_left) {
   ImGui::PopID();
 }
 
-// Lays blocks side by side in one row of a table.
+// Lays blocks side by side in one row of a table; when the panel is too narrow for every block to
+// keep cells of kMinCell (phones, a large UI scale), one under the other at the full width.
 void row_of(App& app, std::initializer_list<Block> blocks) {
   const int n = (int)blocks.size();
+  const attn::Result& r = app.engine.result();
+  constexpr float kMinCell = 8.0f;  // CSS px at UI scale 1: the smallest cell a finger or a pointer can aim at
+  float stretch = 0.0f;
+  for (const Block& b : blocks) stretch += b.stretch;
+  bool fits = true;
+  for (const Block& b : blocks) {
+    const int cols = view_matrix(r, b.view, app.ui.head).cols;
+    const float share = ImGui::GetContentRegionAvail().x * b.stretch / stretch;
+    fits = fits && share - 100.0f * app.style_scale >= kMinCell * app.style_scale * (float)cols;  // 100: labels, colour bar, padding
+  }
+  if (!fits) {
+    for (const Block& b : blocks) draw_block(app, b, ImGui::GetContentRegionAvail().x, false);
+    return;
+  }
   if (ImGui::BeginTable("row", n, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX)) {
     for (const Block& b : blocks) ImGui::TableSetupColumn(view_name(b.view), ImGuiTableColumnFlags_WidthStretch, b.stretch);
     const Block* previous = nullptr;

@@ -34,7 +34,7 @@ void text_part(const char* t) {
 void draw_pipeline_panel(App& app) {
   ImGui::Begin("pipeline", nullptr,
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
+                   ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
   ImGui::AlignTextToFramePadding();
   ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Attention Lab");
   ImGui::SameLine(0, 18.0f * app.style_scale);
