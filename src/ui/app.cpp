@@ -284,8 +284,10 @@ Placement choose_layout(const App& app, float W, float H) {
   else if (W >= side_w + kMinMatrices * s) P.mode = LayoutMode::sidebar;
   else P.mode = LayoutMode::tabs;
 
-  const WinRect body{0, y0, W, body_h};
+  WinRect body{0, y0, W, body_h};
   if (P.mode == LayoutMode::tabs) {
+    // A large UI scale on a small screen: the status line gives its room to the panel.
+    if (body_h < 0.5f * H) P.status = {}, body.h = H - y0;
     switch (app.ui.pane) {
       case Pane::input: P.input = body; break;
       case Pane::controls: P.controls = body; break;
@@ -443,8 +445,7 @@ void frame(App& app) {
     if (P.inspector.w > 0) place(app, P.inspector), draw_inspector_panel(app);
     if (P.heads.w > 0) place(app, P.heads), draw_heads_panel(app);
     if (P.lines.w > 0) place(app, P.lines), draw_lines_panel(app);
-    place(app, P.status);
-    draw_status_bar(app);
+    if (P.status.w > 0) place(app, P.status), draw_status_bar(app);
   }
   remember_windows(app);
 

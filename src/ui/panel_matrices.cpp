@@ -5,6 +5,7 @@
 
 #include "app.h"
 #include "heatmap.h"
+#include "imgui_internal.h"
 #include "panels.h"
 #include "widgets.h"
 
@@ -99,35 +100,47 @@ void draw_block(App& app, const Block& b, float width, bool labels_shown_left) {
   ImGui::PopID();
 }
 
-// Lays blocks side by side in one row of a table; when the panel is too narrow for every block to
-// keep cells of kMinCell (phones, a large UI scale), one under the other at the full width.
+// Lays blocks side by side in rows of tables. A block goes on the next line when the line would be
+// too narrow for every block on it to keep cells of kMinCell (phones, a large UI scale, wide X);
+// blocks keep one ID whichever line they land on, so their textures and state survive a re-wrap.
 void row_of(App& app, std::initializer_list<Block> blocks) {
-  const int n = (int)blocks.size();
   const attn::Result& r = app.engine.result();
   constexpr float kMinCell = 8.0f;  // CSS px at UI scale 1: the smallest cell a finger or a pointer can aim at
-  float stretch = 0.0f;
-  for (const Block& b : blocks) stretch += b.stretch;
-  bool fits = true;
+  const float avail = ImGui::GetContentRegionAvail().x, s = app.style_scale;
+  const auto fits = [&](const std::vector<const Block*>& line) {
+    float stretch = 0.0f;
+    for (const Block* b : line) stretch += b->stretch;
+    for (const Block* b : line)  // 120: labels (up to 90), colour bar, padding
+      if (avail * b->stretch / stretch - 120.0f * s < kMinCell * s * (float)view_matrix(r, b->view, app.ui.head).cols) return false;
+    return true;
+  };
+  std::vector<std::vector<const Block*>> lines(1);
   for (const Block& b : blocks) {
-    const int cols = view_matrix(r, b.view, app.ui.head).cols;
-    const float share = ImGui::GetContentRegionAvail().x * b.stretch / stretch;
-    fits = fits && share - 100.0f * app.style_scale >= kMinCell * app.style_scale * (float)cols;  // 100: labels, colour bar, padding
-  }
-  if (!fits) {
-    for (const Block& b : blocks) draw_block(app, b, ImGui::GetContentRegionAvail().x, false);
-    return;
-  }
-  if (ImGui::BeginTable("row", n, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX)) {
-    for (const Block& b : blocks) ImGui::TableSetupColumn(view_name(b.view), ImGuiTableColumnFlags_WidthStretch, b.stretch);
-    const Block* previous = nullptr;
-    for (const Block& b : blocks) {
-      ImGui::TableNextColumn();
-      // Neighbours with the same rows (same tokens, same count) show the labels once, at the left.
-      const bool same_rows = previous && previous->rows && b.rows && previous->rows->size() == b.rows->size() && *previous->rows == *b.rows;
-      draw_block(app, b, ImGui::GetContentRegionAvail().x, same_rows);
-      previous = &b;
+    lines.back().push_back(&b);
+    if (lines.back().size() > 1 && !fits(lines.back())) {
+      lines.back().pop_back();
+      lines.push_back({&b});
     }
-    ImGui::EndTable();
+  }
+  const ImGuiID stable = ImGui::GetID("row");
+  for (size_t li = 0; li < lines.size(); ++li) {
+    const std::vector<const Block*>& line = lines[li];
+    ImGui::PushID((int)li);
+    if (ImGui::BeginTable("row", (int)line.size(), ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX)) {
+      for (const Block* b : line) ImGui::TableSetupColumn(view_name(b->view), ImGuiTableColumnFlags_WidthStretch, b->stretch);
+      const Block* previous = nullptr;
+      for (const Block* b : line) {
+        ImGui::TableNextColumn();
+        // Neighbours with the same rows (same tokens, same count) show the labels once, at the left.
+        const bool same_rows = previous && previous->rows && b->rows && previous->rows->size() == b->rows->size() && *previous->rows == *b->rows;
+        ImGui::PushOverrideID(stable);
+        draw_block(app, *b, ImGui::GetContentRegionAvail().x, same_rows);
+        ImGui::PopID();
+        previous = b;
+      }
+      ImGui::EndTable();
+    }
+    ImGui::PopID();
   }
 }
 

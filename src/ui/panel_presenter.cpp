@@ -89,7 +89,6 @@ float cell_side(const App& app, int rows, int cols, float w, float h) {
 void draw_presenter(App& app) {
   presenter_keys(app);
   if (!app.ui.presenter) return;
-  if (app.ui.presenter_preset < 0) app.ui.presenter_preset = 0;  // arrows start from the first preset
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
   ImGui::SetNextWindowSize(io.DisplaySize, ImGuiCond_Always);

@@ -21,6 +21,22 @@ else
   bad "no screenshot written"
 fi
 grep -q '"frames":20' "$out/stats.json" && ok "stats report 20 frames" || bad "stats: $(cat "$out/stats.json")"
+# The shared frame sequence measures the UI and counts vertices on the desktop too (it reported 0).
+grep -Eq '"ui_ms_median":[0-9]*\.[0-9]*[1-9]' "$out/stats.json" && grep -Eq '"vertices":[1-9]' "$out/stats.json" &&
+  ok "stats report UI time and vertices" || bad "stats without UI time or vertices: $(cat "$out/stats.json")"
+
+# 1b. --config with presenter mode and high contrast: the preset's tokens label the big matrices.
+xvfb-run -a -s "-screen 0 1600x900x24" "$bin" --config "$(dirname "$0")/../../assets/presets/02_causal.json" --present --high-contrast \
+  --size 1280x720 --frames 20 --screenshot "$out/desktop-present.png" --print-config > "$out/present.json"
+rc=$?
+[ $rc -eq 0 ] && ok "presenter run exits 0" || bad "presenter run exit $rc"
+grep -q '"mask":\["causal"\]' "$out/present.json" && ok "--config applied" || bad "--config not applied: $(head -c 300 "$out/present.json")"
+if [ -s "$out/desktop-present.png" ]; then
+  black=$(convert "$out/desktop-present.png" -fill white +opaque black -format '%[fx:1-mean]' info:)
+  awk -v b="$black" 'BEGIN { exit !(b > 0.2) }' && ok "high-contrast presenter is mostly black ($black)" || bad "presenter black share $black"
+else
+  bad "no presenter screenshot"
+fi
 
 # 2. Typing: start our own X server so xdotool can reach the window.
 display=:$((90 + RANDOM % 9))
@@ -32,8 +48,9 @@ DISPLAY=$display "$bin" --size 1280x720 --seconds 9 --print-config --screenshot 
 app=$!
 DISPLAY=$display xdotool search --sync --name "Attention Lab" > /dev/null
 sleep 2
-# The text box sits under "Text" in the Input window (left column, top): click it, select all, type.
-DISPLAY=$display xdotool mousemove --sync 120 125 click 1
+# The text box sits under "Text" in the Input window (left column, under the formula strip and the
+# navigation bar): click it, select all, type.
+DISPLAY=$display xdotool mousemove --sync 120 165 click 1
 sleep 0.3
 DISPLAY=$display xdotool key --delay 80 ctrl+a
 DISPLAY=$display xdotool type --delay 60 "typed in a real window"

@@ -38,8 +38,23 @@ function near(a, b, tol, where = '') {
   }
 }
 
+// Scrolls the Matrices panel with the mouse wheel until the weights' first `rows` rows are on screen
+// (on a 1280×720 screen X, Q, K and V come first and the weights start below the fold).
+async function showWeights(page, rows = 8) {
+  for (let i = 0; i < 12; i++) {
+    const l = await page.evaluate(() => window.attnlab.layout());
+    const m = l.windows.Matrices, w = l.views.weights;
+    if (w && w.y >= m.y + 30 && w.y + w.cell_h * rows <= m.y + m.h - 16) return;
+    await page.mouse.move(m.x + m.w / 2, m.y + m.h / 2);
+    await page.mouse.wheel(0, w && w.y < m.y + 30 ? -40 : 40);
+    await frames(page);
+    await page.waitForTimeout(100);
+  }
+}
+
 test('the page loads, draws the lab and contacts no other host', async () => {
   const { page, problems } = await openLab(browser, server.url);
+  await showWeights(page, 10);
   const img = await shot(page, '01-loaded');
   const s = pixelStats(img);
   assert.ok(s.distinct > 300, `only ${s.distinct} colours: the UI is not drawn`);
@@ -58,10 +73,10 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
   const { page, problems } = await openLab(browser, server.url);
   let layout = await page.evaluate(() => window.attnlab.layout());
   const box = layout.widgets.text;
+  // The box is the page's <textarea> laid over the lab's (on-screen keyboards, IMEs): a click focuses it.
   await page.mouse.click(box.x + 30, box.y + box.h / 2);
-  await frames(page);  // a person's click and their next keystroke are frames apart
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'text-box');
   await page.keyboard.press('Control+A');
-  await frames(page);
   await page.keyboard.type('the quick brown fox jumps over it');
   // The lab handles input on its next drawn frame; software WebGL draws a few per second.
   await page.waitForFunction(() => window.attnlab.config().text === 'the quick brown fox jumps over it', null, { timeout: 20000 })
@@ -69,6 +84,8 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
   let r = await page.evaluate(() => window.attnlab.result());
   assert.deepEqual(r.tokens, ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'it']);
   const typed = await shot(page, '02-typed');
+  await page.keyboard.press('Escape');  // leaves the text field: keys go to the lab again
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'canvas');
 
   // Heads through the UI: Ctrl+click the slider turns it into a text field.
   const heads = layout.widgets.heads;
@@ -90,6 +107,9 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
   r = await page.evaluate(() => window.attnlab.result());
   assert.equal(r.heads.length, 8);
   assert.equal(r.config.d_k, 4, 'd_k follows d_model / heads');
+  await showWeights(page, 8);
+  await page.mouse.move(4, 716);
+  await page.waitForTimeout(300);
   const eight = await shot(page, '03-eight-heads');
   layout = await page.evaluate(() => window.attnlab.layout());
 

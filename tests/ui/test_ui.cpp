@@ -145,6 +145,8 @@ TEST_F(Lab, TypingIntoTheTextBoxRetokenises) {
 
 TEST_F(Lab, ClickingAWeightCellMasksItAndTheRowRenormalises) {
   ASSERT_GT(result().weights_head(0)(2, 1), 0.0f);
+  app.ui.focus_view = View::weights;  // scrolled into view, as the pipeline strip's "softmax" does
+  frames(3);
   click(cell(View::weights, 2, 1));
   const auto& mask = app.engine.config().mask;
   ASSERT_EQ(mask.size(), 1u);
@@ -252,6 +254,48 @@ TEST_F(Lab, HeatmapTexturesFollowSizeChangesWithoutLeaking) {
   EXPECT_EQ(result().n, 13);
   EXPECT_LE(textures.live.size(), drawn + 2) << "textures of old sizes were not released";
   app.textures = nullptr;
+}
+
+// The desktop's --config is applied before ImGui exists: the first frame must still label the
+// matrices with the tokens (it showed 0…n and "?" in hover cards).
+TEST_F(Lab, AConfigAppliedBeforeTheUiExistsIsLabelledWithItsTokens) {
+  ImGui::DestroyContext();
+  App early;
+  early.config = attnlab::default_lab_config();
+  attn::Config c = early.config;
+  c.target.text = "labels from the start";
+  ASSERT_EQ(attnlab::apply_config(early, c), "");
+  EXPECT_TRUE(early.labels.empty());
+  ImGui::CreateContext();
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+  attnlab::setup_style(early, nullptr, 0, 1.0f);
+  unsigned char* pixels;
+  int pw, ph;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &pw, &ph);
+  ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+  ImGui::NewFrame();
+  attnlab::frame(early);
+  ImGui::Render();
+  EXPECT_EQ(early.labels, (std::vector<std::string>{"labels", "from", "the", "start"}));
+}
+
+// The layout rule's modes: three columns, a side column with tabs, or one panel at a time.
+TEST_F(Lab, TheLayoutFollowsTheScreenAndTheUiScale) {
+  EXPECT_EQ(attnlab::choose_layout(app, 1280, 720).mode, attnlab::LayoutMode::columns);
+  EXPECT_EQ(attnlab::choose_layout(app, 1024, 768).mode, attnlab::LayoutMode::sidebar);
+  EXPECT_EQ(attnlab::choose_layout(app, 390, 844).mode, attnlab::LayoutMode::tabs);
+  for (float w : {390.0f, 1024.0f, 1280.0f, 1920.0f, 3840.0f}) {
+    const attnlab::Placement p = attnlab::choose_layout(app, w, 720);
+    for (const attnlab::WinRect& r : {p.pipeline, p.nav, p.input, p.controls, p.matrices, p.inspector, p.heads, p.lines, p.status}) {
+      if (r.w == 0) continue;
+      EXPECT_GE(r.x, 0.0f);
+      EXPECT_LE(r.x + r.w, w + 0.5f) << w;
+      EXPECT_LE(r.y + r.h, 720.5f) << w;
+    }
+    EXPECT_GT(p.matrices.w, 0.0f) << "the matrices are always shown";
+  }
+  app.ui.side_collapsed = true;
+  EXPECT_EQ(attnlab::choose_layout(app, 1280, 720).matrices.w, 1280.0f);
 }
 
 TEST_F(Lab, ApplyRejectsBadConfigsAndKeepsState) {
