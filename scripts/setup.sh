@@ -13,9 +13,16 @@ mode=${1:-all}
 demo_pkgs=(cmake make g++ python3 nodejs emscripten libglm-dev nlohmann-json3-dev fonts-dejavu-core dpkg-dev xz-utils)
 test_pkgs=(git libglfw3-dev libgtest-dev
            libopenblas-dev python3-numpy xvfb xauth x11-utils imagemagick xdotool chromium npm
-           libgl1-mesa-dri clang libclang-rt-14-dev wabt)
+           libgl1-mesa-dri clang libclang-rt-dev wabt)
 pkgs=("${demo_pkgs[@]}")
 [ "$mode" = "--demo" ] || pkgs+=("${test_pkgs[@]}")
+# A browser given by CHROMIUM (e.g. on Ubuntu, whose chromium package is a snap) replaces Debian's.
+if [ -n "${CHROMIUM:-}" ]; then
+  [ -x "$CHROMIUM" ] || { echo "setup: CHROMIUM=$CHROMIUM is not an executable file" >&2; exit 1; }
+  kept=()
+  for p in "${pkgs[@]}"; do [ "$p" = chromium ] || kept+=("$p"); done
+  pkgs=("${kept[@]}")
+fi
 
 # -- 1. Debian packages -------------------------------------------------------------------------------
 missing=()
