@@ -33,6 +33,7 @@ add_library(attnlab_ui STATIC
   src/ui/panel_nav.cpp
   src/ui/panel_presenter.cpp
   src/ui/a11y.cpp
+  src/ui/keyboard_cells.cpp
   ${CMAKE_BINARY_DIR}/generated/presets_data.cpp)
 target_include_directories(attnlab_ui PUBLIC src/ui)
 target_link_libraries(attnlab_ui PUBLIC attnlab_io imgui_core)

@@ -53,6 +53,7 @@ struct UiState {
   int hover_token_next = -1;
   CellRef hover, hover_next;  // cell under the mouse last frame (drives the hover card)
   CellRef selected;           // clicked cell of an editable matrix (the inspector edits it)
+  CellRef key_cell;           // the keyboard's cell cursor in the focused matrix (keyboard_cells.cpp)
   bool show_numbers = true;   // print values in cells that are big enough
   bool lines_all_heads = true;
   bool show_help = false;

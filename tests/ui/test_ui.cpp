@@ -298,6 +298,26 @@ TEST_F(Lab, TheLayoutFollowsTheScreenAndTheUiScale) {
   EXPECT_EQ(attnlab::choose_layout(app, 1280, 720).matrices.w, 1280.0f);
 }
 
+// Keyboard: a matrix with the focus takes the arrows as a cell cursor; the cursor's cell is what the
+// inspector and the screen-reader text describe, and Enter does what a click does.
+TEST_F(Lab, ArrowKeysMoveACellCursorInsideTheFocusedMatrix) {
+  click(cell(View::q, 1, 1));  // selects Q(1, 1); the heatmap now has the keyboard focus
+  ASSERT_EQ(app.ui.selected, (attnlab::CellRef{View::q, 0, 1, 1}));
+  ImGui::GetIO().MousePos = ImVec2(-1000, -1000);  // the mouse leaves: the keyboard is in charge
+  frames(2);
+  key(ImGuiKey_DownArrow);
+  key(ImGuiKey_RightArrow);
+  key(ImGuiKey_RightArrow);
+  frames(1);
+  EXPECT_EQ(app.ui.key_cell.view, View::q);
+  EXPECT_EQ(app.ui.key_cell.row, 1);
+  EXPECT_EQ(app.ui.key_cell.col, 2);
+  EXPECT_EQ(app.ui.hover, (attnlab::CellRef{View::q, 0, 1, 2})) << "the cursor's cell is described";
+  key(ImGuiKey_Enter);
+  frames(1);
+  EXPECT_EQ(app.ui.selected, (attnlab::CellRef{View::q, 0, 1, 2})) << "Enter selects like a click";
+}
+
 TEST_F(Lab, ApplyRejectsBadConfigsAndKeepsState) {
   attn::Config c = app.engine.config();
   c.heads = 0;

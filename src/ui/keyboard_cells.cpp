@@ -1,0 +1,46 @@
+// Keyboard access to matrix cells (ImGui 1.86 navigation reaches a heatmap as one item): while a
+// heatmap has the keyboard focus, the arrow keys move a cell cursor inside it instead of leaving it
+// (at an edge they leave as usual), Enter or Space does what a click does, and the cursor's cell is
+// treated as hovered, so the inspector, the hover card and the screen-reader text follow it.
+#include <algorithm>
+
+#include "app.h"
+#include "heatmap.h"
+#include "imgui_internal.h"
+
+namespace attnlab {
+
+bool heatmap_keyboard(App& app, const CellRef& matrix, int rows, int cols, ImVec2 origin, float cw, float ch, HeatmapEvent& ev) {
+  if (!ImGui::IsItemFocused() || rows <= 0 || cols <= 0) return false;
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  CellRef& k = app.ui.key_cell;
+  if (k.view != matrix.view || k.head != matrix.head || !k.valid()) k = {matrix.view, matrix.head, 0, 0};
+  k.row = std::clamp(k.row, 0, rows - 1);
+  k.col = std::clamp(k.col, 0, cols - 1);
+  // A move request this frame: take it while it stays inside the matrix.
+  if (g.NavMoveSubmitted && g.NavId == ImGui::GetItemID()) {
+    int r = k.row, c = k.col;
+    switch (g.NavMoveDir) {
+      case ImGuiDir_Left: --c; break;
+      case ImGuiDir_Right: ++c; break;
+      case ImGuiDir_Up: --r; break;
+      case ImGuiDir_Down: ++r; break;
+      default: break;
+    }
+    if (g.NavMoveDir != ImGuiDir_None && r >= 0 && r < rows && c >= 0 && c < cols) {
+      k.row = r, k.col = c;
+      ImGui::NavMoveRequestCancel();
+      g.NavDisableHighlight = false;  // as a navigation move would: the keyboard is in charge
+      g.NavDisableMouseHover = true;
+    }
+  }
+  if (g.NavDisableHighlight) return false;  // the mouse is in charge: no cursor drawn
+  ev.row = k.row, ev.col = k.col, ev.hovered = true;
+  ev.clicked = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space));
+  app.ui.hover_next = {matrix.view, matrix.head, k.row, k.col};
+  const ImVec2 a(origin.x + cw * (float)k.col, origin.y + ch * (float)k.row);
+  ImGui::GetWindowDrawList()->AddRect(a, ImVec2(a.x + cw, a.y + ch), 0xFF00FFFFu, 0, 0, 3.0f * app.style_scale);
+  return true;
+}
+
+}  // namespace attnlab
