@@ -223,7 +223,7 @@ HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& s, ImVec2 size) {
   // [7] interaction
   ImGui::SetCursorScreenPos(L.origin);
   ImGui::InvisibleButton("cells", ImVec2(std::max(1.0f, grid_max.x - L.origin.x), std::max(1.0f, grid_max.y - L.origin.y)));
-  if (ImGui::IsItemHovered()) {
+  if (!heatmap_keyboard(app, s.cell, m.rows, m.cols, L.origin, L.cw, L.ch, ev) && ImGui::IsItemHovered()) {
     const ImVec2 mp = ImGui::GetIO().MousePos;
     ev.row = std::clamp((int)((mp.y - L.origin.y) / L.ch), 0, m.rows - 1);
     ev.col = std::clamp((int)((mp.x - L.origin.x) / L.cw), 0, m.cols - 1);

@@ -37,6 +37,11 @@ struct HeatmapEvent {
 // Draws into a region of `size` (width/height; 0 = all available) and returns what the mouse did.
 HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& spec, ImVec2 size);
 
+// Keyboard access to the cells of the heatmap just submitted (keyboard_cells.cpp): arrows move a cell
+// cursor while it has the focus, Enter/Space click; fills `ev` as the mouse would and returns true
+// while the keyboard owns the cell (ImGui then reports the item hovered too: ignore the mouse).
+bool heatmap_keyboard(App& app, const CellRef& matrix, int rows, int cols, ImVec2 origin, float cw, float ch, HeatmapEvent& ev);
+
 // Natural height for a matrix of `rows` given a width, so sections can size themselves.
 float heatmap_height(const App& app, int rows, int cols, float width, float max_cell = 44.0f);
 
