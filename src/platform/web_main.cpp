@@ -32,7 +32,9 @@ struct WebShell : attnlab::Shell {
   double last_draw_ms = 0;
   std::string reply;       // the last string handed to JavaScript (valid until the next call)
   std::string page_state;  // the last state pushed to the page (text boxes, screen-reader text)
-  std::string a11y, a11y_key;  // screen-reader text and what it was made for
+  std::string a11y, a11y_key;  // screen-reader text and the cell, head and query it was made for
+  uint64_t a11y_version = 0;   // the result it was made from
+  double a11y_ms = 0;          // when
   bool focus_text_pending = false;
 };
 
@@ -90,13 +92,18 @@ void push_page_state(WebShell& s) {
   out += ",\"fullscreen\":" + std::to_string(app.ui.fullscreen_request);
   app.ui.fullscreen_request = 0;
   s.focus_text_pending = false;
-  // Screen-reader text only when what it describes may have changed (it formats many numbers).
-  const std::string a11y_key = std::to_string(app.result_version) + "/" + std::to_string((int)app.ui.hover.view) + "," +
-                               std::to_string(app.ui.hover.head) + "," + std::to_string(app.ui.hover.row) + "," + std::to_string(app.ui.hover.col) + "/" +
+  // Screen-reader text only when what it describes changed: at once for another cell, head or query;
+  // for new numbers in the same cell (a slider being dragged) at most four times a second, which is
+  // all a reader can follow and keeps the formatting out of busy frames (main_loop sends the last one).
+  const std::string cell_key = std::to_string((int)app.ui.hover.view) + "," + std::to_string(app.ui.hover.head) + "," +
+                               std::to_string(app.ui.hover.row) + "," + std::to_string(app.ui.hover.col) + "/" +
                                std::to_string((int)app.ui.selected.view) + "," + std::to_string(app.ui.selected.row) + "," +
                                std::to_string(app.ui.selected.col) + "/" + std::to_string(app.ui.head) + "/" + std::to_string(app.ui.query);
-  if (a11y_key != s.a11y_key) {
-    s.a11y_key = a11y_key;
+  const double now = emscripten_get_now();
+  if (cell_key != s.a11y_key || (app.result_version != s.a11y_version && now - s.a11y_ms >= 250.0)) {
+    s.a11y_key = cell_key;
+    s.a11y_version = app.result_version;
+    s.a11y_ms = now;
     s.a11y = attnlab::a11y_json(app);
   }
   out += ",\"a11y\":" + s.a11y + "}";
@@ -128,8 +135,10 @@ void main_loop(void* arg) {
     app.fonts_dirty = true;
   }
   // Draw only when something happened: input, a new result, an animation. An idle lab costs nothing.
-  if (!s.input.recent_input() && s.first_frame_done && !attnlab::needs_redraw(app, (t0 - s.last_draw_ms) / 1000.0))
+  if (!s.input.recent_input() && s.first_frame_done && !attnlab::needs_redraw(app, (t0 - s.last_draw_ms) / 1000.0)) {
+    if (app.result_version != s.a11y_version && t0 - s.a11y_ms >= 250.0) push_page_state(s);  // the last numbers
     return;
+  }
   s.last_draw_ms = t0;
   attnlab::draw_frame(s, bw, bh, (float)bw, (float)bh);  // ImGui works in backing-store pixels
   if (app.ui.focus_text) app.ui.focus_text = false, s.focus_text_pending = true;

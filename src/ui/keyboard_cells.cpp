@@ -15,6 +15,10 @@ bool heatmap_keyboard(App& app, const CellRef& matrix, int rows, int cols, ImVec
   ImGuiContext& g = *ImGui::GetCurrentContext();
   CellRef& k = app.ui.key_cell;
   if (k.view != matrix.view || k.head != matrix.head || !k.valid()) k = {matrix.view, matrix.head, 0, 0};
+  if (ImGui::IsItemClicked()) {  // a click puts the cursor on the clicked cell
+    const ImVec2 p = ImGui::GetIO().MousePos;
+    k.row = (int)((p.y - origin.y) / ch), k.col = (int)((p.x - origin.x) / cw);
+  }
   k.row = std::clamp(k.row, 0, rows - 1);
   k.col = std::clamp(k.col, 0, cols - 1);
   // A move request this frame: take it while it stays inside the matrix.

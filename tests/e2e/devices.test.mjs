@@ -217,10 +217,10 @@ test('screen readers: the hovered cell, its weights row and the matrix are in th
   await page.close();
 });
 
-test('keyboard: Tab moves into the fields and arrows between controls without breaking the shortcuts', async () => {
+test('keyboard: shortcuts still work with navigation on; arrows walk the cells of a focused matrix and the reader follows', async () => {
   const { page, problems } = await openLab(browser, server.url, { width: 1280, height: 720 });
-  await page.mouse.move(640, 400);
-  // ImGui's navigation: Tab focuses the next field (the heads slider turns into a number field on Enter).
+  await page.evaluate(() => window.attnlab.apply({ text: 'the cat sat on the mat', heads: 2, d_model: 8 }));
+  await settle(page);
   const heads0 = await page.evaluate(() => window.attnlab.config().heads);
   await page.keyboard.press('m');
   await until(page, () => JSON.stringify(window.attnlab.config().mask) === '["causal"]', null, 'M shortcut');
@@ -228,6 +228,19 @@ test('keyboard: Tab moves into the fields and arrows between controls without br
   await settle(page);
   assert.equal((await layout(page)).views.weights.head, 1, '] selects the next head');
   assert.equal(await page.evaluate(() => window.attnlab.config().heads), heads0);
+  await page.keyboard.press('[');
+  await settle(page);
+  // Click Q(1, 1) (selects it; the matrix takes the keyboard focus), move the mouse away, then arrows.
+  const q = (await layout(page)).views.q;
+  await page.mouse.click(q.x + q.cell_w * 1.5, q.y + q.cell_h * 1.5, { delay: 80 });
+  await settle(page);
+  await page.mouse.move(1279, 400);
+  await settle(page);
+  await page.keyboard.press('ArrowRight');
+  await until(page, () => /^Q, head 0: token .cat., column 2/.test(window.attnlab.a11y().live), null, 'ArrowRight did not move the cursor');
+  const snap = await page.locator('body').ariaSnapshot();
+  assert.match(snap, /Q, head 0: token “cat”, column 2: -?[0-9.]+/);
+  await page.screenshot({ path: path.join(OUT, 'keyboard-cursor.png') });
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -306,7 +306,9 @@ TEST_F(Lab, ArrowKeysMoveACellCursorInsideTheFocusedMatrix) {
   ImGui::GetIO().MousePos = ImVec2(-1000, -1000);  // the mouse leaves: the keyboard is in charge
   frames(2);
   key(ImGuiKey_DownArrow);
+  key(ImGuiKey_LeftArrow);
   key(ImGuiKey_RightArrow);
+  key(ImGuiKey_UpArrow);
   key(ImGuiKey_RightArrow);
   frames(1);
   EXPECT_EQ(app.ui.key_cell.view, View::q);
