@@ -22,6 +22,9 @@ void draw_help_window(App& app) {
         {"W", "show the weight matrices W_Q, W_K, W_V, W_O"},
         {"T", "guided tour"},
         {"H or ?", "this help"},
+        {"P", "presenter mode: arrows or PageUp/PageDown step through presets, C contrast, Esc leaves"},
+        {"Arrows, Space", "move between controls and press them; in a matrix, move between cells (Enter clicks)"},
+        {"Tab, Shift+Tab", "next or previous field or slider; Ctrl+Tab: next panel"},
         {"Esc", "clear the selected cell and query"},
     };
     for (auto& row : rows) {
