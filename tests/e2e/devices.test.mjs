@@ -2,20 +2,14 @@
 // UI scales 1–3, touch (taps, drags, long press, the on-screen keyboard's text field), the
 // screen-reader mirror (Chromium's accessibility tree) and presenter mode.
 //   ATTNLAB_SITE=build-web/site ATTNLAB_OUT=build/e2e node --test tests/e2e/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, openLab, decodePng, pixelStats, frames } from './lib.mjs';
+import { labSuite, openLab, decodePng, pixelStats, frames } from './lib.mjs';
 
-const SITE = process.env.ATTNLAB_SITE;
-const OUT = process.env.ATTNLAB_OUT || '/tmp/attnlab-e2e';
-assert.ok(SITE && fs.existsSync(path.join(SITE, 'attnlab.wasm')), 'set ATTNLAB_SITE to the built site folder');
-fs.mkdirSync(OUT, { recursive: true });
-
-let server, browser;
-before(async () => { server = await serve(SITE); browser = await launch(); });
-after(async () => { await browser?.close(); await server?.close(); });
+const lab = labSuite();
+const OUT = lab.OUT;
 
 // Waits until the lab stops drawing (it draws only when something changed): input has been handled.
 async function settle(page) {
@@ -34,7 +28,7 @@ async function until(page, fn, arg, what) {
 }
 
 test('wheel: one notch down moves the content up by a few lines, one notch up brings it back', async () => {
-  const { page, problems } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1280, height: 720 });
   let l = await layout(page);
   const m = l.windows.Matrices;
   const y0 = l.views.x.y;
@@ -55,8 +49,8 @@ test('wheel: one notch down moves the content up by a few lines, one notch up br
 });
 
 test('layout rule: windows inside the screen, nothing unreachable, every matrix cell >= 8 px, at phone to 4K and UI scale 1-3', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await page.goto(server.url);
+  const page = await lab.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(lab.server.url);
   await page.evaluate(() => window.attnlab.ready);
   const cases = [[390, 844, 1, 'tabs'], [1024, 768, 1, 'sidebar'], [1280, 720, 1, 'columns'], [1920, 1080, 1, 'columns'],
                  [1280, 720, 2, 'tabs'], [1920, 1080, 2, 'sidebar'], [1280, 720, 3, 'tabs'], [3840, 2160, 1, 'columns'], [3840, 2160, 3, 'columns']];
@@ -109,11 +103,11 @@ async function drag(page, cdp, from, to, steps = 8) {
 }
 
 test('touch on a phone: tabs, a slider dragged by finger, a tap inspects a cell, a long press masks it, a drag scrolls, the text field', async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+  const context = await lab.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(server.url);
+  await page.goto(lab.server.url);
   await page.evaluate(() => window.attnlab.ready);
   await page.evaluate(() => window.attnlab.apply({ text: 'the cat sat on the mat', heads: 2, d_model: 8 }));
   await settle(page);
@@ -197,7 +191,7 @@ test('touch on a phone: tabs, a slider dragged by finger, a tap inspects a cell,
 });
 
 test('screen readers: the hovered cell, its weights row and the matrix are in the accessibility tree', async () => {
-  const { page, problems } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1280, height: 720 });
   await page.evaluate(() => window.attnlab.apply({ text: 'the cat sat on the mat', heads: 2, d_model: 8 }));
   await settle(page);
   const w = (await layout(page)).views.weights;
@@ -218,7 +212,7 @@ test('screen readers: the hovered cell, its weights row and the matrix are in th
 });
 
 test('keyboard: shortcuts still work with navigation on; arrows walk the cells of a focused matrix and the reader follows', async () => {
-  const { page, problems } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1280, height: 720 });
   await page.evaluate(() => window.attnlab.apply({ text: 'the cat sat on the mat', heads: 2, d_model: 8 }));
   await settle(page);
   const heads0 = await page.evaluate(() => window.attnlab.config().heads);
@@ -246,7 +240,7 @@ test('keyboard: shortcuts still work with navigation on; arrows walk the cells o
 });
 
 test('presenter mode: a link opens it, numbers in large type, arrows step through presets, contrast, Esc leaves', async () => {
-  const { page, problems } = await openLab(browser, server.url + '?present', { width: 1280, height: 720 });
+  const { page, problems } = await openLab(lab.browser, lab.server.url + '?present', { width: 1280, height: 720 });
   await until(page, () => window.attnlab.layout().ui.presenter && !!window.attnlab.layout().views.weights, null, 'presenter from the link');
   await page.keyboard.press('ArrowRight');  // first preset
   await settle(page);

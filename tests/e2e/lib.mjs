@@ -4,6 +4,8 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',
@@ -121,4 +123,17 @@ export function changedFraction(a, b, rect) {
 export async function frames(page, count = 2) {
   const start = await page.evaluate(() => window.attnlab.stats().frames);
   await page.waitForFunction((n) => window.attnlab.stats().frames >= n, start + count, { timeout: 20000, polling: 20 });
+}
+
+// A test file's shared set-up: the site from ATTNLAB_SITE served on loopback, one Chromium, and the
+// output folder for screenshots (ATTNLAB_OUT). Returns { SITE, OUT, server, browser } (filled in before).
+export function labSuite() {
+  const SITE = process.env.ATTNLAB_SITE;
+  const OUT = process.env.ATTNLAB_OUT || '/tmp/attnlab-e2e';
+  assert.ok(SITE && fs.existsSync(path.join(SITE, 'attnlab.wasm')), 'set ATTNLAB_SITE to the built site folder');
+  fs.mkdirSync(OUT, { recursive: true });
+  const lab = { SITE, OUT, server: null, browser: null };
+  before(async () => { lab.server = await serve(SITE); lab.browser = await launch(); });
+  after(async () => { await lab.browser?.close(); await lab.server?.close(); });
+  return lab;
 }
