@@ -1,6 +1,7 @@
 // Matrices: every stage of the forward pass as a heatmap, top to bottom in the order it is computed.
 // Hover a cell for its arithmetic; click X/Q/K/V/W cells to edit them, Weights/Masked cells to mask them.
 #include <algorithm>
+#include <iterator>
 #include <cstdio>
 
 #include "app.h"
@@ -114,14 +115,17 @@ void row_of(App& app, std::initializer_list<Block> blocks) {
       if (avail * b->stretch / stretch - 120.0f * s < kMinCell * s * (float)view_matrix(r, b->view, app.ui.head).cols) return false;
     return true;
   };
+  // Filled from the last block backwards, so what wraps is the first block (X, the widest) and the
+  // blocks that belong together (Q, K, V; masked S and A) stay on one line.
   std::vector<std::vector<const Block*>> lines(1);
-  for (const Block& b : blocks) {
-    lines.back().push_back(&b);
+  for (auto it = std::rbegin(blocks); it != std::rend(blocks); ++it) {
+    lines.back().insert(lines.back().begin(), &*it);
     if (lines.back().size() > 1 && !fits(lines.back())) {
-      lines.back().pop_back();
-      lines.push_back({&b});
+      lines.back().erase(lines.back().begin());
+      lines.push_back({&*it});
     }
   }
+  std::reverse(lines.begin(), lines.end());
   const ImGuiID stable = ImGui::GetID("row");
   for (size_t li = 0; li < lines.size(); ++li) {
     const std::vector<const Block*>& line = lines[li];
