@@ -111,8 +111,14 @@ void row_of(App& app, std::initializer_list<Block> blocks) {
   const auto fits = [&](const std::vector<const Block*>& line) {
     float stretch = 0.0f;
     for (const Block* b : line) stretch += b->stretch;
-    for (const Block* b : line)  // 120: labels (up to 90), colour bar, padding
-      if (avail * b->stretch / stretch - 120.0f * s < kMinCell * s * (float)view_matrix(r, b->view, app.ui.head).cols) return false;
+    for (size_t i = 0; i < line.size(); ++i) {
+      const Block* b = line[i];
+      // Besides the cells: row labels (at most 90; none next to a block with the same rows), the
+      // colour bar (34) and the table's padding.
+      const bool same_rows = i > 0 && line[i - 1]->rows && b->rows && *line[i - 1]->rows == *b->rows;
+      const float overhead = ((same_rows ? 4.0f : 90.0f) + 48.0f) * s;
+      if (avail * b->stretch / stretch - overhead < kMinCell * s * (float)view_matrix(r, b->view, app.ui.head).cols) return false;
+    }
     return true;
   };
   // Filled from the last block backwards, so what wraps is the first block (X, the widest) and the

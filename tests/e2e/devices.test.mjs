@@ -6,25 +6,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { labSuite, openLab, decodePng, pixelStats, frames } from './lib.mjs';
+import { labSuite, openLab, decodePng, pixelStats, frames, showWeights } from './lib.mjs';
 
 const lab = labSuite();
 const OUT = lab.OUT;
 
 // Waits until the lab stops drawing (it draws only when something changed): input has been handled.
+// "Stopped" = no new frame for 0.6 s; a software renderer under load can take a while per frame.
 async function settle(page) {
-  let last = -1;
-  for (let i = 0; i < 80; i++) {
+  let last = -1, still = 0;
+  for (let i = 0; i < 200 && still < 3; i++) {
     const n = await page.evaluate(() => window.attnlab.stats().frames);
-    if (n === last) return;
+    still = n === last ? still + 1 : 0;
     last = n;
-    await page.waitForTimeout(250);
+    await page.waitForTimeout(200);
   }
 }
 const layout = (page) => page.evaluate(() => window.attnlab.layout());
 const center = (r) => ({ x: r.x + r.w / 2, y: r.y + r.h / 2 });
 async function until(page, fn, arg, what) {
-  await page.waitForFunction(fn, arg, { timeout: 20000, polling: 50 }).catch((e) => { throw new Error(`${what}: ${e.message}`); });
+  await page.waitForFunction(fn, arg, { timeout: 45000, polling: 50 }).catch((e) => { throw new Error(`${what}: ${e.message}`); });
 }
 
 test('wheel: one notch down moves the content up by a few lines, one notch up brings it back', async () => {
@@ -193,6 +194,8 @@ test('touch on a phone: tabs, a slider dragged by finger, a tap inspects a cell,
 test('screen readers: the hovered cell, its weights row and the matrix are in the accessibility tree', async () => {
   const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1280, height: 720 });
   await page.evaluate(() => window.attnlab.apply({ text: 'the cat sat on the mat', heads: 2, d_model: 8 }));
+  await settle(page);
+  await showWeights(page, 6);
   await settle(page);
   const w = (await layout(page)).views.weights;
   await page.mouse.move(w.x + w.cell_w * 0.5, w.y + w.cell_h * 1.5);  // query 1 "cat", key 0 "the"

@@ -137,3 +137,17 @@ export function labSuite() {
   after(async () => { await lab.browser?.close(); await lab.server?.close(); });
   return lab;
 }
+
+// Scrolls the Matrices panel with the mouse wheel until the weights' first `rows` rows are on screen
+// (on a 1280×720 screen X, Q, K and V come first and the weights may start below the fold).
+export async function showWeights(page, rows = 8) {
+  for (let i = 0; i < 16; i++) {
+    const l = await page.evaluate(() => window.attnlab.layout());
+    const m = l.windows.Matrices, w = l.views.weights;
+    if (w && w.y >= m.y + 30 && w.y + w.cell_h * Math.min(rows, w.rows) <= m.y + m.h - 16) return;
+    await page.mouse.move(m.x + m.w / 2, m.y + m.h / 2);
+    await page.mouse.wheel(0, w && w.y < m.y + 30 ? -40 : 40);
+    await frames(page);
+    await page.waitForTimeout(150);
+  }
+}

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { labSuite, launch, openLab, decodePng, pixelStats, changedFraction, frames } from './lib.mjs';
+import { labSuite, launch, openLab, decodePng, pixelStats, changedFraction, frames, showWeights } from './lib.mjs';
 
 const CLI = process.env.ATTNLAB_CLI;
 const lab = labSuite();
@@ -29,20 +29,6 @@ function near(a, b, tol, where = '') {
     for (const k of Object.keys(a)) near(a[k], b[k], tol, `${where}.${k}`);
   } else {
     assert.equal(a, b, where);
-  }
-}
-
-// Scrolls the Matrices panel with the mouse wheel until the weights' first `rows` rows are on screen
-// (on a 1280×720 screen X, Q, K and V come first and the weights start below the fold).
-async function showWeights(page, rows = 8) {
-  for (let i = 0; i < 12; i++) {
-    const l = await page.evaluate(() => window.attnlab.layout());
-    const m = l.windows.Matrices, w = l.views.weights;
-    if (w && w.y >= m.y + 30 && w.y + w.cell_h * rows <= m.y + m.h - 16) return;
-    await page.mouse.move(m.x + m.w / 2, m.y + m.h / 2);
-    await page.mouse.wheel(0, w && w.y < m.y + 30 ? -40 : 40);
-    await frames(page);
-    await page.waitForTimeout(100);
   }
 }
 
