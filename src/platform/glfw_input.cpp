@@ -29,8 +29,11 @@ void InputRelay::install(GLFWwindow* window) {
     ImGui_ImplGlfw_ScrollCallback(w, dx, dy);
   });
   glfwSetCursorPosCallback(window, [](GLFWwindow* w, double, double) {
-    ++from(w)->events_;
-    from(w)->touch_owns_pointer_ = false;  // a real mouse moved: it has the pointer again
+    InputRelay& r = *from(w);
+    ++r.events_;
+    // A real mouse moved: it has the pointer again (but not while a finger is down: browsers may send
+    // compatibility mouse events around a touch, which must not steal the tap's position).
+    if (r.touch_.phase == TouchPhase::idle) r.touch_owns_pointer_ = false;
   });
   glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int focused) {
     ++from(w)->events_;

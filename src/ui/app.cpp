@@ -353,7 +353,7 @@ void keep_on_screen(App& app, const char* name) {
 void remember_windows(App& app) {
   app.window_rects.clear();
   for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
-    if (!w->WasActive || w->Hidden || (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)))
+    if (!w->Active || w->Hidden || w->IsFallbackWindow || (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)))
       continue;
     const bool scrolls = w->ScrollMax.y > 0.0f || w->ScrollMax.x > 0.0f;
     app.window_rects.push_back({w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, scrolls && !(w->Flags & ImGuiWindowFlags_NoScrollbar) ? 1 : scrolls ? 2 : 0});

@@ -115,8 +115,8 @@ test('touch on a phone: tabs, a slider dragged by finger, a tap inspects a cell,
   const cdp = await context.newCDPSession(page);
 
   // A tap on a tab opens it.
+  await until(page, () => window.attnlab.layout().ui.mode === 'tabs' && !!window.attnlab.layout().widgets.tab_Controls, null, 'phone layout');
   let l = await layout(page);
-  assert.equal(l.ui.mode, 'tabs');
   await page.touchscreen.tap(center(l.widgets.tab_Controls).x, center(l.widgets.tab_Controls).y);
   await until(page, () => !!window.attnlab.layout().widgets.heads, null, 'a tap on the Controls tab');
   // Drag the heads slider with a finger from its left end to its right end.
@@ -130,7 +130,7 @@ test('touch on a phone: tabs, a slider dragged by finger, a tap inspects a cell,
   // Matrices: a tap on a weight inspects it (the reader's text names it) and masks nothing.
   l = await layout(page);
   await page.touchscreen.tap(center(l.widgets.tab_Matrices).x, center(l.widgets.tab_Matrices).y);
-  await until(page, () => !!window.attnlab.layout().views.weights, null, 'the Matrices tab');
+  await until(page, () => !!window.attnlab.layout().views.weights && !!window.attnlab.layout().windows.Matrices, null, 'the Matrices tab');
   const matrices = (await layout(page)).windows.Matrices;
   // Scroll the weights into view with a finger drag (up), like a page.
   const x0 = (await layout(page)).views.x.y;
