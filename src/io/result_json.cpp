@@ -18,7 +18,8 @@ int64_t estimate_output_bytes(const Config& c, int n, int m, int indent, bool cs
                           n * H * dv + n * D;
   const int64_t config_numbers = (int64_t)(c.target.x.size() + c.source.x.size() + c.w_q.size() + c.w_k.size() +
                                            c.w_v.size() + c.w_o.size());
-  int64_t mask_cells = (int64_t)n * m;
+  // The mask once at the top level, plus each head's copy in JSON (kept for readers of schema 1).
+  int64_t mask_cells = (int64_t)n * m * (csv ? 1 : 1 + H);
   for (const MaskTerm& t : c.mask) mask_cells += (int64_t)t.cells.size() + (int64_t)t.keys.size() * 5;
   // Worst case per number: "-1.2345678e-05," (15 bytes), plus, when indented, a newline and the
   // indent of the deepest level (4).
@@ -56,10 +57,12 @@ void write_result(JsonWriter& w, const Result& r, const Config& c, int indent) {
   if (r.cross) w.key("source_tokens"), strings(w, r.source_tokens);
   w.key("x"), matrix(w, r.x_view());
   if (r.cross) w.key("x_source"), matrix(w, r.x_source_view());
-  w.key("allowed");  // the mask, shared by every head
-  w.begin_array();
-  for (int i = 0; i < r.n; ++i) w.row(r.mask.allowed.data() + (size_t)i * r.m, r.m);
-  w.end_array();
+  const auto allowed = [&w, &r] {  // the mask, shared by every head
+    w.begin_array();
+    for (int i = 0; i < r.n; ++i) w.row(r.mask.allowed.data() + (size_t)i * r.m, r.m);
+    w.end_array();
+  };
+  w.key("allowed"), allowed();
   w.key("heads");
   w.begin_array();
   for (int h = 0; h < r.heads; ++h) {
@@ -68,6 +71,9 @@ void write_result(JsonWriter& w, const Result& r, const Config& c, int indent) {
     w.key("k"), matrix(w, r.k_head(h));
     w.key("v"), matrix(w, r.v_head(h));
     if (!r.scores.empty()) w.key("scores"), matrix(w, r.scores_head(h));
+    // The same matrix as the top-level "allowed": written here too because the schema promised it
+    // per head before the top-level key existed (docs/cli.md). Streamed, so it costs bytes, not memory.
+    w.key("allowed"), allowed();
     w.key("weights"), matrix(w, r.weights_head(h));
     w.key("output"), matrix(w, r.out_head(h));
     w.key("entropy"), w.row(r.entropy.data() + (size_t)h * r.n, r.n);

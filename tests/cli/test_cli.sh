@@ -76,7 +76,7 @@ if [ -w /dev/full ]; then
 fi
 # --out FILE writes the JSON there (and nothing on stdout)
 "${cli[@]}" run "$tmp/s.json" --out "$tmp/r.json" > "$tmp/out" && [ ! -s "$tmp/out" ] &&
-  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['tokens']==['a','b','c'] and len(j['allowed'])==3" "$tmp/r.json" &&
+  python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['tokens']==['a','b','c'] and len(j['allowed'])==3 and all(h['allowed']==j['allowed'] for h in j['heads'])" "$tmp/r.json" &&
   ok || bad "--out FILE for JSON"
 # 100,000 words with truncate: one line naming the field, before any work (was: bad_alloc or minutes)
 python3 -c "print('{\"text\": \"' + 'w ' * 100000 + '\", \"truncate\": true}')" > "$tmp/trunc.json"
