@@ -5,6 +5,7 @@
 
 #include "embedding.h"
 #include "positional.h"
+#include "stages.h"
 #include "tokenizer.h"
 
 namespace attn {
@@ -250,9 +251,9 @@ void Engine::run_project() {
   r.q.resize((size_t)r.n * HK);
   r.k.resize((size_t)r.m * HK);
   r.v.resize((size_t)r.m * HV);
-  K.gemm({.M = r.n, .N = HK, .K = D, .A = r.x.data(), .lda = D, .B = r.w_q.data(), .ldb = HK, .C = r.q.data(), .ldc = HK});
-  K.gemm({.M = r.m, .N = HK, .K = D, .A = r.x_source.data(), .lda = D, .B = r.w_k.data(), .ldb = HK, .C = r.k.data(), .ldc = HK});
-  K.gemm({.M = r.m, .N = HV, .K = D, .A = r.x_source.data(), .lda = D, .B = r.w_v.data(), .ldb = HV, .C = r.v.data(), .ldc = HV});
+  project_forward(K, r.x.data(), r.n, D, r.w_q.data(), HK, r.q.data());
+  project_forward(K, r.x_source.data(), r.m, D, r.w_k.data(), HK, r.k.data());
+  project_forward(K, r.x_source.data(), r.m, D, r.w_v.data(), HV, r.v.data());
   if (config_.positional == Positional::rope) {
     for (int h = 0; h < r.heads; ++h) {
       apply_rope(r.q.data() + h * r.d_k, r.n, r.d_k, HK);
@@ -278,8 +279,8 @@ void Engine::run_score() {
   const int HK = r.heads * r.d_k;
   r.scores.resize((size_t)r.heads * r.n * r.m);
   for (int h = 0; h < r.heads; ++h)
-    K.gemm({.M = r.n, .N = r.m, .K = r.d_k, .A = r.q.data() + h * r.d_k, .lda = HK, .B = r.k.data() + h * r.d_k,
-            .ldb = HK, .b_transposed = true, .C = r.scores.data() + (size_t)h * r.n * r.m, .ldc = r.m, .alpha = r.alpha});
+    scores_forward(K, r.q.data() + h * r.d_k, HK, r.k.data() + h * r.d_k, HK, r.n, r.m, r.d_k, r.alpha,
+                   r.scores.data() + (size_t)h * r.n * r.m);
 }
 
 // A_h = softmax over each row of S_h, masked cells −∞  ->  exactly 0
@@ -293,7 +294,7 @@ void Engine::run_softmax() {
   for (int h = 0; h < r.heads; ++h) {
     float* w = r.weights.data() + h * hn;
     if (options_.keep_scores) {
-      K.softmax_rows(r.scores.data() + h * hn, r.m, r.mask.allowed.data(), r.m, w, r.m, r.n, r.m, r.mask.ranges.data(), fully.data());
+      softmax_forward(K, r.scores.data() + h * hn, r.mask, w, fully.data());
       continue;
     }
     // Lean: scores only where the mask allows, written straight into the weights, each block of rows
@@ -341,9 +342,8 @@ void Engine::run_mix() {
   const int HV = r.heads * r.d_v;
   r.concat.resize((size_t)r.n * HV);
   for (int h = 0; h < r.heads; ++h)
-    K.gemm({.M = r.n, .N = r.d_v, .K = r.m, .A = r.weights.data() + (size_t)h * r.n * r.m, .lda = r.m,
-            .B = r.v.data() + h * r.d_v, .ldb = HV, .C = r.concat.data() + h * r.d_v, .ldc = HV,
-            .k_range = r.mask.ranges.data()});
+    mix_forward(K, r.weights.data() + (size_t)h * r.n * r.m, r.v.data() + h * r.d_v, HV, r.n, r.m, r.d_v,
+                r.concat.data() + h * r.d_v, HV, r.mask.ranges.data());
 }
 
 // out = concat·W_O     concat:(n, H·d_v)  W_O:(H·d_v, d_model)
@@ -351,8 +351,7 @@ void Engine::run_output() {
   Result& r = result_;
   const int HV = r.heads * r.d_v;
   r.output.resize((size_t)r.n * r.d_model);
-  kernel_set().gemm({.M = r.n, .N = r.d_model, .K = HV, .A = r.concat.data(), .lda = HV, .B = r.w_o.data(),
-                     .ldb = r.d_model, .C = r.output.data(), .ldc = r.d_model});
+  output_forward(kernel_set(), r.concat.data(), r.n, HV, r.w_o.data(), r.d_model, r.output.data(), false);
 }
 
 RunOutput run_attention(const Config& config, const KernelSet* kernels, EngineOptions options) {
