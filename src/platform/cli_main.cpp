@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli_train.h"
 #include "config_json.h"
 #include "engine.h"
 #include "explain.h"
@@ -22,6 +23,9 @@ constexpr const char* kUsage =
     "usage: attnlab-cli run CONFIG.json|- [--format json|csv] [--out DIR] [--indent N] [--kernels NAME]\n"
     "       attnlab-cli explain CONFIG.json|- --head H --row I --col J\n"
     "       attnlab-cli kernels\n"
+    "       attnlab-cli train CONFIG.json|- [--steps N] [--out MODEL.json] [--log LOG.jsonl]   (docs/train.md)\n"
+    "       attnlab-cli run MODEL.json [--tokens \"a b\"] [--source \"1 2\"]\n"
+    "       attnlab-cli grad MODEL.json BATCH.json|- [--double]\n"
     "Runs multi-head attention on CONFIG (see docs/cli.md) and prints every intermediate matrix.\n";
 
 int fail(int code, const std::string& message) {
@@ -60,6 +64,7 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   const std::string command = argv[1];
+  if (attn::is_learn_command(argc, argv)) return attn::learn_main(argc, argv);  // train, grad, run MODEL.json
   if (command == "kernels") {
     for (const attn::KernelSet* k : attn::available_kernel_sets()) std::printf("%s\n", k->name);
     return 0;
