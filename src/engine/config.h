@@ -107,6 +107,9 @@ Shape target_shape(const Config& c, Target target, int n, int m);
 // Token counts are checked by the engine after tokenizing (they depend on the text).
 std::string validate(const Config& c);
 
+// "" when lo ≤ v ≤ hi, else "FIELD: must be between LO and HI, got V".
+std::string check_range(const char* field, long long v, long long lo, long long hi);
+
 const char* to_string(Positional p);
 const char* to_string(Embedding e);
 const char* to_string(Target t);

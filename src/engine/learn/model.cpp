@@ -27,24 +27,19 @@ float ModelSpec::alpha() const {
 }
 
 namespace {
-std::string range_error(const char* field, long long v, long long lo, long long hi) {
-  if (v >= lo && v <= hi) return "";
-  return std::string(field) + ": must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
-         std::to_string(v);
-}
 int pos_rows(const ModelSpec& s) { return std::max(s.n_ctx, s.cross ? s.n_src : 0); }
 }  // namespace
 
 std::string validate(const ModelSpec& s) {
   std::string e;
-  if (!(e = range_error("layers", s.layers, 1, ModelLimits::max_layers)).empty()) return e;
-  if (!(e = range_error("vocab", s.vocab, 2, ModelLimits::max_vocab)).empty()) return e;
-  if (!(e = range_error("d_model", s.d_model, 1, ModelLimits::max_d_model)).empty()) return e;
-  if (!(e = range_error("heads", s.heads, 1, ModelLimits::max_heads)).empty()) return e;
-  if (!(e = range_error("d_k", s.d_k, 1, ModelLimits::max_d_head)).empty()) return e;
-  if (!(e = range_error("d_v", s.d_v, 1, ModelLimits::max_d_head)).empty()) return e;
-  if (!(e = range_error("n", s.n_ctx, 1, ModelLimits::max_seq)).empty()) return e;
-  if (s.cross && !(e = range_error("source_n", s.n_src, 1, ModelLimits::max_seq)).empty()) return e;
+  if (!(e = check_range("layers", s.layers, 1, ModelLimits::max_layers)).empty()) return e;
+  if (!(e = check_range("vocab", s.vocab, 2, ModelLimits::max_vocab)).empty()) return e;
+  if (!(e = check_range("d_model", s.d_model, 1, ModelLimits::max_d_model)).empty()) return e;
+  if (!(e = check_range("heads", s.heads, 1, ModelLimits::max_heads)).empty()) return e;
+  if (!(e = check_range("d_k", s.d_k, 1, ModelLimits::max_d_head)).empty()) return e;
+  if (!(e = check_range("d_v", s.d_v, 1, ModelLimits::max_d_head)).empty()) return e;
+  if (!(e = check_range("n", s.n_ctx, 1, ModelLimits::max_seq)).empty()) return e;
+  if (s.cross && !(e = check_range("source_n", s.n_src, 1, ModelLimits::max_seq)).empty()) return e;
   if (!std::isfinite(s.temperature) || s.temperature < Limits::min_temperature || s.temperature > Limits::max_temperature)
     return "temperature: must be a number between 0.001 and 1000";
   if (s.scale_mode == ScaleMode::custom && (!std::isfinite(s.scale_value) || std::fabs(s.scale_value) > Limits::max_abs_scale))

@@ -17,11 +17,7 @@
 namespace attn::learn {
 
 std::string validate(const TrainOptions& t) {
-  const auto range = [](const char* field, long long v, long long lo, long long hi) -> std::string {
-    if (v >= lo && v <= hi) return "";
-    return std::string(field) + ": must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
-           std::to_string(v);
-  };
+  const auto range = check_range;
   std::string e;
   if (!(e = range("train.steps", t.steps, 0, TrainLimits::max_steps)).empty()) return e;
   if (!(e = range("train.batch", t.batch, 1, TrainLimits::max_batch)).empty()) return e;
