@@ -146,8 +146,12 @@ export async function showWeights(page, rows = 8) {
     const m = l.windows.Matrices, w = l.views.weights;
     if (w && w.y >= m.y + 30 && w.y + w.cell_h * Math.min(rows, w.rows) <= m.y + m.h - 16) return;
     await page.mouse.move(m.x + m.w / 2, m.y + m.h / 2);
+    const before = await page.evaluate(() => window.attnlab.stats().frames);
     await page.mouse.wheel(0, w && w.y < m.y + 30 ? -40 : 40);
-    await frames(page);
+    // A wheel notch that scrolls nothing (already at the end) draws no frame: an idle lab draws none.
+    // So wait for the frames that a scroll draws, but go on re-reading the layout without them.
+    await page.waitForFunction((n) => window.attnlab.stats().frames >= n, before + 2, { timeout: 5000, polling: 20 })
+      .catch(() => {});
     await page.waitForTimeout(150);
   }
 }
