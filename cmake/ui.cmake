@@ -19,6 +19,8 @@ add_library(attnlab_ui STATIC
   src/ui/heatmap.cpp
   src/ui/widgets.cpp
   src/ui/views.cpp
+  src/ui/formula.cpp
+  src/ui/view_state.cpp
   src/ui/presets.cpp
   src/ui/panel_pipeline.cpp
   src/ui/panel_input.cpp

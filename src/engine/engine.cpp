@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "embedding.h"
+#include "handmade_heads.h"
 #include "positional.h"
 #include "tokenizer.h"
 
@@ -113,7 +114,7 @@ std::string Engine::set_config(const Config& c) {
     if (o.positional != c.positional) d |= bit(Stage::position) | bit(Stage::project);  // RoPE acts on Q and K
     if (overrides_of(o.overrides, {Target::x}) != overrides_of(c.overrides, {Target::x})) d |= bit(Stage::position);
     if (o.seed != c.seed || o.d_model != c.d_model || o.heads != c.heads || o.d_k != c.d_k || o.d_v != c.d_v ||
-        o.w_q != c.w_q || o.w_k != c.w_k || o.w_v != c.w_v || o.w_o != c.w_o ||
+        o.w_q != c.w_q || o.w_k != c.w_k || o.w_v != c.w_v || o.w_o != c.w_o || o.handmade != c.handmade ||
         overrides_of(o.overrides, {Target::w_q, Target::w_k, Target::w_v, Target::w_o}) !=
             overrides_of(c.overrides, {Target::w_q, Target::w_k, Target::w_v, Target::w_o}))
       d |= bit(Stage::weights);
@@ -230,6 +231,18 @@ void Engine::run_weights() {
   build(r.w_q, c.w_q, c.d_k, 'Q');
   build(r.w_k, c.w_k, c.d_k, 'K');
   build(r.w_v, c.w_v, c.d_v, 'V');
+  // Hand-built heads replace their columns (handmade_heads.h); the last entry for a head wins.
+  for (const HandmadeHead& hh : c.handmade) {
+    HandmadeWeights hw;
+    if (!build_handmade_head(c, hh.kind, hw).empty()) continue;  // validate() refused unknown kinds
+    for (int row = 0; row < D; ++row) {
+      for (int col = 0; col < c.d_k; ++col) {
+        r.w_q[(size_t)row * H * c.d_k + hh.head * c.d_k + col] = hw.w_q[(size_t)row * c.d_k + col];
+        r.w_k[(size_t)row * H * c.d_k + hh.head * c.d_k + col] = hw.w_k[(size_t)row * c.d_k + col];
+      }
+      for (int col = 0; col < c.d_v; ++col) r.w_v[(size_t)row * H * c.d_v + hh.head * c.d_v + col] = hw.w_v[(size_t)row * c.d_v + col];
+    }
+  }
   if (c.w_o.empty()) {
     r.w_o.resize((size_t)H * c.d_v * D);
     glorot_matrix(c.seed, 'O', 0, H * c.d_v, D, r.w_o);

@@ -298,7 +298,7 @@ void frame(App& app) {
   if (app.ui.show_tour) draw_tour_window(app);
 
   sync_engine(app);  // clicks in the matrices (mask cells, edits) are ready for the next frame
-  heatmap_collect_garbage(app);
+  heatmap_collect_garbage(app.heatmaps, app.textures);
   app.layout_dirty = false;
   app.drawn_version = version_at_start;
   // Keep drawing while a flash fades or a notice is up, and once more after, to take them away.
@@ -318,7 +318,7 @@ std::string stats_json(const App& app) {
                 "{\"frame_ms_median\":%.4f,\"frame_ms_p95\":%.4f,\"recompute_ms\":%.4f,\"frames\":%lld,"
                 "\"ui_ms_median\":%.4f,\"ui_ms_p95\":%.4f,\"texture_uploads\":%lld,\"vertices\":%d}",
                 app.stats.percentile(0.5f), app.stats.percentile(0.95f), app.recompute_ms, app.stats.frames,
-                app.ui_stats.percentile(0.5f), app.ui_stats.percentile(0.95f), app.texture_uploads, app.last_vertices);
+                app.ui_stats.percentile(0.5f), app.ui_stats.percentile(0.95f), app.heatmaps.uploads, app.last_vertices);
   return buf;
 }
 

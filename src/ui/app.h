@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "engine.h"
+#include "heatmap.h"
 #include "imgui.h"
 #include "textures.h"
 #include "ui_state.h"
@@ -27,14 +28,6 @@ struct FrameStats {
   long long frames = 0;
   void add(float frame_ms);
   float percentile(float p) const;  // p in [0, 1] over the stored frames
-};
-
-struct HeatmapTexture {
-  ImTextureID id{};
-  int w = 0, h = 0;
-  uint64_t version = ~0ull;
-  float range = 1.0f;  // the colour scale's ±range for signed data
-  int last_used_frame = 0;
 };
 
 // Where a matrix's cells were drawn last frame (screen pixels): lets tests and the page API find cells.
@@ -61,9 +54,7 @@ struct App {
   float recompute_ms = 0.0f;
 
   TextureBackend* textures = nullptr;  // set by the shell; nullptr: heatmaps draw plain rectangles
-  std::unordered_map<ImGuiID, HeatmapTexture> heatmaps;
-  std::vector<uint32_t> pixel_scratch;
-  long long texture_uploads = 0;
+  HeatmapCache heatmaps;  // heatmap colours as textures, refilled only when their numbers change
   int last_vertices = 0;  // vertices ImGui produced for the last drawn frame
   ViewRect view_rects[(int)View::count];
   std::unordered_map<std::string, ImVec4> widget_rects;  // named controls' last rect (x, y, w, h)

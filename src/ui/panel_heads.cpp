@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "handmade_heads.h"
 #include "heatmap.h"
 #include "panels.h"
 #include "widgets.h"
@@ -28,16 +29,22 @@ void draw_heads_panel(App& app) {
     if (h % cols) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
     ImGui::PushID(h);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(h)), "head %d", h);
+    const attn::Config& c = app.engine.config();
+    const attn::HandmadeHead* hand = nullptr;
+    for (const attn::HandmadeHead& hh : c.handmade) if (hh.head == h) hand = &hh;
+    if (hand) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(h)), "head %d: %s", h, attn::handmade_label(hand->kind));
+    else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(h)), "head %d", h);
     HeatmapSpec s;
     s.id = "thumb";
     s.m = r.weights_head(h);
     s.cmap = Colormap::sequential;
     s.mask = &r.mask;
     s.compact = true;
-    s.cell = {View::weights, h, -1, -1};
+    s.scale = app.style_scale;
+    s.texture = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID("colors"), s.m, s.cmap, s.mask, 1.0f, app.result_version).texture;
     const float aspect = (float)r.n / (float)std::max(r.m, 1);
-    const HeatmapEvent ev = draw_heatmap(app, s, ImVec2(side, side * std::min(aspect, 1.5f)));
+    const HeatmapEvent ev = draw_heatmap(s, ImVec2(side, side * std::min(aspect, 1.5f)));
+    if (ev.hovered) app.ui.hover_next = {View::weights, h, ev.row, ev.col};
     if (ev.clicked) app.ui.head = h;
     if (ev.hovered) ImGui::SetTooltip("head %d: click to show it in the matrices", h);
     if (h == app.ui.head)
