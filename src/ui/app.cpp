@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "mask.h"
+#include "positional.h"
 #include "heatmap.h"
 #include "panels.h"
 #include "tokenizer.h"
@@ -76,6 +77,17 @@ void fit_to_tokens(App& app, attn::Config& c) {
                     " dropped: the cell no longer exists at these sizes");
 }
 
+// Token labels as the UI font can draw them, rebuilt when the tokens changed (needs the font).
+void refresh_labels(App& app) {
+  const attn::Result& r = app.engine.result();
+  if (!ImGui::GetCurrentContext() || !ImGui::GetFont() || !ImGui::GetFont()->IsLoaded()) return;
+  if (app.labels.size() == r.tokens.size() && app.source_labels.size() == r.source_tokens.size() && !app.labels_stale) return;
+  app.labels.clear(), app.source_labels.clear();
+  for (const std::string& t : r.tokens) app.labels.push_back(drawable_label(t));
+  for (const std::string& t : r.source_tokens) app.source_labels.push_back(drawable_label(t));
+  app.labels_stale = false;
+}
+
 }  // namespace
 
 void sync_engine(App& app) {
@@ -85,6 +97,7 @@ void sync_engine(App& app) {
   if (app.config.cross && !app.config.source.use_tokens) app.config.source.text = app.source;
   if (app.config == app.engine.config() && !app.engine.needs_compute()) {
     app.error.clear();
+    refresh_labels(app);  // a config applied before the UI existed has no drawable labels yet
     return;
   }
   attn::Config c = app.config;
@@ -99,11 +112,13 @@ void sync_engine(App& app) {
   app.engine.compute();
   const attn::Result& r = app.engine.result();
   ++app.result_version;
-  if (ImGui::GetCurrentContext()) {
-    app.labels.clear(), app.source_labels.clear();
-    for (const std::string& t : r.tokens) app.labels.push_back(drawable_label(t));
-    for (const std::string& t : r.source_tokens) app.source_labels.push_back(drawable_label(t));
-  }
+  app.labels_stale = true;
+  refresh_labels(app);
+  // P on its own, for the P view and the X hover card: the engine adds it into X; the same functions
+  // applied to zeros give it back.
+  app.positions.assign((size_t)r.n * r.d_model, 0.0f);
+  if (app.config.positional == attn::Positional::sinusoidal) attn::add_sinusoidal(app.positions, r.n, r.d_model);
+  if (app.config.positional == attn::Positional::learned) attn::add_learned(app.positions, r.n, r.d_model, app.config.seed);
   app.recompute_ms = (float)app.engine.last_compute_ms();
   app.ui.head = std::clamp(app.ui.head, 0, r.heads - 1);
   if (app.ui.query >= r.n) app.ui.query = -1;
@@ -235,7 +250,10 @@ void handle_shortcuts(App& app) {
       case '/': app.ui.focus_text = true; break;
       case 'n': case 'N': app.ui.show_numbers = !app.ui.show_numbers; break;
       case 'h': case 'H': case '?': app.ui.show_help = !app.ui.show_help; break;
-      case 't': case 'T': app.ui.show_tour = !app.ui.show_tour; break;
+      case 't': case 'T':
+        app.ui.show_tour = !app.ui.show_tour;
+        if (app.ui.show_tour) tour_open_step(app, app.ui.tour_step);
+        break;
       case 'w': case 'W': app.ui.show_weights = !app.ui.show_weights; break;
       default: break;
     }

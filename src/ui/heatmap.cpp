@@ -51,11 +51,11 @@ std::string col_label(const HeatmapSpec& s, int j) {
   return s.col_labels && j < (int)s.col_labels->size() ? (*s.col_labels)[(size_t)j] : std::to_string(j);
 }
 
-// Text turned a quarter to the left (reading upwards), its baseline end at `bottom_left`.
-void add_text_vertical(ImDrawList* dl, ImVec2 bottom_left, ImU32 col, const char* text) {
+// Text of `size` turned a quarter to the left (reading upwards), starting at `bottom_left`.
+void add_text_vertical(ImDrawList* dl, ImVec2 bottom_left, ImU32 col, const char* text, float size) {
   const int start = dl->VtxBuffer.Size;
   const ImVec4 no_clip(-1e9f, -1e9f, 1e9f, 1e9f);  // clip after turning, by the draw command's rect
-  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), bottom_left, col, text, nullptr, 0.0f, &no_clip);
+  dl->AddText(ImGui::GetFont(), size, bottom_left, col, text, nullptr, 0.0f, &no_clip);
   for (int k = start; k < dl->VtxBuffer.Size; ++k) {
     ImVec2& p = dl->VtxBuffer[k].pos;
     const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
@@ -238,13 +238,17 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
       const std::string fitted = fit_label(row_label(s, i), g.gutter - 4.0f * sc);
       dl->AddText(ImVec2(p0.x, origin.y + ch * i + (ch - fs) * 0.5f), i == s.highlight_row ? 0xFF40D0FFu : text_col, fitted.c_str());
     }
-    const float along = g.vertical_col_labels ? fs : std::max(cw, 1.0f);
-    const int col_step = std::max(1, (int)std::ceil((g.vertical_col_labels ? fs : 0.0f) / std::max(cw, 1.0f)));
+    // Tokens turned upwards need one text height per label; indices across need their own width.
+    // Turned labels shrink to the cell width (down to 70% of the text size) before any is skipped.
+    const float vfs = std::clamp(cw - 1.0f, fs * 0.7f, fs);
+    const float needed = g.vertical_col_labels ? vfs : s.col_labels ? 0.0f : ImGui::CalcTextSize((std::to_string(m.cols - 1) + " ").c_str()).x;
+    const int col_step = std::max(1, (int)std::ceil(needed / std::max(cw, 1.0f)));
+    const float along = g.vertical_col_labels ? vfs : std::max(cw, 1.0f) * (float)col_step;
     for (int j = 0; j < m.cols; j += col_step) {
       const ImU32 c = j == s.highlight_col ? 0xFF40D0FFu : text_col;
       if (g.vertical_col_labels) {
-        const std::string fitted = fit_label(col_label(s, j), g.header - 6.0f * sc);
-        add_text_vertical(dl, ImVec2(origin.x + cw * j + (cw * col_step - fs) * 0.5f, origin.y - 3.0f * sc), c, fitted.c_str());
+        const std::string fitted = fit_label(col_label(s, j), (g.header - 6.0f * sc) * fs / vfs);
+        add_text_vertical(dl, ImVec2(origin.x + cw * j + (cw - vfs) * 0.5f, origin.y - 3.0f * sc), c, fitted.c_str(), vfs);
       } else {
         std::string fitted = fit_label(col_label(s, j), along - 2.0f);
         dl->AddText(ImVec2(origin.x + cw * j + 1.0f, p0.y), c, fitted.c_str());
@@ -314,6 +318,13 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
   }
 
   // [7] the mouse
+  if (!s.compact) {
+    const float bx = grid_max.x + 2.0f * sc, bottom = std::max(grid_max.y, origin.y + 3.0f * fs);
+    ImGui::SetCursorScreenPos(ImVec2(bx, origin.y));
+    ImGui::InvisibleButton("bar", ImVec2(std::max(1.0f, g.bar_w - 2.0f * sc), std::max(1.0f, bottom - origin.y)));
+    ev.bar_hovered = ImGui::IsItemHovered();
+    ev.bar_clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  }
   ev.cells_min = origin, ev.cell_w = cw, ev.cell_h = ch;
   ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("cells", ImVec2(std::max(1.0f, grid_max.x - origin.x), std::max(1.0f, grid_max.y - origin.y)));

@@ -50,6 +50,7 @@ struct HeatmapEvent {
   ImVec2 cells_min{0, 0};             // where the cells were drawn (screen pixels)
   float cell_w = 0, cell_h = 0;
   bool numbers_hidden = false;        // numbers were asked for but the cells are too small for them
+  bool bar_hovered = false, bar_clicked = false;  // the colour bar (a click can switch fixed/fit)
 };
 
 // Sizes a heatmap would take in `width` (for sizing a section and aligning neighbours' rows).

@@ -102,9 +102,22 @@ void explain_x_cell(const App& app, View v, int i, int col) {
     }
   const char* emb = c.embedding == attn::Embedding::interpretable ? "the interpretable table (feature columns first)"
                                                                    : "a random vector seeded by the word";
+  const attn::Result& r = app.engine.result();
+  const bool has_p = v == View::x && app.positions.size() == (size_t)r.n * r.d_model && i < r.n && col < r.d_model;
+  const float x = v == View::x ? r.x_view()(i, col) : r.x_source_view()(i, col);
+  const float p = has_p ? app.positions[(size_t)i * r.d_model + col] : 0.0f;
   switch (c.positional) {
-    case attn::Positional::sinusoidal: ImGui::TextWrapped("= embedding (%s) + sinusoidal position %d, column %d", emb, i, col); break;
-    case attn::Positional::learned: ImGui::TextWrapped("= embedding (%s) + learned position vector %d (seeded), column %d", emb, i, col); break;
+    case attn::Positional::sinusoidal:
+    case attn::Positional::learned:
+      if (v == View::x_source) {
+        ImGui::TextWrapped("= embedding (%s) + the %s position vector of source position %d", emb,
+                           c.positional == attn::Positional::learned ? "learned" : "sinusoidal", i);
+        break;
+      }
+      ImGui::Text("X = E + P = %.4g + %.4g = %.4g", x - p, p, x);
+      ImGui::TextWrapped("E: embedding (%s); P: %s position %d, column %d", emb,
+                         c.positional == attn::Positional::learned ? "learned (seeded) vector of" : "sinusoid of", i, col);
+      break;
     case attn::Positional::rope: ImGui::TextWrapped("= embedding (%s) only: RoPE rotates Q and K later instead of adding to X", emb); break;
     default: ImGui::TextWrapped("= embedding (%s) only: no position information", emb); break;
   }

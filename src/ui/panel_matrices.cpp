@@ -55,6 +55,12 @@ Block block_of(const App& app, View v) {
     case View::x_source:
       return {.view = v, .title = "X_src (source)", .help = "The source sequence's rows: in cross-attention the keys and values come from here, the queries from X.",
               .rows = k_tok, .query_rows = false, .per_head = false, .max_cell = 30.0f, .stretch = 1.3f};
+    case View::position:
+      return {.view = v, .title = c.positional == attn::Positional::learned ? "P (learned)" : "P (sinusoidal)",
+              .help = c.positional == attn::Positional::learned
+                          ? "The position vectors added to X: one seeded random vector per position (a model would learn them)."
+                          : "The position vectors added to X: column pairs are sines and cosines of the position, fast in the first columns and slower to the right. Same word, different position: different row of X.",
+              .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.3f};
     case View::q:
       return {.view = v, .title = rope ? "2  Q = rot(X\xC2\xB7W_Q)" : "2  Q = X\xC2\xB7W_Q",
               .help = rope ? "Queries, each row rotated by RoPE by an angle set by its position." : "Queries: what each token is looking for. Row i is token i's query for this head.",
@@ -116,25 +122,36 @@ void toggle_mask_cell(App& app, int i, int j) {
   cell = !cell;
 }
 
-// Per-row readouts: how far apart a row's scores are (what softmax turns into sharpness), and how
-// spread out the resulting weights are (entropy in bits; 0 = all on one key) with their largest value.
-std::vector<std::string> row_notes(const attn::Result& r, View v, int head) {
+// Per-row readouts beside the weights, the story of each row left to right: how far apart its
+// allowed scores are (largest minus smallest: what softmax turns into sharpness), how spread out the
+// weights came out (entropy in bits: 0 = all on one key, log2 of the number of keys = even), and the
+// largest weight.
+std::vector<std::string> row_notes(const attn::Result& r, int head) {
   std::vector<std::string> notes;
-  char buf[48];
+  char buf[64];
+  const attn::MatView s = r.scores_head(head);
   for (int i = 0; i < r.n; ++i) {
-    if (v == View::weights) {
-      std::snprintf(buf, sizeof buf, "%.2f  %.2f", r.entropy[(size_t)head * r.n + i], r.max_weight[(size_t)head * r.n + i]);
-    } else {
-      const attn::MatView s = r.scores_head(head);
-      float lo = INFINITY, hi = -INFINITY;
-      for (int j = 0; j < r.m; ++j)
-        if (v == View::scores || r.mask.allows(i, j)) lo = std::min(lo, s(i, j)), hi = std::max(hi, s(i, j));
-      if (hi >= lo) std::snprintf(buf, sizeof buf, "%.2g", (double)(hi - lo));
-      else std::snprintf(buf, sizeof buf, "\xE2\x80\x94");
-    }
+    float lo = INFINITY, hi = -INFINITY;
+    for (int j = 0; j < r.m; ++j)
+      if (r.mask.allows(i, j)) lo = std::min(lo, s(i, j)), hi = std::max(hi, s(i, j));
+    const size_t k = (size_t)head * r.n + i;
+    if (hi < lo) std::snprintf(buf, sizeof buf, "\xE2\x80\x94 all masked");
+    else std::snprintf(buf, sizeof buf, "%4.1f %5.2f %4.2f", (double)(hi - lo), r.entropy[k], r.max_weight[k]);
     notes.push_back(buf);
   }
   return notes;
+}
+
+bool has_mask(const attn::Config& c) {
+  for (const attn::MaskTerm& t : c.mask)
+    if (t.kind != attn::MaskTerm::Kind::none) return true;
+  return false;
+}
+
+// The numbers of a view; P lives in the App (the engine adds it into X and keeps no copy).
+attn::MatView matrix_of(const App& app, View v) {
+  if (v == View::position) return {app.positions.data(), app.engine.result().n, app.engine.result().d_model, app.engine.result().d_model};
+  return view_matrix(app.engine.result(), v, app.ui.head);
 }
 
 HeatmapSpec spec_for(App& app, const Block& b, const std::vector<std::string>* notes) {
@@ -142,7 +159,7 @@ HeatmapSpec spec_for(App& app, const Block& b, const std::vector<std::string>* n
   const int head = b.per_head ? app.ui.head : 0;
   HeatmapSpec s;
   s.id = view_key(b.view);
-  s.m = view_matrix(r, b.view, app.ui.head);
+  s.m = matrix_of(app, b.view);
   s.cmap = b.cmap;
   s.row_labels = b.rows;
   s.col_labels = b.cols;
@@ -152,7 +169,7 @@ HeatmapSpec spec_for(App& app, const Block& b, const std::vector<std::string>* n
   s.scale = app.style_scale;
   s.show_numbers = app.ui.show_numbers;
   s.row_notes = notes;
-  s.notes_header = !notes ? nullptr : b.view == View::weights ? "H bits  max" : "spread";
+  s.notes_header = notes ? "\xCE\x94S  H bits  max" : nullptr;
   const int tok = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
   // The hovered (or picked) token's row and column light up; in cross-attention keys are another text.
   s.highlight_row = b.rows && (b.query_rows || !r.cross) ? tok : -1;
@@ -170,52 +187,48 @@ void handle_event(App& app, const Block& b, const HeatmapEvent& ev, bool record_
   const int head = b.per_head ? app.ui.head : 0;
   if (record_layout)
     app.view_rects[(int)b.view] = {ev.cells_min.x, ev.cells_min.y, ev.cell_w, ev.cell_h,
-                                   view_matrix(app.engine.result(), b.view, app.ui.head).rows,
-                                   view_matrix(app.engine.result(), b.view, app.ui.head).cols, head, true};
+                                   matrix_of(app, b.view).rows, matrix_of(app, b.view).cols, head, true};
   if (ev.hovered) app.ui.hover_next = {b.view, head, ev.row, ev.col};
   if (ev.clicked) {
     if (b.view == View::weights || b.view == View::masked) toggle_mask_cell(app, ev.row, ev.col);
-    else if (b.view != View::x_source) app.ui.selected = {b.view, head, ev.row, ev.col};
+    else if (view_editable(b.view)) app.ui.selected = {b.view, head, ev.row, ev.col};
   }
 }
 
-// The colour-range switch beside a title: "fixed ±5" keeps colours comparable while settings change;
-// "fit" stretches them over this matrix's own numbers.
-void range_switch(App& app, const Block& b, float fit_range) {
-  if (b.cmap == Colormap::sequential) {
-    ImGui::TextDisabled("[0, 1]");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Weights are always coloured on [0, 1], so every head and setting compares directly.");
-    return;
-  }
+// The colour range in words, and its switch (a click on the colour bar): "fixed ±5" keeps colours
+// comparable while settings change; "fit" stretches them over this matrix's own numbers.
+std::string range_words(const App& app, const Block& b, float fit_range) {
+  if (b.cmap == Colormap::sequential) return "Weights are always coloured on [0, 1], so every head and setting compares directly.";
+  const float fixed = app.ui.fixed_range[(int)b.view];
+  char buf[320];
+  if (fixed > 0.0f)
+    std::snprintf(buf, sizeof buf, "Colours: fixed at \xC2\xB1%.3g, the same whatever you change, so \xE2\x88\x9A" "d_k and temperature "
+                  "change what you see (this matrix's own largest is %.3g). Click the colour bar to fit them to this matrix instead.", fixed, fit_range);
+  else
+    std::snprintf(buf, sizeof buf, "Colours: fitted to this matrix's largest number, \xC2\xB1%.3g; they rescale as settings change. "
+                  "Click the colour bar to fix this range so changes can be compared.", fit_range);
+  return buf;
+}
+
+void toggle_range(App& app, const Block& b, float fit_range) {
+  if (b.cmap == Colormap::sequential) return;
   float& fixed = app.ui.fixed_range[(int)b.view];
-  char label[48];
-  if (fixed > 0.0f) std::snprintf(label, sizeof label, "fixed \xC2\xB1%.3g", fixed);
-  else std::snprintf(label, sizeof label, "fit \xC2\xB1%.2g", fit_range);
-  ImGui::PushStyleColor(ImGuiCol_Button, fixed > 0.0f ? ImVec4(0.45f, 0.33f, 0.10f, 1.0f) : ImVec4(0.20f, 0.25f, 0.32f, 1.0f));
-  if (ImGui::SmallButton(label)) {
-    if (fixed > 0.0f) {
-      fixed = 0.0f;
-    } else {  // freeze the current range, rounded up to a readable number
-      const float p = std::pow(10.0f, std::floor(std::log10(fit_range)));
-      fixed = std::ceil(fit_range / p) * p;
-    }
+  if (fixed > 0.0f) {
+    fixed = 0.0f;
+  } else {  // freeze the current range, rounded up to a readable number
+    const float p = std::pow(10.0f, std::floor(std::log10(fit_range)));
+    fixed = std::ceil(fit_range / p) * p;
   }
-  ImGui::PopStyleColor();
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(fixed > 0.0f ? "Colours fixed: the same number has the same colour whatever you change, so\n"
-                                     "\xE2\x88\x9A" "d_k and temperature change what you see. Click to fit them to this matrix instead."
-                                   : "Colours fitted to this matrix's own largest number (they rescale as you change\n"
-                                     "settings). Click to fix the range so changes can be compared.");
 }
 
 void draw_block(App& app, const Block& b, float width, float row_h, float header_h, bool zoomed = false) {
   const attn::Result& r = app.engine.result();
   ImGui::PushID((int)b.view);
   ImGui::BeginGroup();
-  const attn::MatView m = view_matrix(r, b.view, app.ui.head);
+  const attn::MatView m = matrix_of(app, b.view);
   std::vector<std::string> notes;
-  const bool with_notes = app.ui.row_stats && (b.view == View::weights || b.view == View::scores || b.view == View::masked);
-  if (with_notes) notes = row_notes(r, b.view, app.ui.head);
+  const bool with_notes = app.ui.row_stats && b.view == View::weights && !r.scores.empty();
+  if (with_notes) notes = row_notes(r, app.ui.head);
   HeatmapSpec s = spec_for(app, b, with_notes ? &notes : nullptr);
   const float fixed = app.ui.fixed_range[(int)b.view];
   const HeatmapColors colors = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID(zoomed ? "zoomed" : "colors"), m, b.cmap, b.mask,
@@ -225,14 +238,20 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   s.texture = colors.texture;
   s.downsample = colors.downsample;
   s.row_height = row_h, s.header_height = header_h;
-  // Title, shape, colour range, help, enlarge
+  // Title, help, shape when there is room, enlarge. (The colour range is switched on the colour bar.)
+  const float line_start_avail = ImGui::GetContentRegionAvail().x;
   ImGui::TextUnformatted(b.title.c_str());
-  ImGui::SameLine();
-  ImGui::TextDisabled("(%d\xC3\x97%d)", m.rows, m.cols);
-  ImGui::SameLine();
-  range_switch(app, b, colors.fit_range);
-  help_marker(b.help);
-  if (!zoomed) {
+  char shape[32];
+  std::snprintf(shape, sizeof shape, "(%d\xC3\x97%d)", m.rows, m.cols);
+  help_marker((std::string(b.help) + "\n\nShape " + shape + ". " + range_words(app, b, colors.fit_range)).c_str());
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  float used = ImGui::CalcTextSize(b.title.c_str()).x + ImGui::CalcTextSize("(?)").x + spacing;
+  if (line_start_avail - used > ImGui::CalcTextSize(shape).x + spacing + 2.0f * ImGui::GetFontSize()) {
+    used += ImGui::CalcTextSize(shape).x + spacing;
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", shape);
+  }
+  if (!zoomed && line_start_avail - used > 2.0f * ImGui::GetFontSize()) {
     ImGui::SameLine();
     if (ImGui::SmallButton("\xE2\x86\x97")) app.ui.zoom_view = b.view;  // ↗
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show %s large, with its numbers", view_name(b.view));
@@ -245,14 +264,22 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   }
   const HeatmapEvent ev = draw_heatmap(s, ImVec2(width, 0));
   handle_event(app, b, ev, !zoomed);
+  if (ev.bar_hovered) ImGui::SetTooltip("%s", range_words(app, b, colors.fit_range).c_str());
+  if (ev.bar_clicked) toggle_range(app, b, colors.fit_range);
+  const attn::Positional pos = app.engine.config().positional;
+  if (b.view == View::x && !zoomed && (pos == attn::Positional::sinusoidal || pos == attn::Positional::learned)) {
+    if (ImGui::SmallButton(app.ui.show_position ? "hide P" : "show P")) app.ui.show_position = !app.ui.show_position;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("P: the position vectors that are added to the embeddings to make X");
+    if (ev.numbers_hidden) ImGui::SameLine();
+  }
   if (ev.numbers_hidden && !zoomed) {
-    ImGui::TextDisabled("numbers don't fit here:");
-    ImGui::SameLine(0, 4.0f);
-    if (ImGui::SmallButton("enlarge")) app.ui.zoom_view = b.view;
+    // Say why there are no numbers, and offer the view where they fit.
+    if (ImGui::SmallButton("numbers: enlarge")) app.ui.zoom_view = b.view;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The cells are too small for numbers at this size. Click to show %s large, with its numbers.", view_name(b.view));
   }
   ImGui::EndGroup();
   const double now = ImGui::GetTime();
-  if (app.ui.flash_view == b.view && (now < app.ui.focus_until || app.ui.focus_until < 0.0)) {
+  if (app.ui.flash_view == b.view && (now < app.ui.focus_until || (app.ui.focus_until < 0.0 && app.ui.show_tour))) {
     // A timed flash after a pipeline click; a lasting frame (focus_until < 0) while the tour points here.
     const float a = app.ui.focus_until < 0.0 ? 1.0f : (float)std::min(1.0, (app.ui.focus_until - now) / 1.2);
     ImGui::GetWindowDrawList()->AddRect(ImVec2(ImGui::GetItemRectMin().x - 2, ImGui::GetItemRectMin().y - 2),
@@ -266,7 +293,10 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
 // column-label height wherever blocks have the same number of rows.
 void row_of(App& app, std::initializer_list<View> views) {
   std::vector<Block> blocks;
-  for (View v : views) blocks.push_back(block_of(app, v));
+  for (View v : views) {
+    blocks.push_back(block_of(app, v));
+    if (v == View::masked && !has_mask(app.engine.config())) blocks.back().stretch = 0.45f;
+  }
   const int n = (int)blocks.size();
   const attn::Result& r = app.engine.result();
   if (!ImGui::BeginTable("row", n, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX)) return;
@@ -280,9 +310,9 @@ void row_of(App& app, std::initializer_list<View> views) {
   int rows = -1;
   bool same_rows = true;
   for (const Block& b : blocks) {
+    if (b.view == View::masked && !has_mask(app.engine.config())) continue;  // drawn as a note
     std::vector<std::string> notes;
-    if (app.ui.row_stats && (b.view == View::weights || b.view == View::scores || b.view == View::masked))
-      notes = row_notes(r, b.view, app.ui.head);
+    if (app.ui.row_stats && b.view == View::weights && !r.scores.empty()) notes = row_notes(r, app.ui.head);
     const HeatmapSpec s = spec_for(app, b, notes.empty() ? nullptr : &notes);
     const HeatmapGeometry g = heatmap_geometry(s, avail * b.stretch / total);
     row_h = std::min(row_h, g.cell_h);
@@ -292,6 +322,14 @@ void row_of(App& app, std::initializer_list<View> views) {
   }
   for (const Block& b : blocks) {
     ImGui::TableNextColumn();
+    if (b.view == View::masked && !has_mask(app.engine.config())) {
+      // No mask: masked S would repeat S cell for cell, so say so and give S and A the room.
+      ImGui::TextUnformatted("4  masked S");
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("No mask: the same as S. Press M, or pick a mask in Controls, to hide pairs (their scores become \xE2\x88\x92\xE2\x88\x9E).");
+      ImGui::PopTextWrapPos();
+      continue;
+    }
     draw_block(app, b, ImGui::GetContentRegionAvail().x, same_rows ? row_h : 0.0f, header_h);
   }
   ImGui::EndTable();
@@ -386,7 +424,9 @@ void draw_matrices_panel(App& app) {
   // Row 1: the inputs of attention. Row 2: scores to weights. Row 3: what comes out.
   ImGui::Separator();
   ImGui::PushID("inputs");
+  const bool show_p = app.ui.show_position && (c.positional == attn::Positional::sinusoidal || c.positional == attn::Positional::learned);
   if (r.cross) row_of(app, {View::x, View::x_source, View::q, View::k, View::v});
+  else if (show_p) row_of(app, {View::x, View::position, View::q, View::k, View::v});
   else row_of(app, {View::x, View::q, View::k, View::v});
   ImGui::PopID();
   ImGui::Separator();

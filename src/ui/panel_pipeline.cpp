@@ -69,7 +69,11 @@ void draw_pipeline_panel(App& app) {
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy a link that reopens the lab with these settings, edits and masks");
   ImGui::SameLine();
-  if (ImGui::Button("Tour")) app.ui.show_tour = !app.ui.show_tour;
+  if (ImGui::Button("Tour")) {
+    app.ui.show_tour = !app.ui.show_tour;
+    if (app.ui.show_tour) tour_open_step(app, app.ui.tour_step);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A guided tour: each step sets the lab up, points at a matrix and asks you to try one thing");
   ImGui::SameLine();
   if (ImGui::Button("Help")) app.ui.show_help = !app.ui.show_help;
   ImGui::End();

@@ -34,20 +34,29 @@ std::span<const Preset> presets() {
   return all;
 }
 
-std::string apply_preset(App& app, const Preset& p) {
+std::string apply_setup(App& app, const std::string& json) {
   attn::Config c;
-  if (std::string err = attn::parse_config(p.json, c); !err.empty()) return "preset " + p.file + ": " + err;
+  if (std::string err = attn::parse_config(json, c); !err.empty()) return err;
   UiState view = app.ui;
   const UiState defaults;
   std::copy(std::begin(defaults.fixed_range), std::end(defaults.fixed_range), view.fixed_range);
   view.row_stats = defaults.row_stats;
+  view.show_position = defaults.show_position;
   view.zoom_view = View::count;
   view.query = -1;
   view.head = 0;
-  if (!p.view.empty())
-    if (std::string err = apply_view_state(view, p.view); !err.empty()) return "preset " + p.file + ": " + err;
-  if (std::string err = apply_config(app, c); !err.empty()) return "preset " + p.file + ": " + err;
+  view.selected = {};
+  const auto j = nlohmann::json::parse(json, nullptr, false);
+  if (j.is_object())
+    if (auto it = j.find("view"); it != j.end())
+      if (std::string err = apply_view_state(view, it->dump()); !err.empty()) return err;
+  if (std::string err = apply_config(app, c); !err.empty()) return err;
   app.ui = view;
+  return "";
+}
+
+std::string apply_preset(App& app, const Preset& p) {
+  if (std::string err = apply_setup(app, p.json); !err.empty()) return "preset " + p.file + ": " + err;
   app.ui.note_title = p.name;
   app.ui.note = p.description;
   return "";

@@ -16,6 +16,10 @@ struct Preset {
 std::span<const Preset> presets();
 
 struct App;
+// Applies a setup: a config in the attnlab-cli schema whose optional "view" object (view_state.h) says
+// how to show it; the view starts from the defaults. Returns "" or why not (then nothing changes).
+std::string apply_setup(App& app, const std::string& json);
+
 // Applies a preset: its config, its view settings (colour ranges etc., from the defaults), and its
 // explanation on screen. Returns "" or why not (then nothing changes).
 std::string apply_preset(App& app, const Preset& p);

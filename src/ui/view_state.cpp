@@ -14,6 +14,7 @@ std::string view_state_to_json(const UiState& ui) {
             {"numbers", ui.show_numbers},
             {"weight_matrices", ui.show_weights},
             {"row_stats", ui.row_stats},
+            {"position", ui.show_position},
             {"all_heads_lines", ui.lines_all_heads},
             {"query", ui.query},
             {"zoom", ui.zoom_view == View::count ? "" : view_key(ui.zoom_view)},
@@ -40,10 +41,10 @@ std::string apply_view_state(UiState& ui, const std::string& text) {
     if (k == "head" || k == "query") {
       if (!v.is_number_integer() || v.get<long long>() < -1 || v.get<long long>() > 4096) return f + ": expected an integer";
       (k == "head" ? next.head : next.query) = std::max(k == "head" ? 0 : -1, v.get<int>());
-    } else if (k == "numbers" || k == "weight_matrices" || k == "row_stats" || k == "all_heads_lines") {
+    } else if (k == "numbers" || k == "weight_matrices" || k == "row_stats" || k == "all_heads_lines" || k == "position") {
       if (!v.is_boolean()) return f + ": expected true or false";
       bool& b = k == "numbers" ? next.show_numbers : k == "weight_matrices" ? next.show_weights
-                : k == "row_stats" ? next.row_stats : next.lines_all_heads;
+                : k == "row_stats" ? next.row_stats : k == "position" ? next.show_position : next.lines_all_heads;
       b = v.get<bool>();
     } else if (k == "zoom") {
       if (!v.is_string()) return f + ": expected a view name or \"\"";

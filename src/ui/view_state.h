@@ -2,7 +2,8 @@
 // as JSON: kept in shared links next to the config, and set by presets and the tour, so a link or a
 // preset shows the same picture, not just the same numbers.
 //
-//   {"head": 1, "numbers": true, "weight_matrices": false, "row_stats": true, "all_heads_lines": true,
+//   {"head": 1, "numbers": true, "weight_matrices": false, "row_stats": true, "position": false,
+//    "all_heads_lines": true,
 //    "query": -1, "zoom": "weights", "ranges": {"scores": 5, "q": 0}}     (every key optional)
 #pragma once
 #include <string>

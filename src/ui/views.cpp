@@ -20,12 +20,13 @@ const char* view_name(View v) {
     case View::w_v: return "W_V";
     case View::w_o: return "W_O";
     case View::x_source: return "X_src";
+    case View::position: return "P";
     default: return "?";
   }
 }
 
 const char* view_key(View v) {
-  static const char* const keys[] = {"x", "q", "k", "v", "scores", "masked", "weights", "head_out", "concat", "output", "w_q", "w_k", "w_v", "w_o", "x_source"};
+  static const char* const keys[] = {"x", "q", "k", "v", "scores", "masked", "weights", "head_out", "concat", "output", "w_q", "w_k", "w_v", "w_o", "x_source", "position"};
   return (int)v >= 0 && v < View::count ? keys[(int)v] : "?";
 }
 
