@@ -353,6 +353,14 @@ std::string layout_json(const App& app) {
                   name.c_str(), r.x, r.y, r.z, r.w);
     out += buf;
   }
+  for (int v = 0; v < (int)View::count; ++v) {  // each matrix's whole block, for PNGs of one view
+    const ImVec4& b = app.block_rects[v];
+    if (!app.view_rects[v].drawn || b.z <= 0.0f) continue;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s\"block:%s\":{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", out.size() > 1 ? "," : "",
+                  view_key((View)v), b.x, b.y, b.z, b.w);
+    out += buf;
+  }
   for (int v = 0; v < (int)View::count; ++v) {
     const ViewRect& r = app.view_rects[v];
     if (!r.drawn) continue;

@@ -69,6 +69,13 @@ struct App {
   // The shell's way to share the current config: the web shell writes it into the page's link
   // (#c=...) and copies that; the desktop shell copies the JSON. Receives config_to_json(config).
   std::function<void(const std::string&)> share;
+  // Files leaving the lab (export.h). download: the shell saves `data` as `filename` (the web shell
+  // as a browser download). save_png: after this frame is drawn, the shell saves what is on screen as
+  // a PNG: the whole lab (View::count) or the block of one view (its rect in block_rects). Unset: the
+  // Export menu says this build cannot save files.
+  std::function<void(const std::string& filename, const std::string& mime, const std::string& data)> download;
+  std::function<void(const std::string& filename, View view)> save_png;
+  ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h
   ImVec2 last_display_size{0, 0};
 };
 

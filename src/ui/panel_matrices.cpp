@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "export.h"
 #include "formula.h"
 #include "handmade_heads.h"
 #include "heatmap.h"
@@ -264,6 +265,11 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   }
   const HeatmapEvent ev = draw_heatmap(s, ImVec2(width, 0));
   handle_event(app, b, ev, !zoomed);
+  if (ev.hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) ImGui::OpenPopup("view menu");
+  if (ImGui::BeginPopup("view menu")) {
+    export_view_items(app, b.view);
+    ImGui::EndPopup();
+  }
   if (ev.bar_hovered) ImGui::SetTooltip("%s", range_words(app, b, colors.fit_range).c_str());
   if (ev.bar_clicked) toggle_range(app, b, colors.fit_range);
   const attn::Positional pos = app.engine.config().positional;
@@ -278,6 +284,10 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The cells are too small for numbers at this size. Click to show %s large, with its numbers.", view_name(b.view));
   }
   ImGui::EndGroup();
+  if (!zoomed) {
+    const ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
+    app.block_rects[(int)b.view] = ImVec4(a.x, a.y, z.x - a.x, z.y - a.y);
+  }
   const double now = ImGui::GetTime();
   if (app.ui.flash_view == b.view && (now < app.ui.focus_until || (app.ui.focus_until < 0.0 && app.ui.show_tour))) {
     // A timed flash after a pipeline click; a lasting frame (focus_until < 0) while the tour points here.

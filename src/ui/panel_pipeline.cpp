@@ -3,6 +3,7 @@
 
 #include "app.h"
 #include "config_json.h"
+#include "export.h"
 #include "formula.h"
 #include "panels.h"
 #include "presets.h"
@@ -60,6 +61,13 @@ void draw_pipeline_panel(App& app) {
       }
       if (ImGui::IsItemHovered() && !p.description.empty()) ImGui::SetTooltip("%s", p.description.c_str());
     }
+    ImGui::EndPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Export")) ImGui::OpenPopup("export");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save a PNG of the lab or of one view, a matrix as CSV, or the whole result as JSON.\nRight-click any matrix for its own menu.");
+  if (ImGui::BeginPopup("export")) {
+    export_menu_items(app);
     ImGui::EndPopup();
   }
   ImGui::SameLine();
