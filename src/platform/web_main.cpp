@@ -153,8 +153,7 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_view_state() {
 
 // Sets the keys given; returns "" or the error naming the key (then nothing changes).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_set_view_state(const char* json) {
-  g_shell->reply = attnlab::apply_view_state(g_shell->app.ui, json ? json : "");
-  g_shell->app.layout_dirty = true;  // draw again with the new view
+  g_shell->reply = attnlab::apply_view(g_shell->app, json ? json : "");
   return g_shell->reply.c_str();
 }
 

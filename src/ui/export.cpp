@@ -80,8 +80,10 @@ void export_menu_items(App& app) {
   const bool can_download = (bool)app.download, can_png = (bool)app.save_png;
   if (!can_download && !can_png) ImGui::TextDisabled("(this build cannot save files)");
   if (ImGui::MenuItem("The whole lab as PNG", nullptr, false, can_png)) app.save_png(export_file_name(app, View::count, "png"), View::count);
+  remember_item(app, "export:png");
   if (ImGui::MenuItem("Result as JSON (attnlab-cli's format)", nullptr, false, can_download))
     app.download("attention-lab_result.json", "application/json", attn::result_to_json(app.engine.result(), app.engine.config(), 2));
+  remember_item(app, "export:json");
   if (ImGui::MenuItem("Config as JSON (for attnlab-cli)", nullptr, false, can_download))
     app.download("attention-lab_config.json", "application/json", attn::config_to_json(app.engine.config(), 2));
   if (ImGui::BeginMenu("One view as PNG", can_png)) {

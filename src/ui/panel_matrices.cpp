@@ -309,13 +309,18 @@ void row_of(App& app, std::initializer_list<View> views) {
   }
   const int n = (int)blocks.size();
   const attn::Result& r = app.engine.result();
-  if (!ImGui::BeginTable("row", n, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX)) return;
+  // Below a readable width per block the row scrolls sideways (the window's scrollbar) instead of
+  // crushing every matrix into labels.
+  float min_total = 0.0f;
+  for (const Block& b : blocks) min_total += 8.0f * ImGui::GetFontSize() * b.stretch;
+  const float outer = std::max(ImGui::GetContentRegionAvail().x, min_total);
+  if (!ImGui::BeginTable("row", n, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX, ImVec2(outer, 0.0f))) return;
   float total = 0.0f;
   for (const Block& b : blocks) {
     ImGui::TableSetupColumn(view_name(b.view), ImGuiTableColumnFlags_WidthStretch, b.stretch);
     total += b.stretch;
   }
-  const float avail = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().CellPadding.x * 2.0f * (float)n;
+  const float avail = outer - ImGui::GetStyle().CellPadding.x * 2.0f * (float)n;
   float row_h = 1e9f, header_h = 0.0f;
   int rows = -1;
   bool same_rows = true;

@@ -1,5 +1,7 @@
 // The formula across the top: softmax(Q·Kᵀ/√d_k)·V, each part a button that brings its matrix into view.
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "app.h"
 #include "config_json.h"
@@ -37,11 +39,32 @@ void draw_pipeline_panel(App& app) {
   ImGui::Begin("pipeline", nullptr,
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Attention Lab");
-  ImGui::SameLine(0, 18.0f * app.style_scale);
+  // Room: the buttons keep their size at the right; the title goes first when space runs short, then
+  // the formula shrinks its text (never below 60%), so on a projector everything stays on screen.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const std::vector<FormulaPart> parts = formula_parts(app.engine.config());
+  const auto button_w = [&](const char* t) { return ImGui::CalcTextSize(t).x + 2.0f * st.FramePadding.x; };
+  float buttons_w = 0.0f;
+  for (const char* b : {"Presets", "Export", "Share", "Tour", "Help"}) buttons_w += button_w(b) + st.ItemSpacing.x;
+  float formula_w = 0.0f;
+  for (const FormulaPart& p : parts) {
+    std::string label = p.text;
+    label.erase(0, label.find_first_not_of(' '));
+    formula_w += (p.view == View::count ? ImGui::CalcTextSize(p.text.c_str()).x : button_w(label.c_str())) + 2.0f;
+  }
+  const float gap = 18.0f * app.style_scale;
+  const float title_w = ImGui::CalcTextSize("Attention Lab").x + gap;
+  const float room = ImGui::GetContentRegionAvail().x - buttons_w - gap;
+  const bool title = title_w + formula_w <= room;
+  const float shrink = std::clamp(room / std::max(formula_w, 1.0f), 0.6f, 1.0f);
+  if (title) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Attention Lab");
+    ImGui::SameLine(0, gap);
+  }
   // The formula for the current settings (formula.h): each symbol a button to its matrix.
-  for (const FormulaPart& p : formula_parts(app.engine.config())) {
+  ImGui::SetWindowFontScale(title ? 1.0f : shrink);
+  for (const FormulaPart& p : parts) {
     std::string label = p.text;
     label.erase(0, label.find_first_not_of(' '));
     if (p.view == View::count) {
@@ -50,7 +73,8 @@ void draw_pipeline_panel(App& app) {
       focus(app, p.view);
     }
   }
-  ImGui::SameLine(0, 18.0f * app.style_scale);
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX() + gap, ImGui::GetWindowContentRegionMax().x - buttons_w + st.ItemSpacing.x));
 
   if (ImGui::Button("Presets")) ImGui::OpenPopup("presets");
   if (ImGui::BeginPopup("presets")) {
@@ -65,6 +89,7 @@ void draw_pipeline_panel(App& app) {
   }
   ImGui::SameLine();
   if (ImGui::Button("Export")) ImGui::OpenPopup("export");
+  remember_item(app, "export");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save a PNG of the lab or of one view, a matrix as CSV, or the whole result as JSON.\nRight-click any matrix for its own menu.");
   if (ImGui::BeginPopup("export")) {
     export_menu_items(app);
@@ -77,7 +102,9 @@ void draw_pipeline_panel(App& app) {
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy a link that reopens the lab with these settings, edits and masks");
   ImGui::SameLine();
-  if (ImGui::Button("Tour")) {
+  const bool tour_clicked = ImGui::Button("Tour");
+  remember_item(app, "tour");
+  if (tour_clicked) {
     app.ui.show_tour = !app.ui.show_tour;
     if (app.ui.show_tour) tour_open_step(app, app.ui.tour_step);
   }

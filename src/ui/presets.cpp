@@ -51,7 +51,9 @@ std::string apply_setup(App& app, const std::string& json) {
     if (auto it = j.find("view"); it != j.end())
       if (std::string err = apply_view_state(view, it->dump()); !err.empty()) return err;
   if (std::string err = apply_config(app, c); !err.empty()) return err;
+  if (view.ui_scale != app.ui.ui_scale) app.fonts_dirty = true;
   app.ui = view;
+  app.layout_dirty = true;
   return "";
 }
 

@@ -1,5 +1,7 @@
 #include "view_state.h"
 
+#include "app.h"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -17,6 +19,7 @@ std::string view_state_to_json(const UiState& ui) {
             {"position", ui.show_position},
             {"all_heads_lines", ui.lines_all_heads},
             {"query", ui.query},
+            {"ui_scale", ui.ui_scale},
             {"zoom", ui.zoom_view == View::count ? "" : view_key(ui.zoom_view)},
             {"ranges", ranges}};
   return j.dump();
@@ -46,6 +49,9 @@ std::string apply_view_state(UiState& ui, const std::string& text) {
       bool& b = k == "numbers" ? next.show_numbers : k == "weight_matrices" ? next.show_weights
                 : k == "row_stats" ? next.row_stats : k == "position" ? next.show_position : next.lines_all_heads;
       b = v.get<bool>();
+    } else if (k == "ui_scale") {
+      if (!v.is_number() || !(v.get<double>() >= 0.6 && v.get<double>() <= 3.0)) return f + ": expected a number from 0.6 to 3";
+      next.ui_scale = next.ui_scale_edit = v.get<float>();
     } else if (k == "zoom") {
       if (!v.is_string()) return f + ": expected a view name or \"\"";
       const std::string s = v.get<std::string>();
@@ -66,6 +72,14 @@ std::string apply_view_state(UiState& ui, const std::string& text) {
   }
   ui = next;
   return "";
+}
+
+std::string apply_view(App& app, const std::string& json) {
+  const float scale = app.ui.ui_scale;
+  std::string err = apply_view_state(app.ui, json);
+  if (app.ui.ui_scale != scale) app.fonts_dirty = true;  // the shell rebuilds fonts for the new scale
+  app.layout_dirty = true;
+  return err;
 }
 
 }  // namespace attnlab

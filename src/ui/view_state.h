@@ -4,7 +4,7 @@
 //
 //   {"head": 1, "numbers": true, "weight_matrices": false, "row_stats": true, "position": false,
 //    "all_heads_lines": true,
-//    "query": -1, "zoom": "weights", "ranges": {"scores": 5, "q": 0}}     (every key optional)
+//    "query": -1, "ui_scale": 1, "zoom": "weights", "ranges": {"scores": 5, "q": 0}}     (every key optional)
 #pragma once
 #include <string>
 
@@ -17,5 +17,9 @@ std::string view_state_to_json(const UiState& ui);
 // Applies the keys present; unknown keys and wrong types are refused with a message naming the key,
 // and then nothing changes. Returns "" on success.
 std::string apply_view_state(UiState& ui, const std::string& json);
+
+struct App;
+// The same on the lab: also asks for new fonts when "ui_scale" changed, and for a fresh layout.
+std::string apply_view(App& app, const std::string& json);
 
 }  // namespace attnlab

@@ -334,3 +334,12 @@ TEST(Tokens, SpecialTokensStayWhole) {
 }
 
 }  // namespace
+
+namespace {
+TEST_F(Lab, AViewWithAUiScaleAsksForNewFonts) {
+  app.fonts_dirty = false;
+  ASSERT_EQ(attnlab::apply_view(app, R"({"ui_scale": 2})"), "");
+  EXPECT_TRUE(app.fonts_dirty);
+  EXPECT_EQ(app.ui.ui_scale, 2.0f);
+}
+}  // namespace
