@@ -263,8 +263,11 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
     app.ui.focus_view = View::count;
     app.ui.flash_view = b.view;
   }
-  const HeatmapEvent ev = draw_heatmap(s, ImVec2(width, 0));
+  const float height = zoomed ? ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+  const HeatmapEvent ev = draw_heatmap(s, ImVec2(width, std::max(height, 0.0f)));
   handle_event(app, b, ev, !zoomed);
+  if (zoomed)  // where the large view's cells are (layout_json: tests and scripted tours)
+    app.widget_rects["zoom_cells"] = ImVec4(ev.cells_min.x, ev.cells_min.y, ev.cell_w * (float)m.cols, ev.cell_h * (float)m.rows);
   if (ev.hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) ImGui::OpenPopup("view menu");
   if (ImGui::BeginPopup("view menu")) {
     export_view_items(app, b.view);
@@ -277,6 +280,10 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
     if (ImGui::SmallButton(app.ui.show_position ? "hide P" : "show P")) app.ui.show_position = !app.ui.show_position;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("P: the position vectors that are added to the embeddings to make X");
     if (ev.numbers_hidden) ImGui::SameLine();
+  }
+  if (b.view == View::masked && !zoomed && !has_mask(app.engine.config())) {
+    ImGui::TextDisabled("no mask yet: the same as S");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Press M, pick a mask in Controls, or click a weight to hide pairs: their scores become \xE2\x88\x92\xE2\x88\x9E here.");
   }
   if (ev.numbers_hidden && !zoomed) {
     // Say why there are no numbers, and offer the view where they fit.
@@ -305,7 +312,6 @@ void row_of(App& app, std::initializer_list<View> views) {
   std::vector<Block> blocks;
   for (View v : views) {
     blocks.push_back(block_of(app, v));
-    if (v == View::masked && !has_mask(app.engine.config())) blocks.back().stretch = 0.45f;
   }
   const int n = (int)blocks.size();
   const attn::Result& r = app.engine.result();
@@ -325,7 +331,6 @@ void row_of(App& app, std::initializer_list<View> views) {
   int rows = -1;
   bool same_rows = true;
   for (const Block& b : blocks) {
-    if (b.view == View::masked && !has_mask(app.engine.config())) continue;  // drawn as a note
     std::vector<std::string> notes;
     if (app.ui.row_stats && b.view == View::weights && !r.scores.empty()) notes = row_notes(r, app.ui.head);
     const HeatmapSpec s = spec_for(app, b, notes.empty() ? nullptr : &notes);
@@ -337,14 +342,6 @@ void row_of(App& app, std::initializer_list<View> views) {
   }
   for (const Block& b : blocks) {
     ImGui::TableNextColumn();
-    if (b.view == View::masked && !has_mask(app.engine.config())) {
-      // No mask: masked S would repeat S cell for cell, so say so and give S and A the room.
-      ImGui::TextUnformatted("4  masked S");
-      ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextDisabled("No mask: the same as S. Press M, or pick a mask in Controls, to hide pairs (their scores become \xE2\x88\x92\xE2\x88\x9E).");
-      ImGui::PopTextWrapPos();
-      continue;
-    }
     draw_block(app, b, ImGui::GetContentRegionAvail().x, same_rows ? row_h : 0.0f, header_h);
   }
   ImGui::EndTable();
@@ -355,13 +352,13 @@ void draw_zoom_window(App& app) {
   if (app.ui.zoom_view == View::count) return;
   const ImVec2 ds = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(ds.x * 0.5f, ds.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(ds.x * 0.8f, ds.y * 0.8f), ImGuiCond_Appearing);
+  ImGui::SetNextWindowSize(ImVec2(ds.x * 0.94f, ds.y * 0.9f), ImGuiCond_Appearing);
   bool open = true;
   char title[64];
   std::snprintf(title, sizeof title, "%s, large###zoom", view_name(app.ui.zoom_view));
   if (ImGui::Begin(title, &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_HorizontalScrollbar)) {
     Block b = block_of(app, app.ui.zoom_view);
-    b.max_cell = 90.0f;
+    b.max_cell = 90.0f;  // as large as the window allows both ways (draw_block passes its height)
     draw_block(app, b, ImGui::GetContentRegionAvail().x, 0.0f, 0.0f, true);
   }
   ImGui::End();

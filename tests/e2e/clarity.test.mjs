@@ -79,18 +79,21 @@ for (const [label, opts] of [['default size', { width: 1280, height: 720 }], ['p
   test(`√d_k is visible at a glance in S (${label})`, async () => {
     const { page, problems } = await openLab(browser, server.url, opts);
     if (opts.uiScale) {
-      await page.evaluate((s) => window.attnlab.setView({ ui_scale: s }), opts.uiScale);
+      // On a projector the matrices are big: the teacher shows S large (its ↗ button).
+      await page.evaluate((s) => window.attnlab.setView({ ui_scale: s, zoom: 'scores' }), opts.uiScale);
       await draw(page);
       assert.equal((await page.evaluate(() => window.attnlab.view())).ui_scale, opts.uiScale);
     }
     await page.evaluate(() => window.attnlab.apply({ text: 'the students read the books in the quiet room', d_model: 64, heads: 1, d_k: 64, d_v: 16 }));
     await draw(page);
     const cells = async (name) => {
-      const v = (await page.evaluate(() => window.attnlab.layout())).views.scores;
+      const lay = await page.evaluate(() => window.attnlab.layout());
+      const v = opts.uiScale ? lay.widgets.zoom_cells : lay.views.scores;
       assert.ok(v, 'S is on screen');
+      const r = opts.uiScale ? v : { x: v.x, y: v.y, w: v.cell_w * v.cols, h: v.cell_h * v.rows };
+      assert.ok(r.y + r.h <= opts.height && r.x + r.w <= opts.width, 'all of S is on screen: ' + JSON.stringify(r));
       const img = await shot(page, name);
-      const dpr = img.width / opts.width;
-      return saturated(img, { x: v.x * dpr, y: v.y * dpr, w: v.cell_w * v.cols * dpr, h: Math.min(v.cell_h * v.rows, opts.height - v.y) * dpr });
+      return saturated(img, r);
     };
     const tag = opts.uiScale ? 'projector' : 'default';
     const scaled = await cells(`c03-sqrt-dk-on-${tag}`);

@@ -145,7 +145,7 @@ TEST_F(Lab, TexturesUploadOnlyWhatChangedAndNeverAboveTheGpuLimit) {
   frames(3);
   const int after_mask = tex.uploads - settled;
   EXPECT_GE(after_mask, 3);
-  // masked S (now shown), A, O, concat, out and one thumbnail per head; not X, Q, K, V or S
+  // masked S, A, O, concat, out and one thumbnail per head; not X, Q, K, V or S
   EXPECT_LE(after_mask, 5 + result().heads) << "textures of unchanged data were uploaded again";
   app.textures = nullptr;
 }
