@@ -22,6 +22,11 @@ struct Step {
 };
 
 bool any_mask(const App& a) { return !a.engine.config().mask.empty(); }
+bool has_mask_kind(const App& a, attn::MaskTerm::Kind kind) {
+  for (const attn::MaskTerm& t : a.engine.config().mask)
+    if (t.kind == kind) return true;
+  return false;
+}
 
 // Our own words; each step changes one thing so its effect is easy to see.
 const Step kSteps[] = {
@@ -64,21 +69,13 @@ const Step kSteps[] = {
      "token i sees only tokens 0..i, as in a text generator. Each row's weights grow to fill the gap.",
      "Press M to step through causal, a sliding window of 3 and no mask.", View::masked,
      R"({"text": "once upon a time a small robot crossed the street", "d_model": 32, "heads": 4, "mask": "causal"})",
-     [](const App& a) {
-       for (const attn::MaskTerm& t : a.engine.config().mask)
-         if (t.kind == attn::MaskTerm::Kind::window) return true;
-       return false;
-     }},
+     [](const App& a) { return has_mask_kind(a, attn::MaskTerm::Kind::window); }},
     {"8. Masks: padding",
      "Batches pad short sentences with <pad> tokens. A padding mask hides those keys from every query: their "
      "columns of A are exactly 0. Masks combine: a pair must pass every one.",
      "In Controls, add the causal mask too and look at the triangle and the empty columns together.", View::masked,
      R"({"tokens": ["hello", "world", "!", "<pad>", "<pad>", "<pad>"], "d_model": 16, "heads": 2, "mask": {"padding": [3, 4, 5]}})",
-     [](const App& a) {
-       for (const attn::MaskTerm& t : a.engine.config().mask)
-         if (t.kind == attn::MaskTerm::Kind::causal) return true;
-       return false;
-     }},
+     [](const App& a) { return has_mask_kind(a, attn::MaskTerm::Kind::causal); }},
     {"9. Many heads",
      "Each head has its own W_Q, W_K, W_V, so each finds its own pattern (All heads, right). Their outputs are "
      "put side by side (concat) and W_O mixes them back to d_model numbers.",

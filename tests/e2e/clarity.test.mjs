@@ -2,25 +2,15 @@
 // (1280×720, UI scale 2): the formula for each mode, the √d_k lesson in the pixels of S, a tour whose
 // highlight lasts, links that keep the selected head and view, and exports that open.
 //   ATTNLAB_SITE=build-web/site ATTNLAB_OUT=build/e2e node --test tests/e2e/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, openLab, decodePng, frames } from './lib.mjs';
+import { openLab, decodePng, frames, useLab } from './lib.mjs';
 
-const SITE = process.env.ATTNLAB_SITE;
-const OUT = process.env.ATTNLAB_OUT || '/tmp/attnlab-e2e';
-assert.ok(SITE && fs.existsSync(path.join(SITE, 'attnlab.wasm')), 'set ATTNLAB_SITE to the built site folder');
-fs.mkdirSync(OUT, { recursive: true });
-
-let server, browser;
-before(async () => { server = await serve(SITE); browser = await launch(); });
-after(async () => { await browser?.close(); await server?.close(); });
-
-async function shot(page, name) {
-  const buf = await page.screenshot({ path: path.join(OUT, name + '.png') });
-  return decodePng(buf);
-}
+const lab = useLab();
+const OUT = lab.OUT;
+const shot = lab.shot;
 function pngFromDataUrl(url) {
   assert.match(url, /^data:image\/png;base64,/);
   const buf = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
@@ -51,7 +41,7 @@ async function setScaling(page, on) {
 const SQRT = '\u221A', TAU = '\u03C4', DOT = '\u00B7', KT = 'K\u1D40';
 
 test('the formula strip reads right in every mode', async () => {
-  const { page, problems } = await openLab(browser, server.url);
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
   const formula = (cfg) => page.evaluate((c) => { window.attnlab.apply(c); return window.attnlab.formula(); }, cfg);
   const base = { text: 'the cat sat', d_model: 16, heads: 2 };
   assert.equal(await formula(base), `out = concat(softmax(Q${DOT}${KT} / ${SQRT}d_k) ${DOT} V) ${DOT} W_O`);
@@ -77,7 +67,7 @@ test('the formula strip reads right in every mode', async () => {
 
 for (const [label, opts] of [['default size', { width: 1280, height: 720 }], ['projector (UI scale 2)', { width: 1280, height: 720, uiScale: 2 }]]) {
   test(`√d_k is visible at a glance in S (${label})`, async () => {
-    const { page, problems } = await openLab(browser, server.url, opts);
+    const { page, problems } = await openLab(lab.browser, lab.server.url, opts);
     if (opts.uiScale) {
       // On a projector the matrices are big: the teacher shows S large (its ↗ button).
       await page.evaluate((s) => window.attnlab.setView({ ui_scale: s, zoom: 'scores' }), opts.uiScale);
@@ -109,7 +99,7 @@ for (const [label, opts] of [['default size', { width: 1280, height: 720 }], ['p
 }
 
 test('the tour drives the lab and its highlight lasts', async () => {
-  const { page, problems } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1280, height: 720 });
   const lay = await page.evaluate(() => window.attnlab.layout());
   const t = lay.widgets.tour;
   await page.mouse.click(t.x + t.w / 2, t.y + t.h / 2);
@@ -142,7 +132,7 @@ test('the tour drives the lab and its highlight lasts', async () => {
 });
 
 test('a shared link keeps the selected head and the view', async () => {
-  const { page, problems } = await openLab(browser, server.url);
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
   await page.evaluate(() => {
     window.attnlab.apply({ text: 'links keep what you were looking at', d_model: 16, heads: 4, mask: 'causal' });
     window.attnlab.setView({ head: 2, numbers: false, ranges: { q: 3 }, zoom: 'weights' });
@@ -151,7 +141,7 @@ test('a shared link keeps the selected head and the view', async () => {
   const url = await page.evaluate(() => window.attnlab.shareUrl());
   assert.match(url, /#c=[A-Za-z0-9_-]+&v=[A-Za-z0-9_-]+$/);
   const before = await page.evaluate(() => ({ c: window.attnlab.config(), v: window.attnlab.view() }));
-  const { page: again, problems: p2 } = await openLab(browser, url);
+  const { page: again, problems: p2 } = await openLab(lab.browser, url);
   await draw(again);
   const after = await again.evaluate(() => ({ c: window.attnlab.config(), v: window.attnlab.view() }));
   assert.deepEqual(after.c, before.c);
@@ -170,7 +160,7 @@ test('a shared link keeps the selected head and the view', async () => {
 });
 
 test('exports open: PNG of the lab and of one view, CSV back to the matrix, JSON result download', async () => {
-  const { page, problems } = await openLab(browser, server.url);
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
   await page.evaluate(() => window.attnlab.apply({ text: 'the cat sat on the mat', d_model: 16, heads: 2, mask: 'causal' }));
   await draw(page);
   const whole = pngFromDataUrl(await page.evaluate(() => window.attnlab.screenshot()));
@@ -214,7 +204,7 @@ test('exports open: PNG of the lab and of one view, CSV back to the matrix, JSON
 test('screenshots a teacher would check at every size', async () => {
   for (const [name, w, h, s, ui] of [['c10-390x844', 390, 844, 1, 1], ['c11-1024x768', 1024, 768, 1, 1],
                                      ['c12-projector-1280x720-ui2', 1280, 720, 1, 2], ['c13-1920x1080', 1920, 1080, 1, 1]]) {
-    const { page, problems } = await openLab(browser, server.url, { width: w, height: h, scale: s });
+    const { page, problems } = await openLab(lab.browser, lab.server.url, { width: w, height: h, scale: s });
     if (ui !== 1) await page.evaluate((u) => window.attnlab.setView({ ui_scale: u }), ui);
     await draw(page);
     await shot(page, name);

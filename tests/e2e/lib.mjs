@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',
                 '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
@@ -121,4 +123,17 @@ export function changedFraction(a, b, rect) {
 export async function frames(page, count = 2) {
   const start = await page.evaluate(() => window.attnlab.stats().frames);
   await page.waitForFunction((n) => window.attnlab.stats().frames >= n, start + count, { timeout: 20000, polling: 20 });
+}
+
+// One suite's set-up: the built site (ATTNLAB_SITE) served on loopback and one browser, opened before
+// the tests and closed after; screenshots go to ATTNLAB_OUT. lab.server / lab.browser are set once
+// `before` has run; lab.shot(page, name) saves a screenshot and returns it decoded.
+export function useLab() {
+  const lab = { SITE: process.env.ATTNLAB_SITE, OUT: process.env.ATTNLAB_OUT || '/tmp/attnlab-e2e', server: null, browser: null };
+  assert.ok(lab.SITE && fs.existsSync(path.join(lab.SITE, 'attnlab.wasm')), 'set ATTNLAB_SITE to the built site folder');
+  fs.mkdirSync(lab.OUT, { recursive: true });
+  before(async () => { lab.server = await serve(lab.SITE); lab.browser = await launch(); });
+  after(async () => { await lab.browser?.close(); await lab.server?.close(); });
+  lab.shot = async (page, name) => decodePng(await page.screenshot({ path: path.join(lab.OUT, name + '.png') }));
+  return lab;
 }

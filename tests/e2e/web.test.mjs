@@ -1,28 +1,17 @@
 // Browser end-to-end tests: the built web app in Debian's Chromium (real WebGL2 through SwiftShader),
 // driven with the keyboard and mouse, checked through pixels and window.attnlab.
 //   ATTNLAB_SITE=build-web/site ATTNLAB_CLI=build/attnlab-cli ATTNLAB_OUT=build/e2e node --test tests/e2e/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, openLab, decodePng, pixelStats, changedFraction, frames } from './lib.mjs';
+import { launch, openLab, pixelStats, changedFraction, frames, useLab } from './lib.mjs';
 
-const SITE = process.env.ATTNLAB_SITE;
 const CLI = process.env.ATTNLAB_CLI;
-const OUT = process.env.ATTNLAB_OUT || '/tmp/attnlab-e2e';
-assert.ok(SITE && fs.existsSync(path.join(SITE, 'attnlab.wasm')), 'set ATTNLAB_SITE to the built site folder');
-fs.mkdirSync(OUT, { recursive: true });
-
-let server, browser;
-before(async () => { server = await serve(SITE); browser = await launch(); });
-after(async () => { await browser?.close(); await server?.close(); });
-
-async function shot(page, name) {
-  const file = path.join(OUT, name + '.png');
-  const buf = await page.screenshot({ path: file });
-  return decodePng(buf);
-}
+const lab = useLab();
+const OUT = lab.OUT;
+const shot = lab.shot;
 
 function near(a, b, tol, where = '') {
   if (typeof a === 'number') {
@@ -39,7 +28,7 @@ function near(a, b, tol, where = '') {
 }
 
 test('the page loads, draws the lab and contacts no other host', async () => {
-  const { page, problems } = await openLab(browser, server.url);
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
   const img = await shot(page, '01-loaded');
   const s = pixelStats(img);
   assert.ok(s.distinct > 300, `only ${s.distinct} colours: the UI is not drawn`);
@@ -56,7 +45,7 @@ test('the page loads, draws the lab and contacts no other host', async () => {
 });
 
 test('typing, changing heads and clicking a mask cell update the engine and the pixels', async () => {
-  const { page, problems } = await openLab(browser, server.url);
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
   let layout = await page.evaluate(() => window.attnlab.layout());
   const box = layout.widgets.text;
   await page.mouse.click(box.x + 30, box.y + box.h / 2);
@@ -125,7 +114,7 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
 });
 
 test('bad input: invalid configs are refused with the field named and state kept; huge and exotic text is handled', async () => {
-  const { page, problems } = await openLab(browser, server.url);
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
   const before = await page.evaluate(() => window.attnlab.config());
   const errors = await page.evaluate(() => {
     const out = [];
@@ -167,7 +156,7 @@ test('bad input: invalid configs are refused with the field named and state kept
 test('a shared link reopens the same setup', async () => {
   const config = { text: 'links carry the whole setup', d_model: 12, heads: 3, mask: 'causal', temperature: 0.5 };
   const b64 = Buffer.from(JSON.stringify(config)).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-  const { page, problems } = await openLab(browser, server.url + '#c=' + b64);
+  const { page, problems } = await openLab(lab.browser, lab.server.url + '#c=' + b64);
   const cfg = await page.evaluate(() => window.attnlab.config());
   assert.equal(cfg.text, config.text);
   assert.equal(cfg.heads, 3);
@@ -178,7 +167,7 @@ test('a shared link reopens the same setup', async () => {
 });
 
 test('HiDPI: at devicePixelRatio 2 the canvas backing store is twice the CSS size', async () => {
-  const { page, problems } = await openLab(browser, server.url, { width: 960, height: 600, scale: 2 });
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 960, height: 600, scale: 2 });
   const size = await page.evaluate(() => {
     const c = document.getElementById('canvas');
     return { w: c.width, h: c.height, cw: c.clientWidth, ch: c.clientHeight };
@@ -193,7 +182,7 @@ test('HiDPI: at devicePixelRatio 2 the canvas backing store is twice the CSS siz
 test('without WebGL 2 the page says so in plain words instead of failing silently', async () => {
   const noGl = await launch(['--disable-3d-apis']);
   const page = await noGl.newPage({ viewport: { width: 900, height: 500 } });
-  await page.goto(server.url);
+  await page.goto(lab.server.url);
   await page.waitForSelector('#fatal:not([hidden])', { timeout: 20000 });
   const text = await page.evaluate(() => document.getElementById('fatal').innerText);
   assert.match(text, /WebGL 2 is not available/);
