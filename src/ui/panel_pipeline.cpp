@@ -62,9 +62,12 @@ void draw_pipeline_panel(App& app) {
     ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Attention Lab");
     ImGui::SameLine(0, gap);
   }
-  // The formula for the current settings (formula.h): each symbol a button to its matrix.
+  // The formula for the current settings (formula.h): each symbol a button to its matrix. On a
+  // phone-narrow screen, where even 60% text does not fit, the buttons keep the strip to themselves.
+  const bool formula = title || room >= formula_w * 0.6f;
   ImGui::SetWindowFontScale(title ? 1.0f : shrink);
   for (const FormulaPart& p : parts) {
+    if (!formula) break;
     std::string label = p.text;
     label.erase(0, label.find_first_not_of(' '));
     if (p.view == View::count) {
@@ -74,7 +77,7 @@ void draw_pipeline_panel(App& app) {
     }
   }
   ImGui::SetWindowFontScale(1.0f);
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX() + gap, ImGui::GetWindowContentRegionMax().x - buttons_w + st.ItemSpacing.x));
+  if (formula) ImGui::SameLine(std::max(ImGui::GetCursorPosX() + gap, ImGui::GetWindowContentRegionMax().x - buttons_w + st.ItemSpacing.x));
 
   if (ImGui::Button("Presets")) ImGui::OpenPopup("presets");
   if (ImGui::BeginPopup("presets")) {

@@ -9,7 +9,7 @@ out="$build/fuzz"
 mkdir -p "$out/corpus"
 cp "$here"/assets/presets/*.json "$out/corpus/"
 printf '{"text":"\xff\xfe","mask":[{"custom":[[1]]}]}' > "$out/corpus/bad.json"
-srcs=("$here"/src/engine/{config,tokenizer,embedding,positional,mask,engine,explain,reference,dispatch,kernels_native,kernels_scalar}.cpp
+srcs=("$here"/src/engine/{config,tokenizer,embedding,positional,mask,engine,explain,handmade_heads,reference,dispatch,kernels_native,kernels_scalar}.cpp
       "$here"/src/io/{config_json,result_json}.cpp "$build/generated/embeddings_data.cpp")
 [ -f "$build/generated/embeddings_data.cpp" ] || { echo "run the native build first (cmake -B $build)" >&2; exit 1; }
 clang++ -std=gnu++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
