@@ -10,6 +10,14 @@
 // the same run. A last line times the lab's default-size recompute.
 //
 //   attnlab-bench [--quick] [--max-n N] [--impl NAME]...
+//   attnlab-bench --train [--steps N]
+//
+// --train times training instead (the learning engine, docs/train.md): the induction model (2 layers,
+// n 32, batch 32, vocab 28, causal, learned positions, AdamW) with 2 and 4 heads and d_model 32 and 64
+// (d_k = d_model / heads), one line each:
+//   {"impl":"engine-train","isa":...,"layers":2,"d_model":...,"heads":...,"n":32,"batch":32,
+//    "steps":...,"ms_per_step":...,"steps_per_s":...}
+// bench/train_bench.sh runs it natively, as WebAssembly and with PyTorch side by side.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,6 +30,7 @@
 
 #include "engine.h"
 #include "kernels.h"
+#include "learn/train.h"
 
 #if ATTNLAB_HAVE_OPENBLAS
 #include <cblas.h>
@@ -140,21 +149,48 @@ std::string ratio(const char* name, double base_ms, double ms) {
   return buf;
 }
 
+// Training steps per second on the induction model: a warm-up, then steps until ~`budget_ms` passed.
+int bench_training(int min_steps, double budget_ms) {
+  for (const auto& [d_model, heads] : {std::pair{32, 2}, {32, 4}, {64, 2}, {64, 4}}) {
+    attn::learn::TrainSetup s = attn::learn::default_setup(*attn::learn::find_task("induction"));
+    s.spec.d_model = d_model, s.spec.heads = heads, s.spec.d_k = s.spec.d_v = d_model / heads;
+    s.train.steps = attn::learn::TrainLimits::max_steps, s.train.eval_every = attn::learn::TrainLimits::max_steps;
+    attn::learn::Trainer t;
+    check(t.start(s));
+    t.run(10);  // warm-up: buffers laid out, caches warm
+    int steps = 0;
+    const double t0 = now_ms();
+    while (steps < min_steps || now_ms() - t0 < budget_ms) steps += t.run(5);
+    const double ms = (now_ms() - t0) / steps;
+    std::printf("{\"impl\":\"engine-train\",\"isa\":\"%s\",\"layers\":2,\"d_model\":%d,\"heads\":%d,\"n\":32,"
+                "\"batch\":32,\"steps\":%d,\"ms_per_step\":%.4f,\"steps_per_s\":%.1f}\n",
+                attn::kernels().name, d_model, heads, steps, ms, 1000.0 / ms);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int max_n = 1024;
   bool quick = false;
   std::vector<std::string> only;
+  bool train = false;
+  int train_steps = 100;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true, max_n = 128;
     else if (!std::strcmp(argv[i], "--max-n") && i + 1 < argc) max_n = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--impl") && i + 1 < argc) only.push_back(argv[++i]);
+    else if (!std::strcmp(argv[i], "--train")) train = true;
+    else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) train_steps = std::max(1, std::atoi(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: attnlab-bench [--quick] [--max-n N] [--impl engine|scalar|reference|openblas]...\n");
+      std::fprintf(stderr, "usage: attnlab-bench [--quick] [--max-n N] [--impl engine|scalar|reference|openblas]...\n"
+                           "       attnlab-bench --train [--steps N]\n");
       return 2;
     }
   }
+  if (train) return bench_training(train_steps, quick ? 500.0 : 2000.0);
   const auto wanted = [&](const char* impl) { return only.empty() || std::find(only.begin(), only.end(), impl) != only.end(); };
 #if ATTNLAB_HAVE_OPENBLAS
   openblas_set_num_threads(1);

@@ -3,6 +3,9 @@
 // Prints attnlab-bench's JSON lines, then one "tfjs-wasm" line per case with the engine's speed-up.
 //
 //   node --no-experimental-fetch bench/run_wasm_bench.mjs build-wasm-bench/attnlab-bench.cjs [--quick]
+//   node --no-experimental-fetch bench/run_wasm_bench.mjs build-wasm-bench/attnlab-bench.cjs --train [--quick]
+// --train: training steps per second only (attnlab-bench --train in WebAssembly; no tfjs comparison,
+// bench/train_bench.sh puts it beside PyTorch).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +14,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const benchPath = path.resolve(process.argv[2] || 'build-wasm-bench/attnlab-bench.cjs');
 const quick = process.argv.includes('--quick');
+const train = process.argv.includes('--train');
 
 // 1. Our engine (simd128), its scalar build and reference kernels.
 const engine = new Map();
@@ -23,6 +27,10 @@ const mod = await createBench({
   },
   printErr: (line) => console.error(line),
 });
+if (train) {
+  mod.callMain(['--train', ...(quick ? ['--quick'] : [])]);
+  process.exit(0);
+}
 mod.callMain(quick ? ['--quick'] : []);
 
 // 2. tfjs-wasm on the same cases.

@@ -20,13 +20,13 @@ float Config::effective_scale() const {
   return 1.0f;
 }
 
-namespace {
-
 std::string check_range(const char* field, long long v, long long lo, long long hi) {
   if (v >= lo && v <= hi) return "";
   return std::string(field) + ": must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
          std::to_string(v);
 }
+
+namespace {
 
 std::string check_values(const char* field, const std::vector<float>& v, size_t expected, const char* shape) {
   if (v.empty()) return "";

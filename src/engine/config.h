@@ -139,6 +139,8 @@ MemoryEstimate estimate_memory(const Config& c, int n, int m, bool keep_scores =
 // "" when estimate_memory fits Limits::max_memory_bytes, else one line naming the field and the budget.
 std::string check_memory(const Config& c, int n, int m, bool keep_scores = true);
 std::string format_bytes(int64_t bytes);  // "1.4 GiB", "512 MiB", "3 KiB"
+// "" when lo ≤ v ≤ hi, else "FIELD: must be between LO and HI, got V".
+std::string check_range(const char* field, long long v, long long lo, long long hi);
 
 const char* to_string(Positional p);
 const char* to_string(Embedding e);

@@ -8,6 +8,7 @@
 #include "embedding.h"
 #include "handmade_heads.h"
 #include "positional.h"
+#include "stages.h"
 #include "tokenizer.h"
 
 namespace attn {
@@ -290,9 +291,9 @@ void Engine::run_project() {
   r.q.resize((size_t)r.n * HK);
   r.k.resize((size_t)r.m * HK);
   r.v.resize((size_t)r.m * HV);
-  K.gemm({.M = r.n, .N = HK, .K = D, .A = r.x.data(), .lda = D, .B = r.w_q.data(), .ldb = HK, .C = r.q.data(), .ldc = HK});
-  K.gemm({.M = r.m, .N = HK, .K = D, .A = r.x_source.data(), .lda = D, .B = r.w_k.data(), .ldb = HK, .C = r.k.data(), .ldc = HK});
-  K.gemm({.M = r.m, .N = HV, .K = D, .A = r.x_source.data(), .lda = D, .B = r.w_v.data(), .ldb = HV, .C = r.v.data(), .ldc = HV});
+  project_forward(K, r.x.data(), r.n, D, r.w_q.data(), HK, r.q.data());
+  project_forward(K, r.x_source.data(), r.m, D, r.w_k.data(), HK, r.k.data());
+  project_forward(K, r.x_source.data(), r.m, D, r.w_v.data(), HV, r.v.data());
   if (positional_kind(config_.positional).rotates_qk) {
     for (int h = 0; h < r.heads; ++h) {
       apply_rope(r.q.data() + h * r.d_k, r.n, r.d_k, HK);
@@ -318,8 +319,8 @@ void Engine::run_score() {
   const int HK = r.heads * r.d_k;
   r.scores.resize((size_t)r.heads * r.n * r.m);
   for (int h = 0; h < r.heads; ++h)
-    K.gemm({.M = r.n, .N = r.m, .K = r.d_k, .A = r.q.data() + h * r.d_k, .lda = HK, .B = r.k.data() + h * r.d_k,
-            .ldb = HK, .b_transposed = true, .C = r.scores.data() + (size_t)h * r.n * r.m, .ldc = r.m, .alpha = r.alpha});
+    scores_forward(K, r.q.data() + h * r.d_k, HK, r.k.data() + h * r.d_k, HK, r.n, r.m, r.d_k, r.alpha,
+                   r.scores.data() + (size_t)h * r.n * r.m);
 }
 
 // The softmax of rows [i0, i0 + rows) of one head, in place in the weights: what the lean path runs
@@ -350,8 +351,7 @@ void Engine::run_softmax() {
   for (int h = 0; h < r.heads; ++h) {
     float* a_h = r.weights.data() + (size_t)h * n * m;
     if (options_.keep_scores) {
-      K.softmax_rows({.rows = n, .cols = m, .s = r.scores.data() + (size_t)h * n * m, .lds = m,
-                      .allowed = r.mask.allowed.data(), .ldm = m, .w = a_h, .ldw = m, .range = r.mask.ranges.data()});
+      softmax_forward(K, r.scores.data() + (size_t)h * n * m, r.mask, a_h, nullptr);
     } else {
       LeanSoftmax lean{&K, &r.mask, a_h};
       K.gemm({.M = n, .N = m, .K = r.d_k, .A = r.q.data() + h * r.d_k, .lda = HK, .B = r.k.data() + h * r.d_k,
@@ -371,9 +371,8 @@ void Engine::run_mix() {
   const int HV = r.heads * r.d_v;
   r.concat.resize((size_t)r.n * HV);
   for (int h = 0; h < r.heads; ++h)
-    K.gemm({.M = r.n, .N = r.d_v, .K = r.m, .A = r.weights.data() + (size_t)h * r.n * r.m, .lda = r.m,
-            .B = r.v.data() + h * r.d_v, .ldb = HV, .C = r.concat.data() + h * r.d_v, .ldc = HV,
-            .k_range = r.mask.ranges.data()});
+    mix_forward(K, r.weights.data() + (size_t)h * r.n * r.m, r.v.data() + h * r.d_v, HV, r.n, r.m, r.d_v,
+                r.concat.data() + h * r.d_v, HV, r.mask.ranges.data());
 }
 
 // out = concat·W_O     concat:(n, H·d_v)  W_O:(H·d_v, d_model)
@@ -381,8 +380,7 @@ void Engine::run_output() {
   Result& r = result_;
   const int HV = r.heads * r.d_v;
   r.output.resize((size_t)r.n * r.d_model);
-  kernel_set().gemm({.M = r.n, .N = r.d_model, .K = HV, .A = r.concat.data(), .lda = HV, .B = r.w_o.data(),
-                     .ldb = r.d_model, .C = r.output.data(), .ldc = r.d_model});
+  output_forward(kernel_set(), r.concat.data(), r.n, HV, r.w_o.data(), r.d_model, r.output.data(), false);
 }
 
 RunOutput run_attention(const Config& config, const KernelSet* kernels, EngineOptions options) {

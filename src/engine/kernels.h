@@ -15,8 +15,9 @@ struct Range {
   int lo = 0, hi = 0;
 };
 
-// C = alpha · A·B
-//   A:(M,K) row stride lda.  B:(K,N) row stride ldb, or, if b_transposed, B is given as Bᵀ:(N,K).
+// C = alpha · A·B            (or, with accumulate, C += alpha · A·B)
+//   A:(M,K) row stride lda, or, if a_transposed, A is given as Aᵀ:(K,M) (the backward pass's Xᵀ·dY).
+//   B:(K,N) row stride ldb, or, if b_transposed, B is given as Bᵀ:(N,K).
 //   C:(M,N) row stride ldc.
 // Optional per-row hints, used to skip work a mask removes:
 //   n_range[i]  only C[i, n_range[i]) is needed; other cells of row i may be left untouched.
@@ -37,6 +38,8 @@ struct GemmArgs {
   // so a caller can consume a block of rows while it is still in cache (the lean softmax does).
   void (*rows_done)(void* ctx, int i0, int rows) = nullptr;
   void* ctx = nullptr;
+  bool a_transposed = false;
+  bool accumulate = false;  // C += alpha·A·B instead of C = alpha·A·B (gradients summed over a batch)
 };
 
 // Row-wise masked softmax:

@@ -24,18 +24,22 @@ void add_learned(std::span<float> x, int n, int d, uint64_t seed) {
   }
 }
 
-void apply_rope(float* m, int n, int d, int ld) {
-  for (int pos = 0; pos < n; ++pos) {
-    float* row = m + (size_t)pos * ld;
-    for (int i = 0; 2 * i + 1 < d; ++i) {
+RopeTable rope_table(int n, int d) {
+  RopeTable t;
+  t.n = n, t.d = d;
+  const int half = d / 2;
+  t.cos.resize((size_t)n * half);
+  t.sin.resize((size_t)n * half);
+  for (int pos = 0; pos < n; ++pos)
+    for (int i = 0; i < half; ++i) {
       const double theta = std::pow(10000.0, -(2.0 * i) / d);
-      const double c = std::cos(pos * theta), s = std::sin(pos * theta);
-      const double a = row[2 * i], b = row[2 * i + 1];
-      row[2 * i] = (float)(a * c - b * s);
-      row[2 * i + 1] = (float)(a * s + b * c);
+      t.cos[(size_t)pos * half + i] = std::cos(pos * theta);
+      t.sin[(size_t)pos * half + i] = std::sin(pos * theta);
     }
-  }
+  return t;
 }
+
+void apply_rope(float* m, int n, int d, int ld) { apply_rope<float>(m, n, d, ld, rope_table(n, d)); }
 
 // [SECTION] the table
 namespace {

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "config.h"
 
@@ -20,6 +21,34 @@ void add_learned(std::span<float> x, int n, int d, uint64_t seed);
 // through these angles. With odd d the last coordinate is left as is.
 //   m:(n, d) inside a row-major buffer with row stride ld (one head's columns of Q or K)
 void apply_rope(float* m, int n, int d, int ld);
+
+// The rotation angles pos·θ_i as tables, computed once per (n, d) in double: cos and sin are (n, d/2).
+struct RopeTable {
+  int n = 0, d = 0;
+  std::vector<double> cos, sin;
+};
+RopeTable rope_table(int n, int d);
+
+// RoPE with a precomputed table, for any scalar type. Each pair (a, b) of row pos becomes
+//   (a·c − b·s, a·s + b·c)                 c, s = cos, sin of pos·θ_i
+// Backward: the rotation is orthogonal, so the gradient goes back through its transpose, the rotation
+// by −pos·θ_i:  (da, db) = (da'·c + db'·s, −da'·s + db'·c)  — which is `inverse`.
+//   m:(n, d) row stride ld; t must have at least n rows and the same d.
+template <class T>
+void apply_rope(T* m, int n, int d, int ld, const RopeTable& t, bool inverse = false) {
+  const int half = d / 2;
+  for (int pos = 0; pos < n; ++pos) {
+    T* row = m + (size_t)pos * ld;
+    const double* cs = t.cos.data() + (size_t)pos * half;
+    const double* sn = t.sin.data() + (size_t)pos * half;
+    for (int i = 0; i < half; ++i) {
+      const T c = (T)cs[i], s = inverse ? (T)-sn[i] : (T)sn[i];
+      const T a = row[2 * i], b = row[2 * i + 1];
+      row[2 * i] = a * c - b * s;
+      row[2 * i + 1] = a * s + b * c;
+    }
+  }
+}
 
 // [SECTION] positional encodings — the one registration of each. The config parser reads the names,
 // the engine add / rotates_qk, the lab the labels and help, the tests every entry. Adding one: a

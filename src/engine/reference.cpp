@@ -9,17 +9,19 @@
 namespace attn::reference {
 namespace {
 
-// C[i,j] = alpha · Σ_p A[i,p]·B[p,j]      A:(M,K)  B:(K,N) (or Bᵀ:(N,K))  C:(M,N)
+// C[i,j] (+)= alpha · Σ_p A[i,p]·B[p,j]      A:(M,K) (or Aᵀ:(K,M))  B:(K,N) (or Bᵀ:(N,K))  C:(M,N)
 // Each row is final when written, so rows_done follows every row.
 void gemm_ref(const GemmArgs& g) {
   for (int i = 0; i < g.M; ++i) {
     for (int j = 0; j < g.N; ++j) {
       float sum = 0.0f;
       for (int p = 0; p < g.K; ++p) {
+        const float a = g.a_transposed ? g.A[(size_t)p * g.lda + i] : g.A[(size_t)i * g.lda + p];
         const float b = g.b_transposed ? g.B[(size_t)j * g.ldb + p] : g.B[(size_t)p * g.ldb + j];
-        sum += g.A[(size_t)i * g.lda + p] * b;
+        sum += a * b;
       }
-      g.C[(size_t)i * g.ldc + j] = g.alpha * sum;
+      float& c = g.C[(size_t)i * g.ldc + j];
+      c = g.accumulate ? c + g.alpha * sum : g.alpha * sum;
     }
     if (g.rows_done) g.rows_done(g.ctx, i, 1);
   }

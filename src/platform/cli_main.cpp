@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_train.h"
 #include "config_json.h"
 #include "engine.h"
 #include "explain.h"
@@ -177,16 +178,24 @@ const Command kCommands[] = {
     {"kernels", "", kernels_command},
 };
 
+// The learning commands (cli_train.cpp, docs/train.md): main() hands them over before the table.
+const Command kLearnCommands[] = {
+    {"train", "CONFIG.json|- [--steps N] [--out MODEL.json] [--log LOG.jsonl]   (docs/train.md)", nullptr},
+    {"run", "MODEL.json [--tokens \"a b\"] [--source \"1 2\"]", nullptr},
+    {"grad", "MODEL.json BATCH.json|- [--double]", nullptr},
+};
+
 std::string usage() {
   std::string u;
   for (const Command& c : kCommands) u += std::string(u.empty() ? "usage: " : "       ") + "attnlab-cli " + c.name + " " + c.usage + "\n";
+  for (const Command& c : kLearnCommands) u += std::string("       attnlab-cli ") + c.name + " " + c.usage + "\n";
   return u + "Runs multi-head attention on CONFIG (see docs/cli.md) and prints every intermediate matrix.\n";
 }
 
 std::string command_names() {
   std::string s;
   for (const Command& c : kCommands) s += std::string(s.empty() ? "" : ", ") + c.name;
-  return s;
+  return s + ", train, grad";
 }
 
 }  // namespace
@@ -198,6 +207,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (argc < 2) fail(2, "missing command (" + command_names() + "; see attnlab-cli --help)");
+    if (attn::is_learn_command(argc, argv)) return attn::learn_main(argc, argv);  // train, grad, run MODEL.json
     for (const Command& c : kCommands)
       if (!std::strcmp(argv[1], c.name)) return c.run(std::span<char*>(argv + 2, (size_t)(argc - 2)));
     fail(2, std::string("unknown command '") + argv[1] + "' (expected " + command_names() + "; see attnlab-cli --help)");

@@ -57,6 +57,40 @@ TEST_P(KernelSweep, GemmMatchesReference) {
   EXPECT_GT(cases, 1000);
 }
 
+// The backward pass's products: Aᵀ·B, A·Bᵀ and Aᵀ·Bᵀ, each also accumulating into C.
+TEST_P(KernelSweep, TransposedAndAccumulatingGemmMatchesReference) {
+  const attn::KernelSet& fast = *GetParam();
+  int cases = 0;
+  for (int M : {1, 3, 7, 13, 32, 33})
+    for (int N : {1, 5, 16, 17, 40})
+      for (int K : {1, 2, 9, 32, 35})
+        for (int flags = 0; flags < 8; ++flags) {
+          const bool at = flags & 1, bt = flags & 2, acc = flags & 4;
+          const int lda = (at ? M : K) + 1, ldb = (bt ? K : N) + 2, ldc = N + 3;
+          const auto A = random_vec((size_t)(at ? K : M) * lda, M * 3 + K + flags);
+          const auto B = random_vec((size_t)(bt ? N : K) * ldb, N * 5 + K);
+          const auto C0 = random_vec((size_t)M * ldc, M + N);
+          std::vector<float> C1 = C0, C2 = C0;
+          attn::GemmArgs g{.M = M, .N = N, .K = K, .A = A.data(), .lda = lda, .B = B.data(), .ldb = ldb,
+                           .b_transposed = bt, .C = C1.data(), .ldc = ldc, .alpha = -0.61f, .a_transposed = at,
+                           .accumulate = acc};
+          fast.gemm(g);
+          g.C = C2.data();
+          reference().gemm(g);
+          for (int i = 0; i < M; ++i)
+            for (int j = 0; j < ldc; ++j)
+              ASSERT_NEAR(C1[(size_t)i * ldc + j], C2[(size_t)i * ldc + j], 2e-5f * (K + 1))
+                  << fast.name << " M=" << M << " N=" << N << " K=" << K << " flags=" << flags << " at " << i << "," << j;
+          // Independent of the reference: one cell from the formula.
+          double expect = acc ? C0[0] : 0.0, sum = 0.0;
+          for (int p = 0; p < K; ++p) sum += (double)(at ? A[(size_t)p * lda] : A[p]) * (bt ? B[p] : B[(size_t)p * ldb]);
+          expect += -0.61 * sum;
+          ASSERT_NEAR(C1[0], expect, 1e-4 * (K + 1));
+          ++cases;
+        }
+  EXPECT_EQ(cases, 6 * 5 * 5 * 8);
+}
+
 TEST_P(KernelSweep, GemmSkipsOnlyWhatRangesAllow) {
   // Causal-style ranges: row i needs columns [0, i+1) and has A zero past column i.
   const attn::KernelSet& fast = *GetParam();

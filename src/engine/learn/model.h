@@ -1,0 +1,179 @@
+// model.h — an attention-only transformer ("A Mathematical Framework for Transformer Circuits"),
+// its forward pass over a batch with every activation kept, and its exact backward pass.
+//
+//   X_0   = W_E[tokens] + P                      X:(B·n, d_model)   P: the positional scheme's rows
+//   X_l+1 = X_l + MHA_l(X_l)                     MHA: the lab's multi-head attention (stages.h), l < L
+//           (cross-attention: K and V from X_src = W_E[source] + P instead of X_l)
+//   logits = X_L·W_U   (tied: X_L·W_Eᵀ)          logits:(B·n, vocab)
+//   loss  = mean over target cells of −log softmax(logits)[target]
+//
+// Model<float> is the fast path (SIMD kernels); Model<double> runs the same code through plain loops
+// and is the oracle the finite-difference tests check, and that the float path is checked against.
+//
+// [SECTION] spec        sizes and options, and the parameter layout
+// [SECTION] batch       token ids and targets
+// [SECTION] model       parameters, gradients, activations
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "kernels.h"
+#include "mask.h"
+#include "positional.h"
+
+namespace attn::learn {
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] spec
+// ---------------------------------------------------------------------------------------------------
+struct ModelLimits {
+  static constexpr int max_layers = 4;
+  static constexpr int max_vocab = 4096;
+  static constexpr int max_seq = 512;    // target and source sequence lengths
+  static constexpr int max_d_model = 512;
+  static constexpr int max_heads = 16;
+  static constexpr int max_d_head = 256;
+};
+
+struct ModelSpec {
+  int vocab = 28;
+  int d_model = 32;
+  int layers = 2;
+  int heads = 2;
+  int d_k = 16, d_v = 16;
+  int n_ctx = 32;        // the longest target sequence (rows of the learned position table)
+  int n_src = 0;         // the longest source sequence (cross-attention only)
+  bool cross = false;    // every layer takes K and V from the encoded source sequence
+  bool tied = false;     // W_U = W_Eᵀ (no separate unembedding)
+  Positional positional = Positional::learned;
+  ScaleMode scale_mode = ScaleMode::inv_sqrt_dk;
+  float scale_value = 1.0f;
+  float temperature = 1.0f;
+  std::vector<MaskTerm> mask;  // applied in every layer (queries × keys)
+
+  float alpha() const;         // scale / temperature, the factor on Q·Kᵀ
+  bool operator==(const ModelSpec&) const = default;
+};
+
+// "" when the spec is usable, else one line naming the field.
+std::string validate(const ModelSpec& s);
+
+// One parameter tensor in the flat parameter buffer.
+enum class Param { w_e, pos, w_q, w_k, w_v, w_o, w_u };
+struct Tensor {
+  Param kind;
+  int layer;            // -1 for w_e, pos, w_u
+  int rows, cols;       // row-major
+  size_t offset;        // into the flat buffer
+  std::string name;     // "w_e", "pos", "layers.0.w_q", ..., "w_u"
+  size_t size() const { return (size_t)rows * cols; }
+};
+// The tensors in buffer order: w_e (vocab, d), pos (n_ctx', d) when learned, per layer w_q (d, H·d_k),
+// w_k (d, H·d_k), w_v (d, H·d_v), w_o (H·d_v, d), then w_u (d, vocab) unless tied.
+// Heads sit side by side in columns, as in the lab's Engine.
+std::vector<Tensor> param_layout(const ModelSpec& s);
+const char* to_string(Param p);
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] batch
+// ---------------------------------------------------------------------------------------------------
+struct Batch {
+  int size = 0, n = 0, m = 0;     // sequences, target length, source length (cross only, else 0)
+  std::vector<int> tokens;        // (size, n)
+  std::vector<int> targets;       // (size, n); -1 = no target at this position
+  std::vector<int> source;        // (size, m), cross-attention only
+};
+// "" when the batch fits the spec (sizes, token ids), else one line naming the field.
+std::string check_batch(const ModelSpec& s, const Batch& b);
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] model
+// ---------------------------------------------------------------------------------------------------
+template <class T>
+class Model {
+ public:
+  explicit Model(const ModelSpec& spec);
+
+  const ModelSpec& spec() const { return spec_; }
+  const std::vector<Tensor>& tensors() const { return tensors_; }
+  const Tensor* find(Param kind, int layer = -1) const;
+
+  // All parameters in one buffer (the optimiser walks it as one vector), gradients beside them.
+  std::vector<T>& params() { return params_; }
+  const std::vector<T>& params() const { return params_; }
+  std::vector<T>& grads() { return grads_; }
+  const std::vector<T>& grads() const { return grads_; }
+  T* param(Param kind, int layer = -1) { return params_.data() + find(kind, layer)->offset; }
+  const T* param(Param kind, int layer = -1) const { return params_.data() + find(kind, layer)->offset; }
+  T* grad(Param kind, int layer = -1) { return grads_.data() + find(kind, layer)->offset; }
+
+  // Seeded init (LEARNING.md): W_E and P ~ N(0, 0.1²); W_Q, W_K, W_V, W_O, W_U ~ N(0, 1/d_model).
+  void init(uint64_t seed);
+
+  // float: nullptr = the fastest kernels for this CPU. double ignores it (plain loops).
+  void set_kernels(const KernelSet* k) { kernels_ = k; }
+
+  // Runs the batch, keeping every activation for backward(); returns the mean cross-entropy over the
+  // target cells (0 if there are none). The batch must pass check_batch.
+  double forward(const Batch& batch);
+  // Gradients of the last forward's loss with respect to every parameter (overwrites grads()).
+  void backward();
+
+  // [SECTION] activations of the last forward (and backward), for metrics, probes and the UI
+  int batch_size() const { return B_; }
+  int n() const { return n_; }
+  int m() const { return m_; }  // keys per query: n for self-attention, the source length for cross
+  const MaskMatrix& mask() const { return mask_; }
+  const std::vector<T>& logits() const { return logits_; }  // (B·n, vocab)
+  // Attention weights of layer l: (B, H, n, m); softmax gradients dA and score gradients dS after
+  // backward(), same shape.
+  const std::vector<T>& weights(int l) const { return act_[(size_t)l].a; }
+  const std::vector<T>& weight_grads(int l) const { return act_[(size_t)l].da; }
+  const std::vector<T>& score_grads(int l) const { return act_[(size_t)l].ds; }
+  const std::vector<T>& stream(int l) const { return x_[(size_t)l]; }  // X_l, (B·n, d_model), l ≤ L
+  const std::vector<T>& queries(int l) const { return act_[(size_t)l].q; }   // (B·n, H·d_k) after RoPE
+  const std::vector<T>& keys(int l) const { return act_[(size_t)l].k; }      // (B·m, H·d_k) after RoPE
+  const std::vector<T>& values(int l) const { return act_[(size_t)l].v; }    // (B·m, H·d_v)
+  const std::vector<T>& concat(int l) const { return act_[(size_t)l].o; }    // (B·n, H·d_v)
+  const std::vector<T>& source_stream() const { return xs_; }                // (B·m, d_model), cross only
+  const std::vector<uint8_t>& fully_masked_rows() const { return fully_; }   // (n), 1 = no key allowed
+  int targets_counted() const { return count_; }
+
+ private:
+  struct LayerActs {
+    std::vector<T> q, k, v;   // after RoPE (q, k)
+    std::vector<T> a;         // (B, H, n, m)
+    std::vector<T> o;         // concat (B·n, H·d_v)
+    std::vector<T> da, ds;    // backward: dA, dS (B, H, n, m)
+  };
+  void layout(int B, int n, int m);  // sizes every buffer once per (B, n, m)
+  void embed_forward(const int* tokens, int rows, int n, T* x) const;
+  void embed_backward(const int* tokens, int rows, int n, const T* dx);
+  const KernelSet& ks() const { return kernels_ ? *kernels_ : kernels(); }
+
+  ModelSpec spec_;
+  std::vector<Tensor> tensors_;
+  std::vector<T> params_, grads_;
+  const KernelSet* kernels_ = nullptr;
+
+  // laid out by layout()
+  int B_ = 0, n_ = 0, m_ = 0;
+  MaskMatrix mask_;
+  std::vector<uint8_t> fully_;
+  std::vector<T> pos_table_;          // fixed sinusoidal rows (max(n, m), d_model)
+  RopeTable rope_;
+  std::vector<std::vector<T>> x_;     // X_0 .. X_L
+  std::vector<T> xs_;                 // encoded source (cross)
+  std::vector<LayerActs> act_;
+  std::vector<T> logits_, dlogits_;
+  std::vector<T> dx_, dxs_, dq_, dk_, dv_, do_;  // backward scratch
+  std::vector<int> tokens_, targets_, source_;
+  int count_ = 0;
+};
+
+extern template class Model<float>;
+extern template class Model<double>;
+
+}  // namespace attn::learn

@@ -1,0 +1,132 @@
+#include "learn/train.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::learn {
+
+TrainSetup default_setup(const Task& task) {
+  TrainSetup s;
+  s.task = task.name;
+  task.defaults(s.spec, s.train);
+  return s;
+}
+
+std::string validate(const TrainSetup& s) {
+  const Task* task = find_task(s.task);
+  if (!task) return "task: unknown task '" + s.task + "' (one of: " + task_names() + ")";
+  if (std::string e = validate(s.spec); !e.empty()) return e;
+  if (std::string e = validate(s.train); !e.empty()) return e;
+  if (std::string e = task->check(s.spec, s.spec.n_ctx); !e.empty()) return e;
+  if (s.spec.cross != (task->source_length(s.spec.n_ctx) > 0))
+    return std::string("cross: task ") + task->name + (s.spec.cross ? " is not" : " is") + " a cross-attention task";
+  if (s.spec.cross && task->source_length(s.spec.n_ctx) > s.spec.n_src)
+    return "source_n: the task needs a source of " + std::to_string(task->source_length(s.spec.n_ctx)) + " tokens";
+  return "";
+}
+
+std::string Trainer::start(const TrainSetup& setup, const KernelSet* kernels) {
+  if (std::string e = validate(setup); !e.empty()) return e;
+  setup_ = setup;
+  task_ = find_task(setup.task);
+  model_ = Model<float>(setup.spec);
+  eval_model_ = Model<float>(setup.spec);
+  probe_model_ = Model<float>(setup.spec);
+  for (Model<float>* m : {&model_, &eval_model_, &probe_model_}) m->set_kernels(kernels);
+  model_.init(setup.train.seed);
+  adamw_.reset(setup.train.adamw, model_.params().size());
+  // Separate streams for training batches and the held-out set, both from the seed.
+  batch_rng_ = Rng(hash_string("batches", setup.train.seed));
+  Rng held_out_rng(hash_string("held-out", setup.train.seed));
+  held_out_ = make_batch(*task_, setup.spec, setup.train.eval_batch, setup.spec.n_ctx, held_out_rng);
+  step_ = 0, diverged_ = false, message_.clear(), history_.clear();
+  last_train_loss_ = last_grad_norm_ = 0.0;
+  t0_ = std::chrono::steady_clock::now();
+  return "";
+}
+
+int Trainer::run(int k) {
+  int ran = 0;
+  const TrainOptions& t = setup_.train;
+  while (ran < k && !done()) {
+    // the batch is drawn into the same buffers every step (the generator's vectors aside)
+    batch_ = make_batch(*task_, setup_.spec, t.batch, setup_.spec.n_ctx, batch_rng_);
+    const double loss = model_.forward(batch_);
+    model_.backward();
+    const double norm = global_norm(model_.grads().data(), model_.grads().size());
+    if (!std::isfinite(loss) || !std::isfinite(norm)) {
+      diverged_ = true;
+      message_ = "diverged at step " + std::to_string(step_ + 1) + ": " +
+                 (!std::isfinite(loss) ? "the loss" : "the gradient") +
+                 " is not finite; the weights are those of step " + std::to_string(step_) + " (try a smaller lr or clip)";
+      break;
+    }
+    backup_ = model_.params();
+    adamw_.step(model_.params().data(), model_.grads().data(), model_.params().size());
+    if (!std::all_of(model_.params().begin(), model_.params().end(), [](float p) { return std::isfinite(p); })) {
+      model_.params() = backup_;
+      diverged_ = true;
+      message_ = "diverged at step " + std::to_string(step_ + 1) + ": the update made a weight non-finite; the weights are those of step " +
+                 std::to_string(step_) + " (try a smaller lr or clip)";
+      break;
+    }
+    ++step_, ++ran;
+    last_train_loss_ = loss, last_grad_norm_ = norm;
+    if (step_ % t.eval_every == 0 || step_ == t.steps) evaluate();
+  }
+  return ran;
+}
+
+EvalPoint Trainer::evaluate() {
+  eval_model_.params() = model_.params();
+  const double loss = eval_model_.forward(held_out_);
+  const Metrics m = measure(*task_, eval_model_, held_out_, loss);
+  EvalPoint p;
+  p.step = step_, p.loss = loss, p.accuracy = m.accuracy, p.train_loss = last_train_loss_;
+  p.grad_norm = last_grad_norm_, p.pattern_score = m.pattern_score, p.pattern = m.pattern;
+  p.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+  history_.push_back(p);
+  return p;
+}
+
+void Trainer::restore(const std::vector<float>& params) {
+  if (params.size() == model_.params().size()) model_.params() = params;
+}
+
+Example Trainer::held_out_example(int index) const {
+  const int n = held_out_.n, m = held_out_.m;
+  index = std::clamp(index, 0, held_out_.size - 1);
+  Example e;
+  e.tokens.assign(held_out_.tokens.begin() + (size_t)index * n, held_out_.tokens.begin() + (size_t)(index + 1) * n);
+  e.targets.assign(held_out_.targets.begin() + (size_t)index * n, held_out_.targets.begin() + (size_t)(index + 1) * n);
+  if (m) e.source.assign(held_out_.source.begin() + (size_t)index * m, held_out_.source.begin() + (size_t)(index + 1) * m);
+  return e;
+}
+
+Probe Trainer::probe(const Example& e, bool with_gradients) {
+  Batch b;
+  b.size = 1, b.n = (int)e.tokens.size(), b.m = (int)e.source.size();
+  b.tokens = e.tokens, b.targets = e.targets, b.source = e.source;
+  Probe p;
+  p.example = e;
+  if (!check_batch(setup_.spec, b).empty()) return p;
+  probe_model_.params() = model_.params();
+  p.loss = probe_model_.forward(b);
+  if (with_gradients) probe_model_.backward();
+  const ModelSpec& s = setup_.spec;
+  p.n = b.n, p.m = probe_model_.m(), p.layers = s.layers, p.heads = s.heads;
+  for (int l = 0; l < s.layers; ++l) {
+    p.weights.push_back(probe_model_.weights(l));
+    if (with_gradients) {
+      p.weight_grads.push_back(probe_model_.weight_grads(l));
+      p.score_grads.push_back(probe_model_.score_grads(l));
+    }
+  }
+  for (int i = 0; i < b.n; ++i) {
+    const float* z = probe_model_.logits().data() + (size_t)i * s.vocab;
+    p.predictions.push_back((int)(std::max_element(z, z + s.vocab) - z));
+  }
+  return p;
+}
+
+}  // namespace attn::learn

@@ -1,0 +1,97 @@
+// train.h — the training loop: seeded batches from a task, forward, backward, AdamW, held-out
+// evaluation, divergence handling. A Trainer runs k steps at a time, so a frame loop can time-slice it
+// (the UI's Learn mode), and keeps the history of evaluations, snapshots and probes it needs.
+#pragma once
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "learn/model.h"
+#include "learn/optimizer.h"
+#include "learn/tasks.h"
+
+namespace attn::learn {
+
+// Everything a training config describes (docs/train.md).
+struct TrainSetup {
+  std::string task = "induction";
+  ModelSpec spec;        // n_ctx is the sequence length trained on (and n_src = the source's)
+  TrainOptions train;
+  bool operator==(const TrainSetup&) const = default;
+};
+// The task's defaults (spec and training options), as `{"task": NAME}` alone gives.
+TrainSetup default_setup(const Task& task);
+// "" when the setup can train, else one line naming the field.
+std::string validate(const TrainSetup& s);
+
+// One evaluation on the held-out batch.
+struct EvalPoint {
+  int step = 0;
+  double loss = 0.0;        // held-out mean cross-entropy
+  double accuracy = 0.0;    // held-out argmax accuracy over the target cells
+  double train_loss = 0.0;  // the last training batch's loss
+  double grad_norm = 0.0;   // the last step's gradient norm (before clipping)
+  double pattern_score = 0.0;
+  std::vector<double> pattern;  // (layers, heads, relations), see Metrics
+  double ms = 0.0;          // wall time since training started (excluding evaluations before this one: no)
+};
+
+// What one example does inside the model: attention of every layer and head and, with gradients,
+// ∂loss/∂A and ∂loss/∂S for this example alone.
+struct Probe {
+  Example example;
+  int n = 0, m = 0, layers = 0, heads = 0;
+  double loss = 0.0;
+  std::vector<std::vector<float>> weights;       // per layer (heads, n, m)
+  std::vector<std::vector<float>> weight_grads;  // per layer (heads, n, m), with gradients only
+  std::vector<std::vector<float>> score_grads;   // per layer (heads, n, m)
+  std::vector<int> predictions;                  // argmax per position
+};
+
+class Trainer {
+ public:
+  // Validates, builds and initialises the model (seeded), draws the held-out batch. "" or an error.
+  std::string start(const TrainSetup& setup, const KernelSet* kernels = nullptr);
+
+  // Runs up to k more steps (fewer at the end, or on divergence); evaluates every eval_every steps and
+  // after the last. Returns the number of steps run.
+  int run(int k);
+  bool done() const { return step_ >= setup_.train.steps || diverged_; }
+  bool diverged() const { return diverged_; }
+  const std::string& message() const { return message_; }  // why training stopped early
+  int step() const { return step_; }
+
+  EvalPoint evaluate();  // on the held-out batch, now; appended to history()
+  const std::vector<EvalPoint>& history() const { return history_; }
+  const TrainSetup& setup() const { return setup_; }
+  const Task& task() const { return *task_; }
+  Model<float>& model() { return model_; }
+  const Model<float>& model() const { return model_; }
+
+  // Weights as they are now (a copy), and back.
+  std::vector<float> snapshot() const { return model_.params(); }
+  void restore(const std::vector<float>& params);
+
+  // One example through the current weights (its own buffers: training's are untouched).
+  Probe probe(const Example& e, bool with_gradients);
+  // The first example of the held-out set (a fixed probe for the UI).
+  Example held_out_example(int index = 0) const;
+
+ private:
+  TrainSetup setup_;
+  const Task* task_ = nullptr;
+  Model<float> model_{ModelSpec{}};
+  Model<float> eval_model_{ModelSpec{}}, probe_model_{ModelSpec{}};
+  AdamW adamw_;
+  Rng batch_rng_{0};
+  Batch batch_, held_out_;
+  std::vector<float> backup_;
+  int step_ = 0;
+  bool diverged_ = false;
+  std::string message_;
+  double last_train_loss_ = 0.0, last_grad_norm_ = 0.0;
+  std::chrono::steady_clock::time_point t0_;
+  std::vector<EvalPoint> history_;
+};
+
+}  // namespace attn::learn

@@ -1,0 +1,201 @@
+// stages.h — the stages of multi-head attention as free functions over plain buffers, each forward
+// beside its backward (llm.c style), for one sequence and one head at a time.
+//
+// Shared by the lab's Engine (one sequence, float, forward only) and the learning model
+// (src/engine/learn/model.cpp: a batch of sequences, L layers, float for speed and double as the
+// test oracle). Templated on the scalar type T:
+//   float   products and softmax go through a KernelSet (the SIMD kernels, or the reference loops);
+//   double  plain loops below (the oracle of the finite-difference tests; the KernelSet is ignored).
+//
+// [SECTION] products and softmax for float and double
+// [SECTION] scores       S = α·Q·Kᵀ
+// [SECTION] softmax      A = softmax_rows(S where allowed)
+// [SECTION] mix          O = A·V
+// [SECTION] output       Y (+)= concat·W_O
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "kernels.h"
+#include "mask.h"
+
+namespace attn {
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] products and softmax for float and double
+// ---------------------------------------------------------------------------------------------------
+
+// C (+)= α·op(A)·op(B), as GemmArgs but for any scalar type.   op(A):(M,K)  op(B):(K,N)  C:(M,N)
+template <class T>
+struct Product {
+  int M = 0, N = 0, K = 0;
+  const T* A = nullptr;
+  int lda = 0;
+  const T* B = nullptr;
+  int ldb = 0;
+  T* C = nullptr;
+  int ldc = 0;
+  T alpha = 1;
+  bool a_transposed = false, b_transposed = false, accumulate = false;
+  const Range* n_range = nullptr;  // hints, as in GemmArgs (the double loops ignore them)
+  const Range* k_range = nullptr;
+};
+
+inline void product(const KernelSet& ks, const Product<float>& p) {
+  ks.gemm({.M = p.M, .N = p.N, .K = p.K, .A = p.A, .lda = p.lda, .B = p.B, .ldb = p.ldb, .b_transposed = p.b_transposed,
+           .C = p.C, .ldc = p.ldc, .alpha = p.alpha, .n_range = p.n_range, .k_range = p.k_range,
+           .a_transposed = p.a_transposed, .accumulate = p.accumulate});
+}
+
+// The double version: the formula as loops, summed in double.
+inline void product(const KernelSet&, const Product<double>& p) {
+  for (int i = 0; i < p.M; ++i)
+    for (int j = 0; j < p.N; ++j) {
+      double sum = 0.0;
+      for (int k = 0; k < p.K; ++k)
+        sum += (p.a_transposed ? p.A[(size_t)k * p.lda + i] : p.A[(size_t)i * p.lda + k]) *
+               (p.b_transposed ? p.B[(size_t)j * p.ldb + k] : p.B[(size_t)k * p.ldb + j]);
+      double& c = p.C[(size_t)i * p.ldc + j];
+      c = p.accumulate ? c + p.alpha * sum : p.alpha * sum;
+    }
+}
+
+// Row-wise masked softmax, in place allowed (w may equal s). See KernelSet::softmax_rows.
+inline void softmax_rows(const KernelSet& ks, const float* s, int lds, const MaskMatrix& mask, float* w, int ldw,
+                         uint8_t* fully_masked) {
+  ks.softmax_rows({.rows = mask.n, .cols = mask.m, .s = s, .lds = lds, .allowed = mask.allowed.data(), .ldm = mask.m,
+                   .w = w, .ldw = ldw, .range = mask.ranges.data(), .fully_masked = fully_masked});
+}
+
+inline void softmax_rows(const KernelSet&, const double* s, int lds, const MaskMatrix& mask, double* w, int ldw,
+                         uint8_t* fully_masked) {
+  for (int i = 0; i < mask.n; ++i) {
+    const double* si = s + (size_t)i * lds;
+    double* wi = w + (size_t)i * ldw;
+    // pass 1: the max over allowed logits, subtracted only for numerical stability
+    double mx = -std::numeric_limits<double>::infinity();
+    for (int j = 0; j < mask.m; ++j)
+      if (mask.allows(i, j) && si[j] > mx) mx = si[j];
+    fully_masked[i] = !(mx > -std::numeric_limits<double>::infinity());
+    // pass 2: exponentials and their sum (0 where masked; an all-masked row stays all zero)
+    double sum = 0.0;
+    for (int j = 0; j < mask.m; ++j) {
+      wi[j] = mask.allows(i, j) && !fully_masked[i] ? std::exp(si[j] - mx) : 0.0;
+      sum += wi[j];
+    }
+    // pass 3: normalise
+    if (!fully_masked[i])
+      for (int j = 0; j < mask.m; ++j) wi[j] /= sum;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] scores: S = α·Q_h·K_hᵀ,  α = scale / τ
+//   q:(n, d_k) row stride ldq   k:(m, d_k) row stride ldk   s:(n, m) row stride m
+// With a mask, only the cells it allows are needed (n_range): the others are masked out anyway.
+// ---------------------------------------------------------------------------------------------------
+template <class T>
+void scores_forward(const KernelSet& ks, const T* q, int ldq, const T* k, int ldk, int n, int m, int d_k, T alpha,
+                    T* s, const Range* needed = nullptr) {
+  product(ks, Product<T>{.M = n, .N = m, .K = d_k, .A = q, .lda = ldq, .B = k, .ldb = ldk, .C = s, .ldc = m,
+                         .alpha = alpha, .b_transposed = true, .n_range = needed});
+}
+
+// dQ = α·dS·K      dK = α·dSᵀ·Q        dS:(n, m)  ->  dQ:(n, d_k)  dK:(m, d_k)  (written, not added)
+template <class T>
+void scores_backward(const KernelSet& ks, const T* ds, const T* q, int ldq, const T* k, int ldk, int n, int m, int d_k,
+                     T alpha, T* dq, int lddq, T* dk, int lddk) {
+  product(ks, Product<T>{.M = n, .N = d_k, .K = m, .A = ds, .lda = m, .B = k, .ldb = ldk, .C = dq, .ldc = lddq,
+                         .alpha = alpha});
+  product(ks, Product<T>{.M = m, .N = d_k, .K = n, .A = ds, .lda = m, .B = q, .ldb = ldq, .C = dk, .ldc = lddk,
+                         .alpha = alpha, .a_transposed = true});
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] softmax: A_ij = exp(S_ij) / Σ_j' exp(S_ij') over allowed cells; 0 where masked
+//   s, a:(n, m) row stride m (a may be s); a fully masked row gives all-zero weights.
+// ---------------------------------------------------------------------------------------------------
+template <class T>
+void softmax_forward(const KernelSet& ks, const T* s, const MaskMatrix& mask, T* a, uint8_t* fully_masked) {
+  softmax_rows(ks, s, mask.m, mask, a, mask.m, fully_masked);
+}
+
+// dS = A ⊙ (dA − rowsum(dA ⊙ A))
+// (∂A_ij/∂S_ik = A_ij(δ_jk − A_ik)). Masked cells have A = 0, so dS = 0 there; a fully masked row
+// (all A = 0) gets dS = 0, never NaN.        da, a, ds:(n, m) row stride m (ds may be da)
+template <class T>
+void softmax_backward(const T* da, const T* a, int n, int m, T* ds) {
+  for (int i = 0; i < n; ++i) {
+    const T* dai = da + (size_t)i * m;
+    const T* ai = a + (size_t)i * m;
+    T* dsi = ds + (size_t)i * m;
+    T dot = 0;  // pass 1: rowsum(dA ⊙ A)
+    for (int j = 0; j < m; ++j) dot += dai[j] * ai[j];
+    for (int j = 0; j < m; ++j) dsi[j] = ai[j] * (dai[j] - dot);  // pass 2
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] mix: O_h = A_h·V_h      a:(n, m)  v:(m, d_v) row stride ldv  ->  o:(n, d_v) row stride ldo
+// keys_used[i] (the mask's ranges): A[i, j] = 0 outside it, so those terms are skipped.
+// ---------------------------------------------------------------------------------------------------
+template <class T>
+void mix_forward(const KernelSet& ks, const T* a, const T* v, int ldv, int n, int m, int d_v, T* o, int ldo,
+                 const Range* keys_used = nullptr) {
+  product(ks, Product<T>{.M = n, .N = d_v, .K = m, .A = a, .lda = m, .B = v, .ldb = ldv, .C = o, .ldc = ldo,
+                         .k_range = keys_used});
+}
+
+// dA = dO·Vᵀ     dV = Aᵀ·dO          do:(n, d_v)  ->  da:(n, m) row stride m,  dv:(m, d_v) (written)
+template <class T>
+void mix_backward(const KernelSet& ks, const T* d_o, int lddo, const T* a, const T* v, int ldv, int n, int m, int d_v,
+                  T* da, T* dv, int lddv) {
+  product(ks, Product<T>{.M = n, .N = m, .K = d_v, .A = d_o, .lda = lddo, .B = v, .ldb = ldv, .C = da, .ldc = m,
+                         .b_transposed = true});
+  product(ks, Product<T>{.M = m, .N = d_v, .K = n, .A = a, .lda = m, .B = d_o, .ldb = lddo, .C = dv, .ldc = lddv,
+                         .a_transposed = true});
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] output: Y (+)= concat·W_O     concat:(n, H·d_v)  W_O:(H·d_v, d_model)  ->  Y:(n, d_model)
+// The model adds into the residual stream (accumulate); the lab writes the output alone.
+// ---------------------------------------------------------------------------------------------------
+template <class T>
+void output_forward(const KernelSet& ks, const T* concat, int n, int hv, const T* w_o, int d_model, T* y,
+                    bool accumulate) {
+  product(ks, Product<T>{.M = n, .N = d_model, .K = hv, .A = concat, .lda = hv, .B = w_o, .ldb = d_model, .C = y,
+                         .ldc = d_model, .accumulate = accumulate});
+}
+
+// dW_O += concatᵀ·dY      dconcat = dY·W_Oᵀ (written)
+template <class T>
+void output_backward(const KernelSet& ks, const T* dy, const T* concat, int n, int hv, const T* w_o, int d_model,
+                     T* dw_o, T* dconcat) {
+  product(ks, Product<T>{.M = hv, .N = d_model, .K = n, .A = concat, .lda = hv, .B = dy, .ldb = d_model, .C = dw_o,
+                         .ldc = d_model, .a_transposed = true, .accumulate = true});
+  product(ks, Product<T>{.M = n, .N = hv, .K = d_model, .A = dy, .lda = d_model, .B = w_o, .ldb = d_model, .C = dconcat,
+                         .ldc = hv, .b_transposed = true});
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] projection: Y = X·W (all heads side by side in W's columns)
+//   x:(n, d_model)  w:(d_model, cols)  ->  y:(n, cols)
+// ---------------------------------------------------------------------------------------------------
+template <class T>
+void project_forward(const KernelSet& ks, const T* x, int n, int d_model, const T* w, int cols, T* y) {
+  product(ks, Product<T>{.M = n, .N = cols, .K = d_model, .A = x, .lda = d_model, .B = w, .ldb = cols, .C = y,
+                         .ldc = cols});
+}
+
+// dW += Xᵀ·dY      dX += dY·Wᵀ
+template <class T>
+void project_backward(const KernelSet& ks, const T* dy, const T* x, int n, int d_model, const T* w, int cols, T* dw,
+                      T* dx) {
+  product(ks, Product<T>{.M = d_model, .N = cols, .K = n, .A = x, .lda = d_model, .B = dy, .ldb = cols, .C = dw,
+                         .ldc = cols, .a_transposed = true, .accumulate = true});
+  product(ks, Product<T>{.M = n, .N = d_model, .K = cols, .A = dy, .lda = cols, .B = w, .ldb = cols, .C = dx,
+                         .ldc = d_model, .b_transposed = true, .accumulate = true});
+}
+
+}  // namespace attn

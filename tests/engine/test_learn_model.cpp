@@ -1,0 +1,237 @@
+// The learning model's gradients: every parameter of Model<double> against central finite differences
+// of its own loss (in double), over every option; then the float engine (SIMD kernels) against that
+// double reference. The FD check needs nothing but forward(), so it tests backward() independently.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "learn/model.h"
+#include "prng.h"
+
+namespace {
+
+using attn::MaskTerm;
+using attn::Positional;
+using attn::ScaleMode;
+using namespace attn::learn;
+
+ModelSpec small_spec() {
+  ModelSpec s;
+  s.vocab = 7, s.d_model = 6, s.layers = 1, s.heads = 2, s.d_k = 3, s.d_v = 4, s.n_ctx = 5;
+  return s;
+}
+
+Batch random_batch(const ModelSpec& s, int size, int n, int m, uint64_t seed) {
+  attn::Rng rng(seed);
+  Batch b;
+  b.size = size, b.n = n, b.m = s.cross ? m : 0;
+  for (int i = 0; i < size * n; ++i) b.tokens.push_back((int)(rng.next_u64() % s.vocab));
+  for (int i = 0; i < size * n; ++i) b.targets.push_back(i % 3 == 1 ? -1 : (int)(rng.next_u64() % s.vocab));
+  if (s.cross)
+    for (int i = 0; i < size * m; ++i) b.source.push_back((int)(rng.next_u64() % s.vocab));
+  return b;
+}
+
+// Larger weights than the default init, so the attention is far from uniform and every path matters.
+void init_strong(Model<double>& model, uint64_t seed) {
+  attn::Rng rng(seed);
+  for (double& p : model.params()) p = 0.6 * rng.normal();
+}
+
+// For each parameter: g = backward's gradient against the fourth-order central difference
+//   fd = (8·(L(p + h) − L(p − h)) − (L(p + 2h) − L(p − 2h))) / 12h,   h = 1e-3
+// Its truncation error is O(h⁴) ≈ 1e-12, so h can be large enough to keep rounding (~1e-16/h) small:
+// the plain two-point difference, O(h²), does not get below 1e-6 through three layers of strong
+// weights (measured: worst 1.8e-7 here, 1.1e-6 with h = 1e-4, 4e-6 with two points and h = 2e-5).
+// |g − fd| / max(|g|, |fd|, 1e-4) ≤ 1e-6. The floor: near-zero gradients cannot be resolved relatively
+// by differences of losses of size ~1.
+void check_fd(const ModelSpec& spec, const char* what, int n = 5, int m = 4, int batch = 2) {
+  SCOPED_TRACE(what);
+  ASSERT_EQ(validate(spec), "");
+  Model<double> model(spec);
+  init_strong(model, 7);
+  const Batch b = random_batch(spec, batch, n, m, 11);
+  ASSERT_EQ(check_batch(spec, b), "");
+  const double loss = model.forward(b);
+  ASSERT_TRUE(std::isfinite(loss));
+  model.backward();
+  const std::vector<double> g = model.grads();
+  const double h = 1e-3;
+  double worst = 0.0;
+  for (const Tensor& t : model.tensors()) {
+    double tensor_norm = 0.0;
+    for (size_t i = 0; i < t.size(); ++i) {
+      double& p = model.params()[t.offset + i];
+      const double saved = p;
+      const auto loss_at = [&](double v) {
+        p = v;
+        return model.forward(b);
+      };
+      const double d1 = loss_at(saved + h) - loss_at(saved - h), d2 = loss_at(saved + 2 * h) - loss_at(saved - 2 * h);
+      p = saved;
+      const double fd = (8 * d1 - d2) / (12 * h), an = g[t.offset + i];
+      ASSERT_TRUE(std::isfinite(an)) << t.name << "[" << i << "]";
+      const double rel = std::fabs(an - fd) / std::max({std::fabs(an), std::fabs(fd), 1e-4});
+      worst = std::max(worst, rel);
+      ASSERT_LE(rel, 1e-6) << t.name << "[" << i << "] analytic " << an << " finite difference " << fd;
+      tensor_norm += an * an;
+    }
+    // A tensor whose whole gradient is zero would pass trivially: every kind must be exercised.
+    EXPECT_GT(tensor_norm, 1e-12) << t.name << " has an all-zero gradient";
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", worst);
+  ::testing::Test::RecordProperty(std::string("worst_rel_") + what, text);
+}
+
+TEST(ModelGradients, OneLayerEachPositionalEncoding) {
+  for (Positional p : {Positional::none, Positional::sinusoidal, Positional::learned, Positional::rope}) {
+    ModelSpec s = small_spec();
+    s.positional = p;
+    check_fd(s, attn::to_string(p));
+  }
+}
+
+TEST(ModelGradients, TwoAndThreeLayersTiedAndUntied) {
+  for (int layers : {2, 3})
+    for (bool tied : {false, true}) {
+      ModelSpec s = small_spec();
+      s.layers = layers, s.tied = tied;
+      s.mask = {MaskTerm{.kind = MaskTerm::Kind::causal}};
+      check_fd(s, (std::to_string(layers) + (tied ? " layers tied" : " layers untied")).c_str());
+    }
+}
+
+TEST(ModelGradients, RopeWithEvenAndOddHeadWidthsOverLayers) {
+  for (int d_k : {2, 3, 4}) {
+    ModelSpec s = small_spec();
+    s.positional = Positional::rope, s.layers = 2, s.d_k = d_k;
+    s.mask = {MaskTerm{.kind = MaskTerm::Kind::causal}};
+    check_fd(s, ("rope d_k " + std::to_string(d_k)).c_str());
+  }
+}
+
+TEST(ModelGradients, ScaleModesAndTemperature) {
+  ModelSpec s = small_spec();
+  s.scale_mode = ScaleMode::none;
+  check_fd(s, "no scale");
+  s.scale_mode = ScaleMode::custom, s.scale_value = 0.7f, s.temperature = 0.5f;
+  check_fd(s, "custom scale, temperature 0.5");
+  s.scale_mode = ScaleMode::inv_sqrt_dk, s.temperature = 3.0f;
+  check_fd(s, "1/sqrt(d_k), temperature 3");
+}
+
+TEST(ModelGradients, MasksIncludingFullyMaskedRows) {
+  ModelSpec s = small_spec();
+  s.layers = 2;
+  s.mask = {MaskTerm{.kind = MaskTerm::Kind::window, .window = 2, .window_causal = false}};
+  check_fd(s, "window 2");
+  // causal + padding of key 0: query 0 sees nothing -> its weights and output are zero, and so is the
+  // gradient through them (never NaN).
+  s.mask = {MaskTerm{.kind = MaskTerm::Kind::causal}, MaskTerm{.kind = MaskTerm::Kind::padding, .keys = {0}}};
+  check_fd(s, "causal + padding (fully masked row 0)");
+  Model<double> model(s);
+  init_strong(model, 3);
+  model.forward(random_batch(s, 2, 5, 0, 5));
+  model.backward();
+  ASSERT_EQ(model.fully_masked_rows()[0], 1);
+  for (int l = 0; l < 2; ++l)
+    for (int b = 0; b < 2; ++b)
+      for (int h = 0; h < s.heads; ++h)
+        for (int j = 0; j < 5; ++j) {
+          const size_t at = (((size_t)b * s.heads + h) * 5 + 0) * 5 + j;
+          EXPECT_EQ(model.weights(l)[at], 0.0);
+          EXPECT_EQ(model.score_grads(l)[at], 0.0);
+        }
+  // A custom mask with an all-masked row in the middle.
+  MaskTerm custom{.kind = MaskTerm::Kind::custom, .rows = 5, .cols = 5};
+  custom.cells = {1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 1, 1};
+  s.mask = {custom};
+  check_fd(s, "custom mask with an empty row");
+}
+
+TEST(ModelGradients, CrossAttention) {
+  for (int layers : {1, 2})
+    for (Positional p : {Positional::learned, Positional::rope, Positional::sinusoidal}) {
+      ModelSpec s = small_spec();
+      s.cross = true, s.n_src = 6, s.layers = layers, s.positional = p;
+      check_fd(s, ("cross " + std::to_string(layers) + " " + attn::to_string(p)).c_str(), 5, 6);
+      s.tied = true;
+      check_fd(s, "cross tied", 4, 3);  // shorter sequences than the model's maximum
+    }
+}
+
+// The float engine (SIMD kernels, float sums) against the double reference on the same parameters:
+// ‖g_float − g_double‖∞ ≤ 1e-3 · ‖g_double‖∞ per tensor, over sizes that are not SIMD multiples.
+TEST(ModelGradients, FloatEngineMatchesDoubleReference) {
+  struct Case {
+    const char* name;
+    ModelSpec spec;
+    int n, m, batch;
+  };
+  std::vector<Case> cases;
+  {
+    ModelSpec s;
+    s.vocab = 28, s.d_model = 32, s.layers = 2, s.heads = 2, s.d_k = 16, s.d_v = 16, s.n_ctx = 32;
+    s.mask = {MaskTerm{.kind = MaskTerm::Kind::causal}};
+    cases.push_back({"induction-sized", s, 32, 0, 4});
+    s.positional = Positional::rope, s.tied = true, s.heads = 3, s.d_k = 5, s.d_v = 7, s.layers = 3, s.d_model = 19;
+    cases.push_back({"rope tied odd sizes", s, 23, 0, 3});
+    ModelSpec c = small_spec();
+    c.cross = true, c.n_src = 13, c.n_ctx = 11, c.d_model = 17, c.positional = Positional::sinusoidal;
+    c.mask = {MaskTerm{.kind = MaskTerm::Kind::padding, .keys = {2, 3}}};
+    cases.push_back({"cross", c, 11, 13, 5});
+  }
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Model<double> ref(c.spec);
+    ref.init(21);
+    Model<float> fast(c.spec);
+    for (size_t i = 0; i < ref.params().size(); ++i) {
+      fast.params()[i] = (float)ref.params()[i];
+      ref.params()[i] = fast.params()[i];  // the same numbers in both
+    }
+    const Batch b = random_batch(c.spec, c.batch, c.n, c.m, 99);
+    const double loss_ref = ref.forward(b), loss_fast = fast.forward(b);
+    EXPECT_NEAR(loss_fast, loss_ref, 1e-5 * std::fabs(loss_ref));
+    ref.backward();
+    fast.backward();
+    for (const Tensor& t : ref.tensors()) {
+      double max_ref = 0.0, max_diff = 0.0;
+      for (size_t i = 0; i < t.size(); ++i) {
+        max_ref = std::max(max_ref, std::fabs(ref.grads()[t.offset + i]));
+        max_diff = std::max(max_diff, std::fabs(ref.grads()[t.offset + i] - (double)fast.grads()[t.offset + i]));
+      }
+      EXPECT_GT(max_ref, 0.0) << t.name;
+      EXPECT_LE(max_diff, 1e-3 * max_ref) << t.name;
+    }
+  }
+}
+
+TEST(ModelSpec, ValidatesAndLaysOutParameters) {
+  ModelSpec s = small_spec();
+  EXPECT_EQ(validate(s), "");
+  s.layers = 0;
+  EXPECT_NE(validate(s).find("layers"), std::string::npos);
+  s.layers = 5;
+  EXPECT_NE(validate(s).find("layers"), std::string::npos);
+  s = small_spec();
+  s.layers = 2;
+  const auto t = param_layout(s);
+  ASSERT_EQ(t.size(), 1u + 1u + 2u * 4u + 1u);  // w_e, pos, 2 × (w_q, w_k, w_v, w_o), w_u
+  EXPECT_EQ(t[0].name, "w_e");
+  EXPECT_EQ(t[2].name, "layers.0.w_q");
+  EXPECT_EQ(t[5].rows, 2 * 4);  // w_o: (H·d_v, d_model)
+  EXPECT_EQ(t.back().name, "w_u");
+  s.tied = true;
+  EXPECT_EQ(param_layout(s).back().name, "layers.1.w_o");
+  Batch b = random_batch(s, 2, 5, 0, 1);
+  EXPECT_EQ(check_batch(s, b), "");
+  b.tokens[3] = 7;
+  EXPECT_NE(check_batch(s, b).find("tokens"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,271 @@
+// AdamW against its formula, the task generators, and short seeded training runs. Nothing is timed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <vector>
+
+#include "learn/optimizer.h"
+#include "learn/tasks.h"
+#include "learn/train.h"
+
+namespace {
+
+using namespace attn::learn;
+
+// [SECTION] AdamW
+TEST(AdamW, MatchesTheFormulaOnAHandComputedStep) {
+  AdamWConfig c;
+  c.lr = 0.1f, c.beta1 = 0.9f, c.beta2 = 0.999f, c.eps = 1e-8f, c.weight_decay = 0.01f, c.clip = 1.0f;
+  AdamW opt(c, 2);
+  std::vector<float> p = {1.0f, -1.0f}, g = {0.5f, -2.0f};
+  // Step 1 by hand: ‖g‖ = √4.25 = 2.0616 > clip, so g ← g/2.0616 = (0.24254, −0.97014).
+  // Decay: p ← p·(1 − 0.1·0.01) = (0.999, −0.999). m̂ = g, v̂ = g², so the step is lr·g/|g| = ±0.1:
+  // p = (0.899, −0.899).
+  const double norm = opt.step(p.data(), g.data(), 2);
+  EXPECT_NEAR(norm, std::sqrt(4.25), 1e-6);
+  EXPECT_NEAR(g[0], 0.5 / (std::sqrt(4.25) + 1e-6), 1e-6);  // clipped in place
+  EXPECT_NEAR(p[0], 0.899, 1e-6);
+  EXPECT_NEAR(p[1], -0.899, 1e-6);
+  // Step 2 from the formula in double (no clipping: ‖g‖ < 1).
+  std::vector<double> m = {0.1 * g[0], 0.1 * g[1]}, v = {0.001 * g[0] * g[0], 0.001 * g[1] * g[1]};
+  std::vector<double> expect = {p[0], p[1]};
+  std::vector<float> g2 = {0.1f, 0.3f};
+  for (int i = 0; i < 2; ++i) {
+    expect[i] *= 1.0 - 0.1 * 0.01;
+    m[i] = 0.9 * m[i] + 0.1 * g2[i];
+    v[i] = 0.999 * v[i] + 0.001 * g2[i] * g2[i];
+    const double mhat = m[i] / (1 - 0.9 * 0.9), vhat = v[i] / (1 - 0.999 * 0.999);
+    expect[i] -= 0.1 * mhat / (std::sqrt(vhat) + 1e-8);
+  }
+  opt.step(p.data(), g2.data(), 2);
+  EXPECT_NEAR(p[0], expect[0], 1e-6);
+  EXPECT_NEAR(p[1], expect[1], 1e-6);
+  EXPECT_EQ(opt.steps(), 2);
+}
+
+TEST(AdamW, ValidatesItsSettings) {
+  AdamWConfig c;
+  EXPECT_EQ(validate(c), "");
+  c.lr = 0;
+  EXPECT_EQ(validate(c).rfind("lr:", 0), 0u);
+  c.lr = NAN;
+  EXPECT_EQ(validate(c).rfind("lr:", 0), 0u);
+  c = {};
+  c.beta2 = 1.0f;
+  EXPECT_EQ(validate(c).rfind("betas[1]", 0), 0u);
+  c = {};
+  c.clip = -1;
+  EXPECT_EQ(validate(c).rfind("clip", 0), 0u);
+}
+
+// [SECTION] tasks
+uint64_t checksum(const Batch& b) {
+  uint64_t h = 1469598103934665603ull;
+  for (const std::vector<int>* v : {&b.tokens, &b.targets, &b.source})
+    for (int x : *v) h = (h ^ (uint64_t)(x + 7)) * 1099511628211ull;
+  return h;
+}
+
+TEST(Tasks, TableHasEveryTaskWithWorkingDefaults) {
+  std::set<std::string> names;
+  for (const Task& t : tasks()) names.insert(t.name);
+  for (const char* n : {"previous_token", "reverse", "sort", "induction", "translate", "neighbours"})
+    EXPECT_TRUE(names.count(n)) << n;
+  for (const Task& t : tasks()) {
+    const TrainSetup s = default_setup(t);
+    EXPECT_EQ(validate(s), "") << t.name;
+    EXPECT_NE(std::string(t.help), "");
+    EXPECT_NE(std::string(t.pattern), "");
+  }
+  EXPECT_EQ(find_task("nope"), nullptr);
+}
+
+TEST(Tasks, GeneratorsGiveTheDocumentedShapesAndTargets) {
+  for (const Task& t : tasks()) {
+    SCOPED_TRACE(t.name);
+    const TrainSetup s = default_setup(t);
+    const int n = s.spec.n_ctx;
+    attn::Rng rng(5);
+    const Batch b = make_batch(t, s.spec, 50, n, rng);
+    ASSERT_EQ(check_batch(s.spec, b), "");
+    ASSERT_EQ(b.tokens.size(), 50u * n);
+    ASSERT_EQ(b.targets.size(), 50u * n);
+    int targets = 0;
+    for (int e = 0; e < 50; ++e) {
+      const int* x = b.tokens.data() + e * n;
+      const int* y = b.targets.data() + e * n;
+      const int* src = b.m ? b.source.data() + e * b.m : nullptr;
+      for (int i = 0; i < n; ++i) {
+        if (y[i] >= 0) ++targets;
+        const std::string name = t.name;
+        if (name == "previous_token") EXPECT_EQ(y[i], i == 0 ? -1 : x[i - 1]);
+        if (name == "reverse") EXPECT_EQ(y[i], x[n - 1 - i]);
+        if (name == "translate") {
+          EXPECT_EQ(b.m, n);
+          EXPECT_EQ(y[i], 10 + src[n - 1 - i]);
+          EXPECT_EQ(x[i], i == 0 ? 20 : y[i - 1]);  // teacher forcing from <s>
+        }
+        if (name == "neighbours") EXPECT_EQ(y[i], i == 0 || i == n - 1 ? -1 : 6 + 6 * x[i - 1] + x[i + 1]);
+      }
+      if (std::string(t.name) == "sort") {
+        const int k = (n - 1) / 2;
+        std::vector<int> digits(x, x + k);
+        std::sort(digits.begin(), digits.end());
+        EXPECT_EQ(std::adjacent_find(digits.begin(), digits.end()), digits.end()) << "digits must be distinct";
+        EXPECT_EQ(x[k], 10);
+        for (int i = 0; i < k; ++i) {
+          EXPECT_EQ(x[k + 1 + i], digits[i]);
+          EXPECT_EQ(y[k + i], digits[i]);
+        }
+        EXPECT_EQ(y[n - 1], -1);
+      }
+      if (std::string(t.name) == "induction") {
+        // the period: the first repeat of x[0]; the first period's tokens are distinct, 6..14 of them,
+        // never the spare id; targets exactly where the next token repeats an earlier one
+        int period = 1;
+        while (x[period] != x[0]) ++period;
+        EXPECT_GE(period, 6);
+        EXPECT_LE(period, 14);
+        for (int i = 0; i < n; ++i) {
+          EXPECT_EQ(x[i], x[i % period]);
+          EXPECT_NE(x[i], s.spec.vocab - 1);
+          EXPECT_EQ(y[i], i >= period && i + 1 < n ? x[i + 1] : -1);
+        }
+      }
+    }
+    EXPECT_GT(targets, 0);
+  }
+}
+
+TEST(Tasks, InductionPeriodsVary) {
+  const Task& t = *find_task("induction");
+  const TrainSetup s = default_setup(t);
+  attn::Rng rng(1);
+  std::set<int> periods;
+  for (int e = 0; e < 200; ++e) {
+    const Example ex = t.generate(s.spec, 32, rng);
+    int p = 1;
+    while (ex.tokens[p] != ex.tokens[0]) ++p;
+    periods.insert(p);
+  }
+  EXPECT_EQ(periods.size(), 9u);  // every period 6..14 occurs: no fixed offset to cheat with
+}
+
+TEST(Tasks, GeneratorsAreDeterministicAndTheSameInEveryBuild) {
+  // Checksums of batch 0 of each task for seed 42, computed once natively; the WebAssembly build must
+  // give the same (the generators use prng.h only, never <random>'s distributions).
+  const std::vector<std::pair<std::string, uint64_t>> golden = {
+#include "learn_task_checksums.inc"
+  };
+  for (const Task& t : tasks()) {
+    const TrainSetup s = default_setup(t);
+    attn::Rng a(42), b(42), c(43);
+    const Batch x = make_batch(t, s.spec, 8, s.spec.n_ctx, a), y = make_batch(t, s.spec, 8, s.spec.n_ctx, b);
+    const Batch z = make_batch(t, s.spec, 8, s.spec.n_ctx, c);
+    EXPECT_EQ(checksum(x), checksum(y)) << t.name;
+    EXPECT_NE(checksum(x), checksum(z)) << t.name;
+    bool found = false;
+    for (const auto& [name, sum] : golden)
+      if (name == t.name) {
+        found = true;
+        EXPECT_EQ(checksum(x), sum) << t.name;
+      }
+    EXPECT_TRUE(found) << t.name << ": add {\"" << t.name << "\", " << checksum(x) << "ull} to learn_task_checksums.inc";
+  }
+}
+
+TEST(Tasks, ChecksRejectTooSmallAVocabulary) {
+  for (const char* name : {"sort", "induction", "translate", "neighbours"}) {  // need 11, 15, 21, 42 ids
+    TrainSetup s = default_setup(*find_task(name));
+    s.spec.vocab = 10;
+    EXPECT_EQ(validate(s).rfind("vocab: this task needs", 0), 0u) << name << ": " << validate(s);
+  }
+  TrainSetup s = default_setup(*find_task("previous_token"));
+  s.spec.vocab = 1;
+  EXPECT_EQ(validate(s).rfind("vocab", 0), 0u);
+}
+
+// [SECTION] training
+TEST(Training, ShortSeededRunLearnsPreviousToken) {
+  TrainSetup s = default_setup(*find_task("previous_token"));
+  s.train.steps = 120, s.train.eval_every = 40, s.train.eval_batch = 64;
+  Trainer t;
+  ASSERT_EQ(t.start(s), "");
+  const EvalPoint before = t.evaluate();
+  EXPECT_NEAR(before.loss, std::log(16.0), 0.3);  // untrained: about uniform over 16 tokens
+  while (!t.done()) t.run(7);  // k steps at a time, as a frame loop would
+  ASSERT_FALSE(t.diverged()) << t.message();
+  ASSERT_EQ(t.history().size(), 4u);  // step 0 + every 40 steps
+  EXPECT_EQ(t.history().back().step, 120);
+  const EvalPoint& after = t.history().back();
+  EXPECT_LT(after.loss, 0.5 * before.loss);
+  EXPECT_GT(after.accuracy, 0.9);
+  EXPECT_GT(after.pattern_score, 0.5);  // a head attends to the previous token
+  EXPECT_GT(after.pattern_score, 3 * before.pattern_score);
+}
+
+TEST(Training, TimeSlicedRunsEqualOneRunAndProbesWork) {
+  TrainSetup s = default_setup(*find_task("reverse"));
+  s.train.steps = 12, s.train.eval_every = 100, s.train.eval_batch = 8;
+  Trainer a, b;
+  ASSERT_EQ(a.start(s), "");
+  ASSERT_EQ(b.start(s), "");
+  a.run(12);
+  while (!b.done()) b.run(5);
+  EXPECT_EQ(a.snapshot(), b.snapshot());  // bit-identical: same seed, same batches, same order
+
+  const Example e = a.held_out_example(3);
+  const Probe p = a.probe(e, true);
+  ASSERT_EQ(p.weights.size(), 1u);
+  ASSERT_EQ(p.weights[0].size(), (size_t)s.spec.heads * 12 * 12);
+  ASSERT_EQ(p.score_grads[0].size(), p.weights[0].size());
+  for (int h = 0; h < s.spec.heads; ++h)
+    for (int i = 0; i < 12; ++i) {
+      double sum = 0, gsum = 0;
+      for (int j = 0; j < 12; ++j) {
+        sum += p.weights[0][((size_t)h * 12 + i) * 12 + j];
+        gsum += p.score_grads[0][((size_t)h * 12 + i) * 12 + j];
+      }
+      EXPECT_NEAR(sum, 1.0, 1e-5);
+      EXPECT_NEAR(gsum, 0.0, 1e-6);  // softmax is shift-invariant: a row of dS sums to 0
+    }
+  EXPECT_EQ(p.predictions.size(), 12u);
+  // The probe used its own buffers: training continues unchanged.
+  const std::vector<float> before = a.snapshot();
+  a.restore(before);
+  EXPECT_EQ(a.snapshot(), before);
+}
+
+TEST(Training, DivergenceStopsAndKeepsTheLastGoodWeights) {
+  TrainSetup s = default_setup(*find_task("previous_token"));
+  s.train.steps = 10;
+  Trainer t;
+  ASSERT_EQ(t.start(s), "");
+  t.run(2);
+  std::vector<float> w = t.snapshot();
+  w[t.model().find(Param::w_u)->offset] = INFINITY;  // a logit becomes ±inf or NaN: the loss is not finite
+  t.restore(w);
+  EXPECT_EQ(t.run(5), 0);
+  EXPECT_TRUE(t.diverged());
+  EXPECT_TRUE(t.done());
+  EXPECT_NE(t.message().find("diverged at step 3"), std::string::npos) << t.message();
+  EXPECT_EQ(t.snapshot(), w);  // nothing was applied
+  EXPECT_EQ(t.run(5), 0);       // and it stays stopped
+}
+
+TEST(Training, ValidationNamesTheField) {
+  TrainSetup s = default_setup(*find_task("induction"));
+  s.train.batch = 0;
+  EXPECT_EQ(validate(s).rfind("train.batch", 0), 0u);
+  s = default_setup(*find_task("induction"));
+  s.train.adamw.lr = -1;
+  EXPECT_EQ(validate(s).rfind("train.lr", 0), 0u);
+  s = default_setup(*find_task("induction"));
+  s.spec.layers = 5;
+  EXPECT_EQ(validate(s).rfind("layers", 0), 0u);
+  s.task = "nope";
+  EXPECT_EQ(validate(s).rfind("task", 0), 0u);
+}
+
+}  // namespace
