@@ -68,20 +68,56 @@
     const contrast = (params.get('contrast') || hash.get('contrast') || '') === 'high';
     return on ? { contrast } : null;
   }
+  // #c=<config>[&v=<view: selected head, colour ranges, ...>], each base64url JSON.
   function configFromHash() {
-    const m = /^#c=([A-Za-z0-9_-]*)(&.*)?$/.exec(location.hash);
+    const m = /^#c=([A-Za-z0-9_-]*)(?:&v=([A-Za-z0-9_-]*))?(&.*)?$/.exec(location.hash);
     if (!m) return null;
     try {
-      return JSON.parse(fromBase64Url(m[1]));
+      const config = JSON.parse(fromBase64Url(m[1]));
+      if (m[2] !== undefined) Object.defineProperty(config, '__view', { value: JSON.parse(fromBase64Url(m[2])) });
+      return config;
     } catch (e) {
       return { error: 'the link is damaged (' + e.message + ')' };
     }
   }
-  window.attnlabShare = function (json) {
+  // The link that reopens this setup: config, view, and presenter mode when it is on.
+  function linkFor(configJson) {
     const extra = presenterState ? '&present' + (lastState && lastState.high_contrast ? '&contrast=high' : '') : '';
-    const url = location.href.split('#')[0] + '#c=' + toBase64Url(json) + extra;
+    return location.href.split('#')[0] + '#c=' + toBase64Url(configJson) + '&v=' + toBase64Url(call('attnlab_view_state')) + extra;
+  }
+  window.attnlabShare = function (json) {
+    const url = linkFor(json);
     history.replaceState(null, '', url);
     if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).catch(() => {});
+  };
+
+  // ---- files leaving the lab (Export menu, screenshot()) -----------------------------------------
+  function saveBlob(name, blob) {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+  window.attnlabDownload = function (name, mime, bytes) { saveBlob(name, new Blob([bytes], { type: mime })); };
+  // The canvas as a PNG data URL, cropped to (x, y, w, h) in backing-store pixels when w > 0. Must run
+  // in the task that drew the frame (or with preserveDrawingBuffer, which the page asks for).
+  function canvasPng(x, y, w, h) {
+    const canvas = document.getElementById('canvas');
+    if (!(w > 0)) return canvas.toDataURL('image/png');
+    const x0 = Math.max(0, Math.floor(x)), y0 = Math.max(0, Math.floor(y));
+    const cw = Math.min(canvas.width - x0, Math.ceil(w)), ch = Math.min(canvas.height - y0, Math.ceil(h));
+    const out = document.createElement('canvas');
+    out.width = Math.max(1, cw);
+    out.height = Math.max(1, ch);
+    out.getContext('2d').drawImage(canvas, x0, y0, cw, ch, 0, 0, cw, ch);
+    return out.toDataURL('image/png');
+  }
+  window.attnlabSavePng = function (name, x, y, w, h) {
+    const url = canvasPng(x, y, w, h);
+    fetch(url).then((r) => r.blob()).then((b) => saveBlob(name, b));
   };
 
   // ---- the WebAssembly module --------------------------------------------------------------------
@@ -146,6 +182,33 @@
     },
     // What the screen-reader region says: { live, row, table: { caption, cols, rows: [{label, cells}], focus } }.
     a11y() { return JSON.parse(call('attnlab_a11y')); },
+    // The link that reopens the lab exactly: config (edits and masks included) and view (head, colour
+    // ranges, numbers, the large view).
+    shareUrl() { return linkFor(call('attnlab_config')); },
+    // A PNG data URL of the lab as shown, at the screen's resolution; with a view name ('weights',
+    // 'scores', ...) just that matrix's block (title, labels, colour bar). Throws for a view not on screen.
+    screenshot(view) {
+      window.Module._attnlab_redraw();
+      if (view === undefined) return canvasPng(0, 0, 0, 0);
+      const raw = JSON.parse(call('attnlab_layout'));
+      const b = raw['block:' + view];
+      if (!b) throw new Error('screenshot: the view "' + view + '" is not on screen');
+      return canvasPng(b.x - 4, b.y - 4, b.w + 8, b.h + 8);
+    },
+    // One matrix as CSV text (header row of column labels, each row led by its token).
+    csv(view) {
+      const text = call('attnlab_csv', String(view));
+      if (!text) throw new Error('csv: unknown view "' + view + '"');
+      return text;
+    },
+    // How the lab is shown, and a way to set it (keys as in docs/web-api.md); setView throws naming a bad key.
+    view() { return JSON.parse(call('attnlab_view_state')); },
+    setView(view) {
+      const err = call('attnlab_set_view_state', typeof view === 'string' ? view : JSON.stringify(view));
+      if (err) throw new Error(err);
+    },
+    // The formula strip's text, exactly as shown for the current settings.
+    formula() { return call('attnlab_formula'); },
     version: '1',
   };
 
@@ -189,6 +252,7 @@
         try {
           if (shared.error) throw new Error(shared.error);
           api.apply(shared);
+          if (shared.__view) api.setView(shared.__view);
         } catch (e) {
           console.warn('Attention Lab: the shared link could not be used: ' + e.message);
         }
@@ -215,6 +279,7 @@
       try {
         if (shared.error) throw new Error(shared.error);
         api.apply(shared);
+        if (shared.__view) api.setView(shared.__view);
       } catch (e) {
         console.warn('Attention Lab: the shared link could not be used: ' + e.message);
       }
@@ -340,6 +405,12 @@
     }
     lastState = st;
   }
+  // Keep the last frame readable, so the browser's "Save image as" and screenshots are not blank: the
+  // context is made here with preserveDrawingBuffer, and Emscripten's later getContext gets this one
+  // (the other attributes are what its GLFW asks for).
+  document.getElementById('canvas').getContext('webgl2', {
+    alpha: true, depth: true, stencil: true, antialias: false, preserveDrawingBuffer: true,
+  });
 
   const script = document.createElement('script');
   script.src = 'attnlab.js';

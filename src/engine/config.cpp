@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "handmade_heads.h"
+
 #include "mask.h"
 #include "positional.h"
 
@@ -76,6 +78,16 @@ std::string validate(const Config& c) {
   for (size_t i = 0; i < c.mask.size(); ++i)
     if (c.mask[i].kind == MaskTerm::Kind::custom && c.mask[i].cells.size() != (size_t)c.mask[i].rows * c.mask[i].cols)
       return mask_field(i) + ".custom: rows have different lengths";
+  for (size_t i = 0; i < c.handmade.size(); ++i) {
+    const std::string f = "handmade[" + std::to_string(i) + "]";
+    if (c.handmade[i].head < 0 || c.handmade[i].head >= c.heads)
+      return f + ".head: must be between 0 and heads - 1 = " + std::to_string(c.heads - 1);
+    if (!find_handmade_kind(c.handmade[i].kind)) {
+      std::string kinds;
+      for (const HandmadeKind& k : handmade_kinds()) kinds += (kinds.empty() ? "\"" : ", \"") + std::string(k.name) + "\"";
+      return f + ".kind: expected one of " + kinds + ", got \"" + c.handmade[i].kind + "\"";
+    }
+  }
   if (c.overrides.size() > (size_t)Limits::max_edits)
     return "edits: " + std::to_string(c.overrides.size()) + " entries, at most " + std::to_string(Limits::max_edits);
   for (size_t i = 0; i < c.overrides.size(); ++i) {

@@ -77,6 +77,14 @@ struct SequenceInput {
   bool operator==(const SequenceInput&) const = default;
 };
 
+// A head whose W_Q, W_K, W_V are built by hand for one pattern instead of drawn from the seed
+// (kinds and how each is built: handmade_heads.h).
+struct HandmadeHead {
+  int head = 0;
+  std::string kind;  // "same_word", "pronoun"
+  bool operator==(const HandmadeHead&) const = default;
+};
+
 struct Config {
   SequenceInput target{"the cat sat on the mat because it was tired", {}, false, {}, 0};
   bool cross = false;       // cross-attention: keys and values come from `source`
@@ -100,6 +108,7 @@ struct Config {
   std::vector<float> w_q, w_k;  // heads × d_model × d_k
   std::vector<float> w_v;       // heads × d_model × d_v
   std::vector<float> w_o;       // (heads·d_v) × d_model
+  std::vector<HandmadeHead> handmade;  // applied over the seeded (or given) W_Q, W_K, W_V of those heads
 
   std::vector<Override> overrides;
 

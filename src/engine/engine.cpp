@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "embedding.h"
+#include "handmade_heads.h"
 #include "positional.h"
 #include "stages.h"
 #include "tokenizer.h"
@@ -52,8 +53,8 @@ bool stage_inputs_differ(Stage s, const Config& a, const Config& b) {
     case Stage::position:  // + P, then the x edits
       return a.positional != b.positional || edits(a, {Target::x}) != edits(b, {Target::x});
     case Stage::w_matrices:
-      return std::tie(a.seed, a.d_model, a.heads, a.d_k, a.d_v, a.w_q, a.w_k, a.w_v, a.w_o) !=
-                 std::tie(b.seed, b.d_model, b.heads, b.d_k, b.d_v, b.w_q, b.w_k, b.w_v, b.w_o) ||
+      return std::tie(a.seed, a.d_model, a.heads, a.d_k, a.d_v, a.w_q, a.w_k, a.w_v, a.w_o, a.handmade) !=
+                 std::tie(b.seed, b.d_model, b.heads, b.d_k, b.d_v, b.w_q, b.w_k, b.w_v, b.w_o, b.handmade) ||
              edits(a, {Target::w_q, Target::w_k, Target::w_v, Target::w_o}) !=
                  edits(b, {Target::w_q, Target::w_k, Target::w_v, Target::w_o});
     case Stage::project:  // RoPE acts here, then the q/k/v edits
@@ -258,6 +259,18 @@ void Engine::run_w_matrices() {
   build(r.w_q, c.w_q, c.d_k, 'Q');
   build(r.w_k, c.w_k, c.d_k, 'K');
   build(r.w_v, c.w_v, c.d_v, 'V');
+  // Hand-built heads replace their columns (handmade_heads.h); the last entry for a head wins.
+  for (const HandmadeHead& hh : c.handmade) {
+    HandmadeWeights hw;
+    if (!build_handmade_head(c, hh.kind, hw).empty()) continue;  // validate() refused unknown kinds
+    for (int row = 0; row < D; ++row) {
+      for (int col = 0; col < c.d_k; ++col) {
+        r.w_q[(size_t)row * H * c.d_k + hh.head * c.d_k + col] = hw.w_q[(size_t)row * c.d_k + col];
+        r.w_k[(size_t)row * H * c.d_k + hh.head * c.d_k + col] = hw.w_k[(size_t)row * c.d_k + col];
+      }
+      for (int col = 0; col < c.d_v; ++col) r.w_v[(size_t)row * H * c.d_v + hh.head * c.d_v + col] = hw.w_v[(size_t)row * c.d_v + col];
+    }
+  }
   if (c.w_o.empty()) {
     r.w_o.resize((size_t)H * c.d_v * D);
     glorot_matrix(c.seed, 'O', 0, H * c.d_v, D, r.w_o);

@@ -1,5 +1,7 @@
 #include "tokenizer.h"
 
+#include <cctype>
+
 namespace attn {
 namespace {
 
@@ -79,6 +81,19 @@ Tokenized tokenize(std::string_view text, int max_tokens) {
     const int len = decode_utf8(text, i, &cp);
     const bool invalid = (cp == 0xFFFD && len == 1);
     if (invalid) ++out.invalid_bytes;
+    // A special token such as <pad>, <s> or <|endoftext|> stays whole: letters, digits, _ or | between < and >.
+    if (cp == '<') {
+      size_t k = i + 1;
+      const auto inside = [](char ch) { return std::isalnum((unsigned char)ch) || ch == '_' || ch == '|'; };
+      while (k < text.size() && k - i <= 32 && inside(text[k])) ++k;
+      if (k > i + 1 && k < text.size() && text[k] == '>') {
+        flush();
+        current.assign(text.substr(i, k + 1 - i));
+        flush();
+        i = k + 1;
+        continue;
+      }
+    }
     std::string_view bytes = invalid ? std::string_view("\xEF\xBF\xBD") : text.substr(i, (size_t)len);
     Class cls = classify(cp);
     // An apostrophe between two word characters stays inside the word: "don't".

@@ -358,8 +358,23 @@ std::string parse_config(std::string_view text, Config& c) {
       else c.truncate = v.get<bool>();
     } else if (key == "w_q" || key == "w_k" || key == "w_v" || key == "w_o" || key == "edits") {
       continue;  // second pass: needs d_k / d_v
-    } else if (key == "$schema" || key == "comment" || key == "name" || key == "description") {
-      continue;  // free-form, ignored (presets carry a name and a description)
+    } else if (key == "handmade") {
+      c.handmade.clear();
+      if (!v.is_array()) ok = r.fail(key, "expected a list of {head, kind}");
+      for (size_t i = 0; ok && i < v.size(); ++i) {
+        const std::string f = "handmade[" + std::to_string(i) + "]";
+        HandmadeHead hh;
+        if (!v[i].is_object()) ok = r.fail(f, "expected an object {head, kind}");
+        for (auto k = ok ? v[i].begin() : v[i].end(); ok && k != v[i].end(); ++k) {
+          if (k.key() == "head") ok = r.get_int(*k, f + ".head", 0, Limits::max_heads - 1, hh.head);
+          else if (k.key() == "kind") ok = r.get_string(*k, f + ".kind", hh.kind);
+          else ok = r.fail(f + "." + k.key(), "unknown key (expected head, kind)");
+        }
+        if (ok && !v[i].contains("kind")) ok = r.fail(f + ".kind", "missing");
+        if (ok) c.handmade.push_back(std::move(hh));
+      }
+    } else if (key == "$schema" || key == "comment" || key == "name" || key == "description" || key == "view") {
+      continue;  // free-form, ignored (presets carry a name, a description and the lab's view settings)
     } else {
       ok = r.fail(key, "unknown key");
     }
@@ -467,6 +482,11 @@ std::string config_to_json(const Config& c, int indent) {
   if (!c.w_k.empty()) j["w_k"] = tensor3(c.w_k, c.d_k);
   if (!c.w_v.empty()) j["w_v"] = tensor3(c.w_v, c.d_v);
   if (!c.w_o.empty()) j["w_o"] = matrix_json(c.w_o.data(), c.heads * c.d_v, c.d_model, c.d_model);
+  if (!c.handmade.empty()) {
+    ojson hand = ojson::array();
+    for (const HandmadeHead& hh : c.handmade) hand.push_back({{"head", hh.head}, {"kind", hh.kind}});
+    j["handmade"] = hand;
+  }
   if (!c.overrides.empty()) {
     ojson edits = ojson::array();
     for (const Override& o : c.overrides)

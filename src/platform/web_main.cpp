@@ -20,6 +20,9 @@
 #include "gl_renderer.h"
 #include "result_json.h"
 #include "shell_frame.h"
+#include "export.h"
+#include "formula.h"
+#include "view_state.h"
 
 namespace {
 
@@ -36,6 +39,9 @@ struct WebShell : attnlab::Shell {
   uint64_t a11y_version = 0;   // the result it was made from
   double a11y_ms = 0;          // when
   bool focus_text_pending = false;
+  std::string png_name;  // a PNG asked for by the UI, saved right after the next frame is drawn
+  attnlab::View png_view = attnlab::View::count;
+  bool force_draw = false;
 };
 
 // The page API (exported C functions) needs to reach the one shell; it lives for the page's lifetime.
@@ -112,6 +118,14 @@ void push_page_state(WebShell& s) {
     js_page_state(out.c_str());
   }
 }
+// Files leaving the lab (web/app.js turns them into downloads). The PNG is read from the canvas in
+// the same task that drew it, crop given in backing-store pixels (w = 0: the whole canvas).
+EM_JS(void, js_download, (const char* name, const char* mime, const char* data, int size), {
+  if (window.attnlabDownload) window.attnlabDownload(UTF8ToString(name), UTF8ToString(mime), HEAPU8.slice(data, data + size));
+});
+EM_JS(void, js_save_png, (const char* name, float x, float y, float w, float h), {
+  if (window.attnlabSavePng) window.attnlabSavePng(UTF8ToString(name), x, y, w, h);
+});
 
 void main_loop(void* arg) {
   WebShell& s = *static_cast<WebShell*>(arg);
@@ -135,12 +149,20 @@ void main_loop(void* arg) {
     app.fonts_dirty = true;
   }
   // Draw only when something happened: input, a new result, an animation. An idle lab costs nothing.
-  if (!s.input.recent_input() && s.first_frame_done && !attnlab::needs_redraw(app, (t0 - s.last_draw_ms) / 1000.0)) {
+  if (!s.force_draw && !s.input.recent_input() && s.first_frame_done &&
+      !attnlab::needs_redraw(app, (t0 - s.last_draw_ms) / 1000.0)) {
     if (app.result_version != s.a11y_version && t0 - s.a11y_ms >= 250.0) push_page_state(s);  // the last numbers
     return;
   }
+  s.force_draw = false;
   s.last_draw_ms = t0;
   attnlab::draw_frame(s, bw, bh, (float)bw, (float)bh);  // ImGui works in backing-store pixels
+  if (!s.png_name.empty()) {  // the pixels just drawn, before the browser takes the frame
+    const int v = (int)s.png_view;
+    const ImVec4 r = s.png_view == attnlab::View::count ? ImVec4(0, 0, 0, 0) : app.block_rects[v];
+    js_save_png(s.png_name.c_str(), r.x - 4.0f, r.y - 4.0f, r.z > 0 ? r.z + 8.0f : 0.0f, r.w + 8.0f);
+    s.png_name.clear();
+  }
   if (app.ui.focus_text) app.ui.focus_text = false, s.focus_text_pending = true;
   push_page_state(s);
   if (!s.first_frame_done) {
@@ -181,6 +203,39 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_result() {
 EMSCRIPTEN_KEEPALIVE const char* attnlab_layout() {
   g_shell->reply = attnlab::layout_json(g_shell->app);
   return g_shell->reply.c_str();
+}
+
+// How the lab is shown (selected head, colour ranges, numbers, ...), as JSON (src/ui/view_state.h).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_view_state() {
+  g_shell->reply = attnlab::view_state_to_json(g_shell->app.ui);
+  return g_shell->reply.c_str();
+}
+
+// Sets the keys given; returns "" or the error naming the key (then nothing changes).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_set_view_state(const char* json) {
+  g_shell->reply = attnlab::apply_view(g_shell->app, json ? json : "");
+  return g_shell->reply.c_str();
+}
+
+// The formula strip as text, exactly as shown.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_formula() {
+  g_shell->reply = attnlab::formula_text(g_shell->app.engine.config());
+  return g_shell->reply.c_str();
+}
+
+// One view's matrix as CSV (export.h); "" for an unknown view name.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_csv(const char* view) {
+  g_shell->reply.clear();
+  for (int v = 0; v < (int)attnlab::View::count; ++v)
+    if (view && std::string(view) == attnlab::view_key((attnlab::View)v)) g_shell->reply = attnlab::view_csv(g_shell->app, (attnlab::View)v);
+  return g_shell->reply.c_str();
+}
+
+// Draws a frame now, whether or not anything changed: the canvas then holds the current picture
+// until this JavaScript task ends (screenshot() reads it right after).
+EMSCRIPTEN_KEEPALIVE void attnlab_redraw() {
+  g_shell->force_draw = true;
+  main_loop(g_shell);
 }
 
 // Starts the frame statistics afresh (so a measurement does not include start-up frames).
@@ -250,6 +305,14 @@ int main() {
   app.textures = &shell.textures;
   app.external_text_boxes = true;  // the page's <textarea>s edit the text (see push_page_state)
   app.share = [](const std::string& json) { js_share(json.c_str()); };
+  app.download = [](const std::string& name, const std::string& mime, const std::string& data) {
+    js_download(name.c_str(), mime.c_str(), data.data(), (int)data.size());
+  };
+  app.save_png = [](const std::string& name, attnlab::View view) {
+    g_shell->png_name = name;
+    g_shell->png_view = view;
+    g_shell->force_draw = true;
+  };
 
   if (!glfwInit()) return 1;
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);

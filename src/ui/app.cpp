@@ -6,6 +6,7 @@
 
 #include "imgui_internal.h"
 #include "mask.h"
+#include "positional.h"
 #include "heatmap.h"
 #include "panels.h"
 #include "tokenizer.h"
@@ -125,6 +126,11 @@ void sync_engine(App& app) {
   const attn::Result& r = app.engine.result();
   ++app.result_version;
   if (ImGui::GetCurrentContext()) refresh_labels(app);
+  // P on its own, for the P view and the X hover card: the engine adds it into X; the same functions
+  // applied to zeros give it back.
+  app.positions.assign((size_t)r.n * r.d_model, 0.0f);
+  if (app.config.positional == attn::Positional::sinusoidal) attn::add_sinusoidal(app.positions, r.n, r.d_model);
+  if (app.config.positional == attn::Positional::learned) attn::add_learned(app.positions, r.n, r.d_model, app.config.seed);
   app.recompute_ms = (float)app.engine.last_compute_ms();
   app.ui.head = std::clamp(app.ui.head, 0, r.heads - 1);
   if (app.ui.query >= r.n) app.ui.query = -1;
@@ -396,7 +402,10 @@ void handle_shortcuts(App& app) {
       case '/': app.ui.focus_text = true; break;
       case 'n': case 'N': app.ui.show_numbers = !app.ui.show_numbers; break;
       case 'h': case 'H': case '?': app.ui.show_help = !app.ui.show_help; break;
-      case 't': case 'T': app.ui.show_tour = !app.ui.show_tour; break;
+      case 't': case 'T':
+        app.ui.show_tour = !app.ui.show_tour;
+        if (app.ui.show_tour) tour_open_step(app, app.ui.tour_step);
+        break;
       case 'w': case 'W': app.ui.show_weights = !app.ui.show_weights; break;
       case 'p': case 'P': app.ui.presenter = true, app.ui.fullscreen_request = 1; break;
       default: break;
@@ -454,7 +463,7 @@ void frame(App& app) {
   if (app.ui.show_tour) keep_on_screen(app, "Tour"), draw_tour_window(app);
 
   sync_engine(app);  // clicks in the matrices (mask cells, edits) are ready for the next frame
-  heatmap_collect_garbage(app);
+  heatmap_collect_garbage(app.heatmaps, app.textures);
   app.layout_dirty = false;
   app.drawn_version = version_at_start;
   // Keep drawing while a flash fades or a notice is up, and once more after, to take them away.
@@ -474,7 +483,7 @@ std::string stats_json(const App& app) {
                 "{\"frame_ms_median\":%.4f,\"frame_ms_p95\":%.4f,\"recompute_ms\":%.4f,\"frames\":%lld,"
                 "\"ui_ms_median\":%.4f,\"ui_ms_p95\":%.4f,\"texture_uploads\":%lld,\"vertices\":%d}",
                 app.stats.percentile(0.5f), app.stats.percentile(0.95f), app.recompute_ms, app.stats.frames,
-                app.ui_stats.percentile(0.5f), app.ui_stats.percentile(0.95f), app.texture_uploads, app.last_vertices);
+                app.ui_stats.percentile(0.5f), app.ui_stats.percentile(0.95f), app.heatmaps.uploads, app.last_vertices);
   return buf;
 }
 
@@ -512,6 +521,14 @@ std::string layout_json(const App& app) {
     char buf[200];
     std::snprintf(buf, sizeof buf, "%s\"%s\":{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", out.size() > 1 ? "," : "",
                   name.c_str(), r.x, r.y, r.z, r.w);
+    out += buf;
+  }
+  for (int v = 0; v < (int)View::count; ++v) {  // each matrix's whole block, for PNGs of one view
+    const ImVec4& b = app.block_rects[v];
+    if (!app.view_rects[v].drawn || b.z <= 0.0f) continue;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s\"block:%s\":{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f}", out.size() > 1 ? "," : "",
+                  view_key((View)v), b.x, b.y, b.z, b.w);
     out += buf;
   }
   for (int v = 0; v < (int)View::count; ++v) {

@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "engine.h"
+#include "heatmap.h"
 #include "imgui.h"
 #include "textures.h"
 #include "ui_state.h"
@@ -27,14 +28,6 @@ struct FrameStats {
   long long frames = 0;
   void add(float frame_ms);
   float percentile(float p) const;  // p in [0, 1] over the stored frames
-};
-
-struct HeatmapTexture {
-  ImTextureID id{};
-  int w = 0, h = 0;
-  uint64_t version = ~0ull;
-  float range = 1.0f;  // the colour scale's ±range for signed data
-  int last_used_frame = 0;
 };
 
 // Where a matrix's cells were drawn last frame (screen pixels): lets tests and the page API find cells.
@@ -76,12 +69,11 @@ struct App {
   // Tokens as the UI font can draw them: a character the font lacks (CJK, emoji with DejaVu Sans)
   // shows as its code point, U+732B, instead of an anonymous box. Rebuilt with each result.
   std::vector<std::string> labels, source_labels;
+  std::vector<float> positions;  // P (n, d_model) for the P view, rebuilt with each result
   float recompute_ms = 0.0f;
 
   TextureBackend* textures = nullptr;  // set by the shell; nullptr: heatmaps draw plain rectangles
-  std::unordered_map<ImGuiID, HeatmapTexture> heatmaps;
-  std::vector<uint32_t> pixel_scratch;
-  long long texture_uploads = 0;
+  HeatmapCache heatmaps;  // heatmap colours as textures, refilled only when their numbers change
   int last_vertices = 0;  // vertices ImGui produced for the last drawn frame
   ViewRect view_rects[(int)View::count];
   std::unordered_map<std::string, ImVec4> widget_rects;  // named controls' last rect (x, y, w, h)
@@ -100,6 +92,13 @@ struct App {
   // The shell's way to share the current config: the web shell writes it into the page's link
   // (#c=...) and copies that; the desktop shell copies the JSON. Receives config_to_json(config).
   std::function<void(const std::string&)> share;
+  // Files leaving the lab (export.h). download: the shell saves `data` as `filename` (the web shell
+  // as a browser download). save_png: after this frame is drawn, the shell saves what is on screen as
+  // a PNG: the whole lab (View::count) or the block of one view (its rect in block_rects). Unset: the
+  // Export menu says this build cannot save files.
+  std::function<void(const std::string& filename, const std::string& mime, const std::string& data)> download;
+  std::function<void(const std::string& filename, View view)> save_png;
+  ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h
   ImVec2 last_display_size{0, 0};
 };
 

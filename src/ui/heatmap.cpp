@@ -1,38 +1,24 @@
+// [SECTION] index
+//   geometry   — where labels, cells, colour bar and row notes go
+//   colours    — one texel per cell, uploaded when the numbers change
+//   drawing    — cells, numbers, labels, highlights, colour bar, notes, mouse
 #include "heatmap.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-
-#include "app.h"
+#include <cstring>
 
 namespace attnlab {
 namespace {
 
-constexpr float kColorBarWidth = 34.0f;
+constexpr float kColorBarWidth = 40.0f;
 
-struct Layout {
-  ImVec2 origin;      // top-left of the cell grid
-  float cw, ch;       // cell size
-  float gutter;       // row-label width
-  float header;       // column-label height
-};
+bool allowed(const HeatmapSpec& s, int i, int j) { return !s.mask || s.mask->allows(i, j); }
 
-float label_gutter(const App& app, const HeatmapSpec& s) {
-  const int rows = s.m.rows;
-  float w = ImGui::CalcTextSize("000").x;
-  if (s.row_labels)
-    for (int i = 0; i < rows && i < (int)s.row_labels->size(); ++i)
-      w = std::max(w, ImGui::CalcTextSize((*s.row_labels)[(size_t)i].c_str()).x);
-  return std::min(w + 6.0f, 90.0f * app.style_scale);
-}
-
-float magnitude(const attn::MatView& m, const attn::MaskMatrix* mask) {
-  float a = 0.0f;
-  for (int i = 0; i < m.rows; ++i)
-    for (int j = 0; j < m.cols; ++j)
-      if (!mask || mask->allows(i, j)) a = std::max(a, std::fabs(m(i, j)));
-  return a > 0.0f ? a : 1.0f;
+uint32_t cell_color(Colormap cmap, float range, float v, bool masked) {
+  if (masked) return kMaskedColor;
+  return cmap == Colormap::sequential ? colormap(cmap, v) : colormap(cmap, v / range);
 }
 
 void format_value(char* buf, size_t n, float v, bool masked, bool neg_inf) {
@@ -42,7 +28,7 @@ void format_value(char* buf, size_t n, float v, bool masked, bool neg_inf) {
   else std::snprintf(buf, n, "%.2f", v);
 }
 
-// A short label that fits `width`: the whole token, or its first characters, or nothing.
+// A short label that fits `width`: the whole token, or its first characters and ".", or nothing.
 std::string fit_label(const std::string& s, float width) {
   if (ImGui::CalcTextSize(s.c_str()).x <= width) return s;
   std::string out;
@@ -58,150 +44,246 @@ std::string fit_label(const std::string& s, float width) {
   return out.empty() ? "" : out + ".";
 }
 
+std::string row_label(const HeatmapSpec& s, int i) {
+  return s.row_labels && i < (int)s.row_labels->size() ? (*s.row_labels)[(size_t)i] : std::to_string(i);
+}
+std::string col_label(const HeatmapSpec& s, int j) {
+  return s.col_labels && j < (int)s.col_labels->size() ? (*s.col_labels)[(size_t)j] : std::to_string(j);
+}
+
+// Text of `size` turned a quarter to the left (reading upwards), starting at `bottom_left`.
+void add_text_vertical(ImDrawList* dl, ImVec2 bottom_left, ImU32 col, const char* text, float size) {
+  const int start = dl->VtxBuffer.Size;
+  const ImVec4 no_clip(-1e9f, -1e9f, 1e9f, 1e9f);  // clip after turning, by the draw command's rect
+  dl->AddText(ImGui::GetFont(), size, bottom_left, col, text, nullptr, 0.0f, &no_clip);
+  for (int k = start; k < dl->VtxBuffer.Size; ++k) {
+    ImVec2& p = dl->VtxBuffer[k].pos;
+    const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
+    p = ImVec2(bottom_left.x + dy, bottom_left.y - dx);
+  }
+}
+
+uint64_t hash_bytes(uint64_t h, const void* data, size_t n) {
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;  // FNV-1a
+  return h;
+}
+
 }  // namespace
 
-// Cells are as wide as fits; rows are at least one text line tall while that stays under ~40 rows,
-// so token labels stay readable even when the columns are narrow.
-float row_height(const App& app, int rows, float cell_w, float max_cell) {
-  const float readable = ImGui::GetFontSize() + 2.0f;
-  float h = cell_w;
-  if (rows <= 40 && h < readable) h = readable;
-  return std::min(h, max_cell * app.style_scale);
+// [SECTION] geometry
+HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height) {
+  HeatmapGeometry g;
+  const attn::MatView& m = s.m;
+  const float sc = s.scale, fs = ImGui::GetFontSize();
+  const int rows = std::max(m.rows, 1), cols = std::max(m.cols, 1);
+  if (!s.compact) {
+    float w = ImGui::CalcTextSize("000").x;
+    for (int i = 0; i < m.rows; ++i) w = std::max(w, ImGui::CalcTextSize(row_label(s, i).c_str()).x);
+    g.gutter = std::min({w + 6.0f * sc, 80.0f * sc, std::max(width * 0.3f, ImGui::CalcTextSize("000").x)});
+    g.bar_w = kColorBarWidth * sc;
+    if (s.row_notes) {
+      float nw = s.notes_header ? ImGui::CalcTextSize(s.notes_header).x : 0.0f;
+      for (const std::string& n : *s.row_notes) nw = std::max(nw, ImGui::CalcTextSize(n.c_str()).x);
+      g.notes_w = nw + 6.0f * sc;
+    }
+  }
+  const float grid_w = std::max(8.0f, width - g.gutter - g.bar_w - g.notes_w);
+  g.cell_w = std::min(grid_w / (float)cols, s.max_cell * sc);
+  // Column labels: across when every label fits its cell, else turned upwards.
+  if (!s.compact) {
+    float widest = 0.0f;
+    for (int j = 0; j < m.cols; ++j) widest = std::max(widest, ImGui::CalcTextSize(col_label(s, j).c_str()).x);
+    g.vertical_col_labels = widest > g.cell_w - 2.0f && s.col_labels;
+    g.header = g.vertical_col_labels ? std::min(widest, 4.5f * fs) + 6.0f * sc : ImGui::GetTextLineHeight() + 2.0f;
+    if (s.header_height > 0.0f) g.header = s.header_height;
+  }
+  // Rows at least one text line tall while that stays under ~40 rows, so labels stay readable.
+  float ch = g.cell_w;
+  if (!s.compact && rows <= 40 && ch < fs + 2.0f) ch = fs + 2.0f;
+  ch = std::min(ch, s.max_cell * sc);
+  if (height > 0.0f) ch = std::min(ch, std::max(1.0f, (height - g.header - 4.0f) / (float)rows));
+  if (s.row_height > 0.0f) ch = s.row_height;
+  g.cell_h = ch;
+  if (g.cell_w > 2.0f * g.cell_h) g.cell_w = 2.0f * g.cell_h;  // no long flat bars
+  const float bar_min = s.compact ? 0.0f : 3.0f * fs;
+  g.height = g.header + std::max(g.cell_h * (float)rows, bar_min) + 4.0f;
+  return g;
 }
 
-float heatmap_height(const App& app, int rows, int cols, float width, float max_cell) {
-  const float scale = app.style_scale;
-  const float header = ImGui::GetTextLineHeight() + 2.0f;
-  const float avail = width - 70.0f * scale - kColorBarWidth * scale;
-  const float cell_w = std::clamp(avail / std::max(cols, 1), 2.0f, max_cell * scale);
-  return header + row_height(app, rows, cell_w, max_cell) * (float)rows + 4.0f;
+// [SECTION] colours
+HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGuiID key, const attn::MatView& m,
+                             Colormap cmap, const attn::MaskMatrix* mask, float range, uint64_t version) {
+  HeatmapCache::Entry& e = cache.entries[key];
+  e.last_used_frame = ImGui::GetFrameCount();
+  HeatmapColors out;
+  if (m.rows <= 0 || m.cols <= 0) return out;
+  const bool seq = cmap == Colormap::sequential;
+  // A matrix larger than the GPU's largest texture is shown with every k-th row and column.
+  const int max_side = backend ? std::max(16, backend->max_size()) : 1 << 30;
+  const int k = std::max((m.rows + max_side - 1) / max_side, (m.cols + max_side - 1) / max_side);
+  const int tw = (m.cols + k - 1) / k, th = (m.rows + k - 1) / k;
+  if (e.version != version || e.w != tw || e.h != th) {
+    // The data may have changed: hash it (far cheaper than an upload) and compare.
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (int i = 0; i < m.rows; ++i) h = hash_bytes(h, m.data + (size_t)i * m.ld, sizeof(float) * (size_t)m.cols);
+    if (mask) h = hash_bytes(h, mask->allowed.data(), mask->allowed.size() * sizeof(mask->allowed[0]));
+    h = hash_bytes(h, &cmap, sizeof cmap);
+    h = hash_bytes(h, &m.rows, sizeof m.rows);
+    if (h != e.content) {
+      float a = 0.0f;
+      for (int i = 0; i < m.rows; ++i)
+        for (int j = 0; j < m.cols; ++j)
+          if (!mask || mask->allows(i, j)) a = std::max(a, std::fabs(m(i, j)));
+      e.fit_range = a > 0.0f && std::isfinite(a) ? a : 1.0f;
+      e.content = h;
+    }
+    e.version = version;
+  }
+  out.fit_range = e.fit_range;
+  out.downsample = k;
+  if (!backend) return out;
+  // Upload only when the picture (numbers, mask, colour map, range, size) differs from the last one.
+  const float r = seq ? 1.0f : range > 0.0f ? range : e.fit_range;
+  const uint64_t picture = hash_bytes(hash_bytes(e.content, &r, sizeof r), &k, sizeof k);
+  if (e.id && e.picture == picture && e.w == tw && e.h == th) {
+    out.texture = e.id;
+    return out;
+  }
+  cache.scratch.resize((size_t)tw * th);
+  for (int ti = 0; ti < th; ++ti)
+    for (int tj = 0; tj < tw; ++tj) {
+      const int i = ti * k, j = tj * k;
+      cache.scratch[(size_t)ti * tw + tj] = cell_color(cmap, r, m(i, j), mask && !mask->allows(i, j));
+    }
+  if (e.id && (e.w != tw || e.h != th)) {  // a new size: a new texture, the old one freed
+    backend->release(e.id);
+    e.id = ImTextureID{};
+  }
+  e.id = backend->upload(e.id, tw, th, cache.scratch.data());
+  e.w = tw, e.h = th, e.picture = picture;
+  ++cache.uploads;
+  out.texture = e.id;
+  return out;
 }
 
-HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& s, ImVec2 size) {
+void heatmap_collect_garbage(HeatmapCache& cache, TextureBackend* backend) {
+  const int now = ImGui::GetFrameCount();
+  for (auto it = cache.entries.begin(); it != cache.entries.end();) {
+    if (now - it->second.last_used_frame > 120) {
+      if (backend && it->second.id) backend->release(it->second.id);
+      it = cache.entries.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+// [SECTION] drawing
+HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
   HeatmapEvent ev;
   const attn::MatView& m = s.m;
   if (m.rows <= 0 || m.cols <= 0) return ev;
   ImGui::PushID(s.id);
-  const float scale = app.style_scale;
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (size.x <= 0) size.x = avail.x;
-  if (size.y <= 0) size.y = heatmap_height(app, m.rows, m.cols, size.x, s.max_cell);
-
-  // [1] layout: labels left and on top, colour bar right, cells fill the rest (square-ish, capped)
-  Layout L;
-  L.gutter = s.compact ? 0.0f : s.row_labels_hidden ? 4.0f * scale : label_gutter(app, s);
-  L.header = s.compact ? 0.0f : ImGui::GetTextLineHeight() + 2.0f;
-  const float bar_w = s.compact ? 0.0f : kColorBarWidth * scale;
-  const float grid_w = std::max(8.0f, size.x - L.gutter - bar_w);
-  const float grid_h = std::max(8.0f, size.y - L.header - 4.0f);
-  L.cw = std::min(grid_w / (float)m.cols, s.max_cell * scale);
-  L.ch = std::min(grid_h / (float)m.rows, s.compact ? s.max_cell * scale : row_height(app, m.rows, L.cw, s.max_cell));
-  if (L.cw > 2.0f * L.ch) L.cw = 2.0f * L.ch;  // keep cells from becoming long flat bars
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  L.origin = ImVec2(p0.x + L.gutter, p0.y + L.header);
-  const ImVec2 grid_max(L.origin.x + L.cw * (float)m.cols, L.origin.y + L.ch * (float)m.rows);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-
-  // [2] colours: one pixel per cell, uploaded as a texture when the result changed (the colour
-  // range is worked out then too, not every frame)
+  const float sc = s.scale, fs = ImGui::GetFontSize();
+  if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
+  const HeatmapGeometry g = heatmap_geometry(s, size.x, size.y);
+  if (size.y <= 0) size.y = g.height;
   const bool seq = s.cmap == Colormap::sequential;
-  const ImGuiID key = ImGui::GetID("tex");
-  HeatmapTexture& tex = app.heatmaps[key];
-  tex.last_used_frame = ImGui::GetFrameCount();
-  const uint64_t version = app.result_version * 1315423911ull ^ (uint64_t)(uintptr_t)m.data ^ ((uint64_t)m.rows << 40) ^
-                           ((uint64_t)m.cols << 20) ^ (s.mask ? 7 : 0) ^ (uint64_t)s.cmap;
-  const bool changed = tex.version != version || tex.w != m.cols || tex.h != m.rows;
-  if (changed) tex.range = seq ? 1.0f : magnitude(m, s.mask);
-  const float range = tex.range;
-  const auto cell_color = [&](int i, int j) -> uint32_t {
-    if (s.mask && !s.mask->allows(i, j)) return kMaskedColor;
-    return colormap(s.cmap, seq ? m(i, j) : m(i, j) / range);
-  };
-  if (app.textures) {
-    if (changed || !tex.id) {
-      app.pixel_scratch.resize((size_t)m.rows * m.cols);
-      for (int i = 0; i < m.rows; ++i)
-        for (int j = 0; j < m.cols; ++j) app.pixel_scratch[(size_t)i * m.cols + j] = cell_color(i, j);
-      if (tex.id && (tex.w != m.cols || tex.h != m.rows)) {  // new size: a new texture, the old one freed
-        app.textures->release(tex.id);
-        tex.id = ImTextureID{};
-      }
-      tex.id = app.textures->upload(tex.id, m.cols, m.rows, app.pixel_scratch.data());
-      ++app.texture_uploads;
-    }
-    dl->AddImage(tex.id, L.origin, grid_max);
-  } else {  // no GPU (headless tests): plain rectangles
+  const float range = seq ? 1.0f : s.range > 0.0f ? s.range : 1.0f;
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 origin(p0.x + g.gutter, p0.y + g.header);
+  const float cw = g.cell_w, ch = g.cell_h;
+  const ImVec2 grid_max(origin.x + cw * (float)m.cols, origin.y + ch * (float)m.rows);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const auto color = [&](int i, int j) { return cell_color(s.cmap, range, m(i, j), !allowed(s, i, j)); };
+
+  // [1] cells: the texture, or rectangles when there is no GPU (headless tests)
+  if (s.texture) {
+    dl->AddImage(s.texture, origin, grid_max);
+  } else {
     for (int i = 0; i < m.rows; ++i)
       for (int j = 0; j < m.cols; ++j) {
-        const ImVec2 a(L.origin.x + L.cw * j, L.origin.y + L.ch * i);
-        dl->AddRectFilled(a, ImVec2(a.x + L.cw, a.y + L.ch), cell_color(i, j));
+        const ImVec2 a(origin.x + cw * j, origin.y + ch * i);
+        dl->AddRectFilled(a, ImVec2(a.x + cw, a.y + ch), color(i, j));
       }
   }
 
-  tex.w = m.cols, tex.h = m.rows, tex.version = version;
-
-  // [3] numbers (and −∞) in cells wide enough for them
+  // [2] numbers (and −∞) in cells big enough for them; else say so to the caller
   const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
-  const float digit_w = ImGui::CalcTextSize("-0.00").x;
-  if (!s.compact && app.ui.show_numbers && L.cw >= digit_w + 2.0f && L.ch >= ImGui::GetFontSize()) {
+  const bool numbers_fit = cw >= ImGui::CalcTextSize("-0.00").x + 2.0f && ch >= fs;
+  if (!s.compact && s.show_numbers && numbers_fit) {
     char buf[32];
     for (int i = 0; i < m.rows; ++i)
       for (int j = 0; j < m.cols; ++j) {
-        const bool masked = s.mask && !s.mask->allows(i, j);
+        const bool masked = !allowed(s, i, j);
         format_value(buf, sizeof buf, m(i, j), masked, s.masked_as_neg_inf);
         const ImVec2 ts = ImGui::CalcTextSize(buf);
-        const ImVec2 at(L.origin.x + L.cw * j + (L.cw - ts.x) * 0.5f, L.origin.y + L.ch * i + (L.ch - ts.y) * 0.5f);
-        dl->AddText(at, masked ? 0xFFB0B0B0u : text_color_on(cell_color(i, j)), buf);
+        const ImVec2 at(origin.x + cw * j + (cw - ts.x) * 0.5f, origin.y + ch * i + (ch - ts.y) * 0.5f);
+        dl->AddText(at, masked ? 0xFFB0B0B0u : text_color_on(color(i, j)), buf);
       }
-  } else if (s.mask && s.masked_as_neg_inf && L.cw >= 6.0f * scale) {
+  } else if (s.mask && s.masked_as_neg_inf && cw >= 6.0f * sc) {
     // too small for text: hatch masked cells with a diagonal so −∞ stays visible
     for (int i = 0; i < m.rows; ++i)
       for (int j = 0; j < m.cols; ++j)
-        if (!s.mask->allows(i, j))
-          dl->AddLine(ImVec2(L.origin.x + L.cw * j, L.origin.y + L.ch * (i + 1)),
-                      ImVec2(L.origin.x + L.cw * (j + 1), L.origin.y + L.ch * i), 0xFF8080FFu);
+        if (!allowed(s, i, j))
+          dl->AddLine(ImVec2(origin.x + cw * j, origin.y + ch * (i + 1)), ImVec2(origin.x + cw * (j + 1), origin.y + ch * i), 0xFF8080FFu);
+  }
+  ev.numbers_hidden = !s.compact && s.show_numbers && !numbers_fit;
+
+  // [3] labels: tokens down the left and across the top (turned upwards when they do not fit across)
+  if (!s.compact) {
+    const int row_step = ch < fs * 0.8f ? (int)std::ceil(fs / ch) : 1;
+    for (int i = 0; i < m.rows; i += row_step) {
+      const std::string fitted = fit_label(row_label(s, i), g.gutter - 4.0f * sc);
+      dl->AddText(ImVec2(p0.x, origin.y + ch * i + (ch - fs) * 0.5f), i == s.highlight_row ? 0xFF40D0FFu : text_col, fitted.c_str());
+    }
+    // Tokens turned upwards need one text height per label; indices across need their own width.
+    // Turned labels shrink to the cell width (down to 70% of the text size) before any is skipped.
+    const float vfs = std::clamp(cw - 1.0f, fs * 0.7f, fs);
+    const float needed = g.vertical_col_labels ? vfs : s.col_labels ? 0.0f : ImGui::CalcTextSize((std::to_string(m.cols - 1) + " ").c_str()).x;
+    const int col_step = std::max(1, (int)std::ceil(needed / std::max(cw, 1.0f)));
+    const float along = g.vertical_col_labels ? vfs : std::max(cw, 1.0f) * (float)col_step;
+    for (int j = 0; j < m.cols; j += col_step) {
+      const ImU32 c = j == s.highlight_col ? 0xFF40D0FFu : text_col;
+      if (g.vertical_col_labels) {
+        const std::string fitted = fit_label(col_label(s, j), (g.header - 6.0f * sc) * fs / vfs);
+        add_text_vertical(dl, ImVec2(origin.x + cw * j + (cw - vfs) * 0.5f, origin.y - 3.0f * sc), c, fitted.c_str(), vfs);
+      } else {
+        std::string fitted = fit_label(col_label(s, j), along - 2.0f);
+        dl->AddText(ImVec2(origin.x + cw * j + 1.0f, p0.y), c, fitted.c_str());
+      }
+    }
+    // The full token under the mouse, when its label had to be shortened.
+    const ImVec2 mp = ImGui::GetIO().MousePos;
+    if (ImGui::IsWindowHovered() && mp.y >= origin.y && mp.y < grid_max.y && mp.x >= p0.x && mp.x < origin.x)
+      ev.label_row = std::clamp((int)((mp.y - origin.y) / ch), 0, m.rows - 1);
+    if (ImGui::IsWindowHovered() && mp.x >= origin.x && mp.x < grid_max.x && mp.y >= p0.y && mp.y < origin.y)
+      ev.label_col = std::clamp((int)((mp.x - origin.x) / cw), 0, m.cols - 1);
+    if (ev.label_row >= 0) ImGui::SetTooltip("row %d: %s", ev.label_row, row_label(s, ev.label_row).c_str());
+    if (ev.label_col >= 0) ImGui::SetTooltip("column %d: %s", ev.label_col, col_label(s, ev.label_col).c_str());
   }
 
-  // [4] labels: tokens down the left, tokens (or indices) across the top
-  for (int i = 0; i < m.rows && !s.compact && !s.row_labels_hidden; ++i) {
-    if (L.ch < ImGui::GetFontSize() * 0.8f && i % (int)std::ceil(ImGui::GetFontSize() / L.ch) != 0) continue;
-    const std::string label = s.row_labels && i < (int)s.row_labels->size() ? (*s.row_labels)[(size_t)i] : std::to_string(i);
-    const std::string fitted = fit_label(label, L.gutter - 4.0f);
-    const bool hi = i == s.highlight_row;
-    dl->AddText(ImVec2(p0.x, L.origin.y + L.ch * i + (L.ch - ImGui::GetFontSize()) * 0.5f),
-                hi ? 0xFF40D0FFu : text_col, fitted.c_str());
-  }
-  const std::string widest_index = std::to_string(m.cols - 1) + " ";
-  const int col_step = std::max(1, (int)std::ceil(ImGui::CalcTextSize(widest_index.c_str()).x / std::max(L.cw, 1.0f)));
-  for (int j = 0; j < m.cols && !s.compact; j += col_step) {
-    std::string label = s.col_labels && j < (int)s.col_labels->size() ? (*s.col_labels)[(size_t)j] : std::to_string(j);
-    label = fit_label(label, L.cw * col_step - 2.0f);
-    if (label.empty()) label = std::to_string(j);
-    const bool hi = j == s.highlight_col;
-    dl->AddText(ImVec2(L.origin.x + L.cw * j + 1.0f, p0.y), hi ? 0xFF40D0FFu : text_col, label.c_str());
-  }
-
-  // [5] highlights: the hovered token's row/column, edited cells, the selected cell
+  // [4] highlights: the hovered token's row/column, edited cells, the selected cell
   const ImU32 hl = 0xC040D0FFu;
   if (s.highlight_row >= 0 && s.highlight_row < m.rows)
-    dl->AddRect(ImVec2(L.origin.x, L.origin.y + L.ch * s.highlight_row), ImVec2(grid_max.x, L.origin.y + L.ch * (s.highlight_row + 1)), hl, 0, 0, 2.0f);
+    dl->AddRect(ImVec2(origin.x, origin.y + ch * s.highlight_row), ImVec2(grid_max.x, origin.y + ch * (s.highlight_row + 1)), hl, 0, 0, 2.0f);
   if (s.highlight_col >= 0 && s.highlight_col < m.cols)
-    dl->AddRect(ImVec2(L.origin.x + L.cw * s.highlight_col, L.origin.y), ImVec2(L.origin.x + L.cw * (s.highlight_col + 1), grid_max.y), hl, 0, 0, 2.0f);
+    dl->AddRect(ImVec2(origin.x + cw * s.highlight_col, origin.y), ImVec2(origin.x + cw * (s.highlight_col + 1), grid_max.y), hl, 0, 0, 2.0f);
   for (auto [i, j] : s.edited) {
     if (i >= m.rows || j >= m.cols) continue;
-    const ImVec2 tr(L.origin.x + L.cw * (j + 1), L.origin.y + L.ch * i);
-    const float t = std::max(4.0f, std::min(L.cw, L.ch) * 0.35f);
+    const ImVec2 tr(origin.x + cw * (j + 1), origin.y + ch * i);
+    const float t = std::max(4.0f, std::min(cw, ch) * 0.35f);
     dl->AddTriangleFilled(tr, ImVec2(tr.x - t, tr.y), ImVec2(tr.x, tr.y + t), 0xFF00A5FFu);
   }
-  const CellRef& sel = app.ui.selected;
-  if (sel.view == s.cell.view && sel.head == s.cell.head && sel.row < m.rows && sel.col < m.cols && sel.valid())
-    dl->AddRect(ImVec2(L.origin.x + L.cw * sel.col, L.origin.y + L.ch * sel.row),
-                ImVec2(L.origin.x + L.cw * (sel.col + 1), L.origin.y + L.ch * (sel.row + 1)), 0xFF00FFFFu, 0, 0, 3.0f);
+  if (s.selected_row >= 0 && s.selected_row < m.rows && s.selected_col >= 0 && s.selected_col < m.cols)
+    dl->AddRect(ImVec2(origin.x + cw * s.selected_col, origin.y + ch * s.selected_row),
+                ImVec2(origin.x + cw * (s.selected_col + 1), origin.y + ch * (s.selected_row + 1)), 0xFF00FFFFu, 0, 0, 3.0f);
 
-  // [6] colour bar with its range
+  // [5] colour bar with its range, "fixed" when it is the same whatever the data (comparable)
   if (!s.compact) {
-    const float bx = grid_max.x + 4.0f * scale, bw = 8.0f * scale;
-    const float top = L.origin.y, bottom = std::max(grid_max.y, top + 3.0f * ImGui::GetFontSize());
+    const float bx = grid_max.x + 4.0f * sc, bw = 8.0f * sc;
+    const float top = origin.y, bottom = std::max(grid_max.y, top + 3.0f * fs);
     const int steps = 24;
     for (int k = 0; k < steps; ++k) {
       const float t0 = (float)k / steps, t1 = (float)(k + 1) / steps;
@@ -212,46 +294,54 @@ HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& s, ImVec2 size) {
     char hi_s[24], lo_s[24];
     std::snprintf(hi_s, sizeof hi_s, seq ? "1" : "%.2g", range);
     std::snprintf(lo_s, sizeof lo_s, seq ? "0" : "%.2g", -range);
-    const float fs = ImGui::GetFontSize();
-    dl->AddText(ImGui::GetFont(), fs * 0.75f, ImVec2(bx + bw + 2.0f, top), text_col, hi_s);
-    dl->AddText(ImGui::GetFont(), fs * 0.75f, ImVec2(bx + bw + 2.0f, bottom - fs * 0.75f), text_col, lo_s);
+    const float small = fs * 0.75f;
+    dl->AddText(ImGui::GetFont(), small, ImVec2(bx + bw + 2.0f, top), text_col, hi_s);
+    dl->AddText(ImGui::GetFont(), small, ImVec2(bx + bw + 2.0f, bottom - small), text_col, lo_s);
+    if (!seq && bottom - top > 4.0f * small)
+      dl->AddText(ImGui::GetFont(), small, ImVec2(bx + bw + 2.0f, (top + bottom - small) * 0.5f), 0xFF9A9A9Au,
+                  s.range_fixed ? "fixed" : "fit");
+    if (s.downsample > 1) {
+      char note[48];
+      std::snprintf(note, sizeof note, "every %d%s", s.downsample, s.downsample == 2 ? "nd" : s.downsample == 3 ? "rd" : "th");
+      dl->AddText(ImGui::GetFont(), small, ImVec2(origin.x, grid_max.y + 1.0f), 0xFF40D0FFu, note);
+    }
   }
 
-  if (!s.compact && s.cell.view != View::count)
-    app.view_rects[(int)s.cell.view] = {L.origin.x, L.origin.y, L.cw, L.ch, m.rows, m.cols, s.cell.head, true};
+  // [6] a readout per row (spread, entropy, max weight), right of the colour bar
+  if (!s.compact && s.row_notes) {
+    const float nx = grid_max.x + g.bar_w + 2.0f * sc;
+    if (s.notes_header) dl->AddText(ImVec2(nx, origin.y - ImGui::GetTextLineHeight() - 1.0f), 0xFF9A9A9Au, s.notes_header);
+    const int row_step = ch < fs * 0.8f ? (int)std::ceil(fs / ch) : 1;
+    for (int i = 0; i < m.rows && i < (int)s.row_notes->size(); i += row_step)
+      dl->AddText(ImVec2(nx, origin.y + ch * i + (ch - fs) * 0.5f), i == s.highlight_row ? 0xFF40D0FFu : 0xFFC8C8C8u,
+                  (*s.row_notes)[(size_t)i].c_str());
+  }
 
-  // [7] interaction
-  ImGui::SetCursorScreenPos(L.origin);
-  ImGui::InvisibleButton("cells", ImVec2(std::max(1.0f, grid_max.x - L.origin.x), std::max(1.0f, grid_max.y - L.origin.y)));
-  if (!heatmap_keyboard(app, s.cell, m.rows, m.cols, L.origin, L.cw, L.ch, ev) && ImGui::IsItemHovered()) {
+  // [7] the mouse and the keyboard
+  if (!s.compact) {
+    const float bx = grid_max.x + 2.0f * sc, bottom = std::max(grid_max.y, origin.y + 3.0f * fs);
+    ImGui::SetCursorScreenPos(ImVec2(bx, origin.y));
+    ImGui::InvisibleButton("bar", ImVec2(std::max(1.0f, g.bar_w - 2.0f * sc), std::max(1.0f, bottom - origin.y)));
+    ev.bar_hovered = ImGui::IsItemHovered();
+    ev.bar_clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  }
+  ev.cells_min = origin, ev.cell_w = cw, ev.cell_h = ch;
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::InvisibleButton("cells", ImVec2(std::max(1.0f, grid_max.x - origin.x), std::max(1.0f, grid_max.y - origin.y)));
+  if (!heatmap_keyboard(s, origin, cw, ch, ev) && ImGui::IsItemHovered()) {
     const ImVec2 mp = ImGui::GetIO().MousePos;
-    ev.row = std::clamp((int)((mp.y - L.origin.y) / L.ch), 0, m.rows - 1);
-    ev.col = std::clamp((int)((mp.x - L.origin.x) / L.cw), 0, m.cols - 1);
+    ev.row = std::clamp((int)((mp.y - origin.y) / ch), 0, m.rows - 1);
+    ev.col = std::clamp((int)((mp.x - origin.x) / cw), 0, m.cols - 1);
     ev.hovered = true;
     ev.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
-    dl->AddRect(ImVec2(L.origin.x + L.cw * ev.col, L.origin.y + L.ch * ev.row),
-                ImVec2(L.origin.x + L.cw * (ev.col + 1), L.origin.y + L.ch * (ev.row + 1)), 0xFFFFFFFFu, 0, 0, 2.0f);
-    CellRef ref = s.cell;
-    ref.row = ev.row, ref.col = ev.col;
-    app.ui.hover_next = ref;
+    dl->AddRect(ImVec2(origin.x + cw * ev.col, origin.y + ch * ev.row),
+                ImVec2(origin.x + cw * (ev.col + 1), origin.y + ch * (ev.row + 1)), 0xFFFFFFFFu, 0, 0, 2.0f);
   }
   // leave the cursor below the whole widget
   ImGui::SetCursorScreenPos(ImVec2(p0.x, std::max(grid_max.y, p0.y + size.y) + 2.0f));
   ImGui::Dummy(ImVec2(size.x, 0.0f));
   ImGui::PopID();
   return ev;
-}
-
-void heatmap_collect_garbage(App& app) {
-  const int now = ImGui::GetFrameCount();
-  for (auto it = app.heatmaps.begin(); it != app.heatmaps.end();) {
-    if (now - it->second.last_used_frame > 120) {
-      if (app.textures && it->second.id) app.textures->release(it->second.id);
-      it = app.heatmaps.erase(it);
-    } else {
-      ++it;
-    }
-  }
 }
 
 }  // namespace attnlab

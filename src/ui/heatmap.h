@@ -1,51 +1,107 @@
-// heatmap.h — one matrix drawn as coloured cells, with token labels, a colour bar, numbers when they
-// fit, masked cells marked −∞, and the hovered/clicked cell reported back. Row 0 is at the top.
+// heatmap.h — one matrix drawn as coloured cells, ImPlot-style: data and options in, pixels and
+// mouse events out. draw_heatmap() keeps no state and writes none: the caller decides what a hover
+// or a click means, and where to remember the layout.
+//
+// Colours come from heatmap_colors(), which turns a matrix into one texel per cell and uploads it
+// only when the numbers, the mask or the colour range changed (the one piece of state, in a
+// HeatmapCache the caller owns). Row 0 is at the top; labels left (rows) and on top (columns).
 #pragma once
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "colormap.h"
 #include "engine.h"
 #include "imgui.h"
+#include "textures.h"
 #include "ui_state.h"
 
 namespace attnlab {
-
-struct App;
 
 struct HeatmapSpec {
   const char* id = "";
   attn::MatView m;
   Colormap cmap = Colormap::diverging;
+  float range = 1.0f;        // signed data: colours span [−range, +range] (sequential: always [0, 1])
+  bool range_fixed = false;  // the colour bar says "fixed" (comparable across settings) or "fit" (this matrix)
+  ImTextureID texture{};     // the cells as one texture (heatmap_colors); 0: plain rectangles
+  int downsample = 1;        // the texture holds every k-th row/column (matrix larger than a GPU texture)
   const std::vector<std::string>* row_labels = nullptr;  // tokens; nullptr: indices
   const std::vector<std::string>* col_labels = nullptr;
   const attn::MaskMatrix* mask = nullptr;  // cells it forbids are drawn as masked
   bool masked_as_neg_inf = false;          // print "−∞" in masked cells (the masked-scores view)
-  CellRef cell;                            // view and head of this matrix, for hover/selection refs
   int highlight_row = -1, highlight_col = -1;
+  int selected_row = -1, selected_col = -1;
   std::vector<std::pair<int, int>> edited;  // cells changed by hand: marked in the corner
-  float max_cell = 44.0f;                   // largest cell side, before UI scale
-  bool row_labels_hidden = false;           // the block to the left already shows these labels
-  bool compact = false;                     // no labels, no colour bar, no numbers (thumbnails)
+  const std::vector<std::string>* row_notes = nullptr;  // a short readout per row, right of the colour bar
+  const char* notes_header = nullptr;
+  float scale = 1.0f;         // UI scale: sizes below are before it
+  float max_cell = 44.0f;     // largest cell side
+  float row_height = 0.0f;    // forced cell height (rows aligned with a neighbour); 0: natural
+  float header_height = 0.0f; // forced column-label height; 0: natural
+  bool show_numbers = true;   // values in cells when they fit
+  bool compact = false;       // no labels, no colour bar, no numbers (thumbnails)
+  CellRef cell;               // this matrix (view and head), for the keyboard's cell cursor
+  CellRef* key_cell = nullptr;  // the keyboard's cell cursor, owned by the caller; nullptr: no keyboard access
 };
 
 struct HeatmapEvent {
   bool hovered = false, clicked = false;
-  int row = -1, col = -1;
+  int row = -1, col = -1;             // the cell under the mouse
+  int label_row = -1, label_col = -1; // a token label under the mouse
+  ImVec2 cells_min{0, 0};             // where the cells were drawn (screen pixels)
+  float cell_w = 0, cell_h = 0;
+  bool numbers_hidden = false;        // numbers were asked for but the cells are too small for them
+  bool bar_hovered = false, bar_clicked = false;  // the colour bar (a click can switch fixed/fit)
 };
 
-// Draws into a region of `size` (width/height; 0 = all available) and returns what the mouse did.
-HeatmapEvent draw_heatmap(App& app, const HeatmapSpec& spec, ImVec2 size);
+// Sizes a heatmap would take in `width` (for sizing a section and aligning neighbours' rows).
+struct HeatmapGeometry {
+  float gutter = 0, header = 0, cell_w = 0, cell_h = 0, notes_w = 0, bar_w = 0;
+  float height = 0;  // the whole widget
+  bool vertical_col_labels = false;
+};
+HeatmapGeometry heatmap_geometry(const HeatmapSpec& spec, float width, float height = 0.0f);
 
-// Keyboard access to the cells of the heatmap just submitted (keyboard_cells.cpp): arrows move a cell
-// cursor while it has the focus, Enter/Space click; fills `ev` as the mouse would and returns true
-// while the keyboard owns the cell (ImGui then reports the item hovered too: ignore the mouse).
-bool heatmap_keyboard(App& app, const CellRef& matrix, int rows, int cols, ImVec2 origin, float cw, float ch, HeatmapEvent& ev);
+// Draws into a region of `size` (width/height; 0 = all available / natural) and returns what the mouse did.
+HeatmapEvent draw_heatmap(const HeatmapSpec& spec, ImVec2 size);
 
-// Natural height for a matrix of `rows` given a width, so sections can size themselves.
-float heatmap_height(const App& app, int rows, int cols, float width, float max_cell = 44.0f);
+// Keyboard access to the cells of the heatmap just submitted (keyboard_cells.cpp): while it has the
+// focus, arrows move spec.key_cell inside it, Enter/Space click; fills `ev` as the mouse would and
+// returns true while the keyboard owns the cell (ImGui then reports the item hovered too: ignore the mouse).
+bool heatmap_keyboard(const HeatmapSpec& spec, ImVec2 origin, float cw, float ch, HeatmapEvent& ev);
 
-// Releases the textures of heatmaps not drawn for a while (call once per frame).
-void heatmap_collect_garbage(App& app);
+// [SECTION] colours as textures, uploaded only when they change
+struct HeatmapCache {
+  struct Entry {
+    ImTextureID id{};
+    int w = 0, h = 0;           // texture size (after downsampling)
+    uint64_t version = ~0ull;   // the caller's data version when last checked
+    uint64_t content = 0;       // hash of the numbers, mask and colour map
+    uint64_t picture = 0;       // hash of what was uploaded: content, range, downsampling
+    float fit_range = 1.0f;     // max |value| over allowed cells
+    int downsample = 1;
+    int last_used_frame = 0;
+  };
+  std::unordered_map<ImGuiID, Entry> entries;
+  std::vector<uint32_t> scratch;
+  long long uploads = 0;
+};
+
+struct HeatmapColors {
+  ImTextureID texture{};
+  float fit_range = 1.0f;  // the range that fits this matrix's data
+  int downsample = 1;
+};
+
+// The texture for matrix `m` under `key`. `version` changes whenever the data might have changed
+// (the result version); the numbers are then hashed and the texture refilled only if they did.
+// range <= 0: fit the colours to the data. Without a backend only the range is worked out.
+HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGuiID key, const attn::MatView& m,
+                             Colormap cmap, const attn::MaskMatrix* mask, float range, uint64_t version);
+
+// Releases the textures not used for a while (call once per frame).
+void heatmap_collect_garbage(HeatmapCache& cache, TextureBackend* backend);
 
 }  // namespace attnlab

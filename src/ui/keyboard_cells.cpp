@@ -1,19 +1,21 @@
 // Keyboard access to matrix cells (ImGui 1.86 navigation reaches a heatmap as one item): while a
 // heatmap has the keyboard focus, the arrow keys move a cell cursor inside it instead of leaving it
 // (at an edge they leave as usual), Enter or Space does what a click does, and the cursor's cell is
-// treated as hovered, so the inspector, the hover card and the screen-reader text follow it.
+// reported as hovered (the caller makes it the hovered cell), so the inspector, the hover card and
+// the screen-reader text follow it.
 #include <algorithm>
 
-#include "app.h"
 #include "heatmap.h"
 #include "imgui_internal.h"
 
 namespace attnlab {
 
-bool heatmap_keyboard(App& app, const CellRef& matrix, int rows, int cols, ImVec2 origin, float cw, float ch, HeatmapEvent& ev) {
-  if (!ImGui::IsItemFocused() || rows <= 0 || cols <= 0) return false;
+bool heatmap_keyboard(const HeatmapSpec& s, ImVec2 origin, float cw, float ch, HeatmapEvent& ev) {
+  const int rows = s.m.rows, cols = s.m.cols;
+  const CellRef& matrix = s.cell;
+  if (!s.key_cell || !ImGui::IsItemFocused() || rows <= 0 || cols <= 0) return false;
   ImGuiContext& g = *ImGui::GetCurrentContext();
-  CellRef& k = app.ui.key_cell;
+  CellRef& k = *s.key_cell;
   if (k.view != matrix.view || k.head != matrix.head || !k.valid()) k = {matrix.view, matrix.head, 0, 0};
   if (ImGui::IsItemClicked()) {  // a click puts the cursor on the clicked cell
     const ImVec2 p = ImGui::GetIO().MousePos;
@@ -41,9 +43,8 @@ bool heatmap_keyboard(App& app, const CellRef& matrix, int rows, int cols, ImVec
   if (g.NavDisableHighlight) return false;  // the mouse is in charge: no cursor drawn
   ev.row = k.row, ev.col = k.col, ev.hovered = true;
   ev.clicked = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space));
-  app.ui.hover_next = {matrix.view, matrix.head, k.row, k.col};
   const ImVec2 a(origin.x + cw * (float)k.col, origin.y + ch * (float)k.row);
-  ImGui::GetWindowDrawList()->AddRect(a, ImVec2(a.x + cw, a.y + ch), 0xFF00FFFFu, 0, 0, 3.0f * app.style_scale);
+  ImGui::GetWindowDrawList()->AddRect(a, ImVec2(a.x + cw, a.y + ch), 0xFF00FFFFu, 0, 0, 3.0f * s.scale);
   return true;
 }
 

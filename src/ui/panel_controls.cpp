@@ -56,12 +56,14 @@ void draw_controls_panel(App& app) {
 
   if (ImGui::CollapsingHeader("Sizes", ImGuiTreeNodeFlags_DefaultOpen)) {
     static_assert(attn::Limits::max_heads >= 16);
-    bool tie = c.d_k * c.heads == c.d_model && c.d_v == c.d_k;
+    // Tied while d_k and d_v equal d_model / heads rounded down (so an odd d_model keeps the box ticked).
+    bool tie = c.d_k == std::max(1, c.d_model / c.heads) && c.d_v == c.d_k;
     bool sizes_changed = slider_int(app, "d_model", &c.d_model, 2, 512, "Width of every token vector (embedding and output).");
     sizes_changed |= slider_int(app, "heads", &c.heads, 1, 16, "How many attention heads run side by side, each with its own W_Q, W_K, W_V.");
     if (ImGui::Checkbox("d_k = d_v = d_model / heads", &tie) || (sizes_changed && tie))
       if (tie) c.d_k = c.d_v = std::max(1, c.d_model / c.heads);
-    help_marker("The usual choice keeps the total work constant as heads change. Untick to set d_k and d_v freely.");
+    help_marker("The usual choice keeps the total work constant as heads change (d_model / heads, rounded down when "
+                "it does not divide). Untick to set d_k and d_v freely.");
     ImGui::BeginDisabled(tie);
     slider_int(app, "d_k", &c.d_k, 1, 128, "Length of each query and key vector: the dot products are sums of d_k terms.");
     slider_int(app, "d_v", &c.d_v, 1, 128, "Length of each value vector, and so of each head's output row.");

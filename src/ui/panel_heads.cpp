@@ -4,11 +4,48 @@
 #include <cstdio>
 
 #include "app.h"
+#include "handmade_heads.h"
 #include "heatmap.h"
 #include "panels.h"
 #include "widgets.h"
 
 namespace attnlab {
+
+namespace {
+
+// The selected head's weights: random from the seed, or built by hand for one pattern.
+void draw_handmade_control(App& app) {
+  attn::Config& c = app.config;
+  const int h = app.ui.head;
+  auto it = std::find_if(c.handmade.begin(), c.handmade.end(), [&](const attn::HandmadeHead& x) { return x.head == h; });
+  const char* current = it == c.handmade.end() ? "random (untrained)" : attn::handmade_label(it->kind);
+  ImGui::AlignTextToFramePadding();
+  ImGui::Text("head %d:", h);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("(?)").x - 12.0f));
+  if (ImGui::BeginCombo("##handmade", current)) {
+    if (ImGui::Selectable("random (untrained)", it == c.handmade.end()) && it != c.handmade.end()) c.handmade.erase(it);
+    for (const attn::HandmadeKind& k : attn::handmade_kinds()) {
+      const bool chosen = it != c.handmade.end() && it->kind == k.name;
+      if (ImGui::Selectable((std::string("hand-built: ") + k.label).c_str(), chosen) && !chosen) {
+        std::erase_if(c.handmade, [&](const attn::HandmadeHead& x) { return x.head == h; });
+        c.handmade.push_back({h, k.name});
+        if (std::string(k.name) == "pronoun" && c.embedding != attn::Embedding::interpretable) {
+          c.embedding = attn::Embedding::interpretable;
+          notify(app, "Embedding switched to interpretable: the pronoun head reads its features");
+        }
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.help);
+    }
+    ImGui::EndCombo();
+  }
+  remember_item(app, "handmade");
+  help_marker("A hand-built head has W_Q, W_K and W_V written by hand so that it shows one pattern on purpose. "
+              "It is constructed, not learned: a trained model finds its own weights. Random heads show what "
+              "untrained weights do: patterns by chance.");
+}
+
+}  // namespace
 
 void draw_heads_panel(App& app) {
   ImGui::Begin("All heads");
@@ -17,6 +54,7 @@ void draw_heads_panel(App& app) {
     ImGui::End();
     return;
   }
+  draw_handmade_control(app);
   const int cols = std::max(1, (int)std::ceil(std::sqrt((double)r.heads)));
   const float gap = 6.0f * app.style_scale;
   const int rows = (r.heads + cols - 1) / cols;
@@ -28,16 +66,22 @@ void draw_heads_panel(App& app) {
     if (h % cols) ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
     ImGui::PushID(h);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(h)), "head %d", h);
+    const attn::Config& c = app.engine.config();
+    const attn::HandmadeHead* hand = nullptr;
+    for (const attn::HandmadeHead& hh : c.handmade) if (hh.head == h) hand = &hh;
+    if (hand) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(h)), "head %d: %s", h, attn::handmade_label(hand->kind));
+    else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(h)), "head %d", h);
     HeatmapSpec s;
     s.id = "thumb";
     s.m = r.weights_head(h);
     s.cmap = Colormap::sequential;
     s.mask = &r.mask;
     s.compact = true;
-    s.cell = {View::weights, h, -1, -1};
+    s.scale = app.style_scale;
+    s.texture = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID("colors"), s.m, s.cmap, s.mask, 1.0f, app.result_version).texture;
     const float aspect = (float)r.n / (float)std::max(r.m, 1);
-    const HeatmapEvent ev = draw_heatmap(app, s, ImVec2(side, side * std::min(aspect, 1.5f)));
+    const HeatmapEvent ev = draw_heatmap(s, ImVec2(side, side * std::min(aspect, 1.5f)));
+    if (ev.hovered) app.ui.hover_next = {View::weights, h, ev.row, ev.col};
     if (ev.clicked) app.ui.head = h;
     if (ev.hovered) ImGui::SetTooltip("head %d: click to show it in the matrices", h);
     if (h == app.ui.head)

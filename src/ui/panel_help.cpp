@@ -43,7 +43,7 @@ void draw_help_window(App& app) {
       "Inspector keeps the last cell you clicked. Hovering a token lights up its row and column everywhere.");
   ImGui::Spacing();
   ImGui::TextWrapped(
-      "Things to try: untick 1/sqrt(d_k) and raise d_k to see rows collapse onto one key; set position to "
+      "Things to try: set scale to none instead of 1/\xE2\x88\x9A" "d_k and raise d_k to see rows collapse onto one key; set position to "
       "none and repeat a word to see identical rows; switch on the causal mask and watch the upper triangle "
       "of the weights go to zero while every row still sums to one.");
   ImGui::End();

@@ -27,7 +27,14 @@ void chips(App& app, const std::vector<std::string>& tokens, bool queries) {
 }
 
 bool text_box(App& app, const char* id, std::string& text, attn::SequenceInput& seq, float height) {
-  const bool changed = ImGui::InputTextMultiline(id, &text, ImVec2(-1, height));
+  // Dear ImGui reverts a text box to what it held before editing when Escape is pressed; here Escape
+  // only leaves the box and keeps what was typed.
+  const std::string typed = text;
+  bool changed = ImGui::InputTextMultiline(id, &text, ImVec2(-1, height));
+  if (ImGui::IsItemDeactivated() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) && text != typed) {
+    text = typed;
+    changed = false;
+  }
   if (changed) text_edited(app, seq);
   return changed;
 }

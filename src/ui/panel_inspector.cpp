@@ -5,6 +5,7 @@
 
 #include "app.h"
 #include "explain.h"
+#include "handmade_heads.h"
 #include "panels.h"
 #include "widgets.h"
 
@@ -69,12 +70,57 @@ void explain_output_cell(const App& app, int h, int i, int c, int max_rows) {
   term_table(o.terms, "key j", "a_ij", "v_j", &app.source_labels, max_rows);
 }
 
-void explain_projection_cell(const attn::Result& r, attn::Target t, int h, int i, int c, int max_rows) {
+// The edit on this cell of `t`, if the person changed it by hand.
+const attn::Override* edit_of(const attn::Config& c, attn::Target t, int head, int row, int col) {
+  for (const attn::Override& o : c.overrides)
+    if (o.target == t && o.row == row && o.col == col && (t == attn::Target::x || t == attn::Target::w_o || o.head == head)) return &o;
+  return nullptr;
+}
+
+void explain_projection_cell(const App& app, attn::Target t, int h, int i, int c, int max_rows) {
+  const attn::Result& r = app.engine.result();
+  // An edited cell holds the typed number: say so first, not what the formula would have given.
+  if (const attn::Override* o = edit_of(app.engine.config(), t, h, i, c)) {
+    ImGui::TextColored(ImVec4(1.0f, 0.65f, 0.0f, 1.0f), "edited by hand: set to %.5g", o->value);
+    ImGui::TextDisabled("(the product below, and any RoPE rotation, are replaced by this number)");
+  }
   const attn::ProjectionExplanation p = attn::explain_projection(r, t, h, i, c);
-  const char* in = t == attn::Target::w_o ? "concat" : "x";
+  const bool source = r.cross && (t == attn::Target::k || t == attn::Target::v);
+  const char* in = t == attn::Target::w_o ? "concat" : source ? "x_src" : "x";
   ImGui::Text("= \xCE\xA3_r %s[%d][r] \xC2\xB7 W[r][%d] = %.5g", in, i, c, p.sum);
-  if (p.rotated) ImGui::TextDisabled("then rotated by RoPE (position %d): %.5g", i, p.value);
+  if (p.rotated && !edit_of(app.engine.config(), t, h, i, c))
+    ImGui::TextDisabled("then rotated by RoPE by position %d's angle: %.5g", i, p.value);
   term_table(p.terms, "r", in, "W", nullptr, max_rows);
+}
+
+void explain_x_cell(const App& app, View v, int i, int col) {
+  const attn::Config& c = app.engine.config();
+  if (v == View::x)
+    if (const attn::Override* o = edit_of(c, attn::Target::x, 0, i, col)) {
+      ImGui::TextColored(ImVec4(1.0f, 0.65f, 0.0f, 1.0f), "edited by hand: set to %.5g", o->value);
+      return;
+    }
+  const char* emb = c.embedding == attn::Embedding::interpretable ? "the interpretable table (feature columns first)"
+                                                                   : "a random vector seeded by the word";
+  const attn::Result& r = app.engine.result();
+  const bool has_p = v == View::x && app.positions.size() == (size_t)r.n * r.d_model && i < r.n && col < r.d_model;
+  const float x = v == View::x ? r.x_view()(i, col) : r.x_source_view()(i, col);
+  const float p = has_p ? app.positions[(size_t)i * r.d_model + col] : 0.0f;
+  switch (c.positional) {
+    case attn::Positional::sinusoidal:
+    case attn::Positional::learned:
+      if (v == View::x_source) {
+        ImGui::TextWrapped("= embedding (%s) + the %s position vector of source position %d", emb,
+                           c.positional == attn::Positional::learned ? "learned" : "sinusoidal", i);
+        break;
+      }
+      ImGui::Text("X = E + P = %.4g + %.4g = %.4g", x - p, p, x);
+      ImGui::TextWrapped("E: embedding (%s); P: %s position %d, column %d", emb,
+                         c.positional == attn::Positional::learned ? "learned (seeded) vector of" : "sinusoid of", i, col);
+      break;
+    case attn::Positional::rope: ImGui::TextWrapped("= embedding (%s) only: RoPE rotates Q and K later instead of adding to X", emb); break;
+    default: ImGui::TextWrapped("= embedding (%s) only: no position information", emb); break;
+  }
 }
 
 float cell_value(const attn::Result& r, const CellRef& c) { return view_matrix(r, c.view, c.head)(c.row, c.col); }
@@ -92,10 +138,22 @@ void explain_cell(const App& app, const CellRef& c, int max_rows) {
     case View::scores: case View::masked: case View::weights: explain_attention_cell(app, c.head, c.row, c.col, max_rows); break;
     case View::head_out: explain_output_cell(app, c.head, c.row, c.col, max_rows); break;
     case View::concat: explain_output_cell(app, c.col / r.d_v, c.row, c.col % r.d_v, max_rows); break;
-    case View::q: case View::k: case View::v: explain_projection_cell(r, view_target(c.view), c.head, c.row, c.col, max_rows); break;
-    case View::output: explain_projection_cell(r, attn::Target::w_o, 0, c.row, c.col, max_rows); break;
-    case View::x: ImGui::TextWrapped("the token's embedding plus its position vector (%s)", "see Controls \xE2\x86\x92 position"); break;
-    default: ImGui::TextWrapped("a weight: seeded Glorot-uniform, the same on every machine for the same seed"); break;
+    case View::q: case View::k: case View::v: explain_projection_cell(app, view_target(c.view), c.head, c.row, c.col, max_rows); break;
+    case View::output: explain_projection_cell(app, attn::Target::w_o, 0, c.row, c.col, max_rows); break;
+    case View::x: case View::x_source: explain_x_cell(app, c.view, c.row, c.col); break;
+    default: {
+      const attn::Config& cfg = app.engine.config();
+      if (const attn::Override* o = edit_of(cfg, view_target(c.view), c.head, c.row, c.col)) {
+        ImGui::TextColored(ImVec4(1.0f, 0.65f, 0.0f, 1.0f), "edited by hand: set to %.5g", o->value);
+        break;
+      }
+      bool hand = false;
+      for (const attn::HandmadeHead& hh : cfg.handmade) hand = hand || (hh.head == c.head && c.view != View::w_o);
+      if (hand) ImGui::TextWrapped("a hand-built weight: this head's W_Q, W_K, W_V were written for one pattern (not learned)");
+      else ImGui::TextWrapped("a random weight (Glorot-uniform from seed %llu), untrained: the same on every machine for the same seed",
+                              (unsigned long long)cfg.seed);
+      break;
+    }
   }
 }
 
@@ -115,6 +173,9 @@ void draw_inspector_panel(App& app) {
   const bool per_head = !(c.view == View::x || c.view == View::output || c.view == View::concat || c.view == View::w_o);
   if (per_head) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(c.head)), "head %d", c.head), ImGui::SameLine();
   ImGui::Text("%s[%d][%d] = %.6g", view_name(c.view), c.row, c.col, cell_value(r, c));
+  // What happened to this cell, in one line: masked, edited, rotated.
+  if ((c.view == View::masked || c.view == View::weights || c.view == View::scores) && !r.mask.allows(c.row, c.col))
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), c.view == View::scores ? "masked next: this score becomes \xE2\x88\x92\xE2\x88\x9E" : "masked: \xE2\x88\x92\xE2\x88\x9E before softmax, weight 0");
   if (is_selected) {
     ImGui::SameLine();
     if (ImGui::SmallButton("unselect")) app.ui.selected = {};

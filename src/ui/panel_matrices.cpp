@@ -1,10 +1,19 @@
 // Matrices: every stage of the forward pass as a heatmap, top to bottom in the order it is computed.
 // Hover a cell for its arithmetic; click X/Q/K/V/W cells to edit them, Weights/Masked cells to mask them.
+//
+// [SECTION] index
+//   blocks     — one matrix with its title, colour-range switch, heatmap and what the mouse did
+//   rows       — blocks side by side with their rows lined up
+//   panel      — head selector, the weights badge, a preset's explanation, the three rows, the zoom window
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <cstdio>
 
 #include "app.h"
+#include "export.h"
+#include "formula.h"
+#include "handmade_heads.h"
 #include "heatmap.h"
 #include "imgui_internal.h"
 #include "panels.h"
@@ -16,7 +25,7 @@ namespace {
 
 struct Block {
   View view;
-  const char* title;
+  std::string title;
   const char* help;
   Colormap cmap = Colormap::diverging;
   const std::vector<std::string>* rows = nullptr;
@@ -29,6 +38,74 @@ struct Block {
   float max_cell = 44.0f;
   float stretch = 1.0f;  // share of the row's width
 };
+
+// Every view's title, help and labels, written once: the rows and the zoom window read them.
+Block block_of(const App& app, View v) {
+  const attn::Result& r = app.engine.result();
+  const attn::Config& c = app.engine.config();
+  const auto* q_tok = &app.labels;
+  const auto* k_tok = &app.source_labels;
+  const bool rope = c.positional == attn::Positional::rope;
+  const bool adds_position = c.positional == attn::Positional::sinusoidal || c.positional == attn::Positional::learned;
+  const std::string src = r.cross ? "X_src" : "X";
+  switch (v) {
+    case View::x:
+      return {.view = v, .title = adds_position ? "1  X = E + P" : "1  X = E",
+              .help = adds_position ? "One row per token: its embedding E plus its position vector P. Click a cell to edit it."
+                      : rope        ? "One row per token: its embedding. RoPE adds no position here: it rotates Q and K instead."
+                                    : "One row per token: its embedding, with no position information at all.",
+              .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = r.cross ? 1.3f : 1.6f};
+    case View::x_source:
+      return {.view = v, .title = "X_src (source)", .help = "The source sequence's rows: in cross-attention the keys and values come from here, the queries from X.",
+              .rows = k_tok, .query_rows = false, .per_head = false, .max_cell = 30.0f, .stretch = 1.3f};
+    case View::position:
+      return {.view = v, .title = c.positional == attn::Positional::learned ? "P (learned)" : "P (sinusoidal)",
+              .help = c.positional == attn::Positional::learned
+                          ? "The position vectors added to X: one seeded random vector per position (a model would learn them)."
+                          : "The position vectors added to X: column pairs are sines and cosines of the position, fast in the first columns and slower to the right. Same word, different position: different row of X.",
+              .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.3f};
+    case View::q:
+      return {.view = v, .title = rope ? "2  Q = rot(X\xC2\xB7W_Q)" : "2  Q = X\xC2\xB7W_Q",
+              .help = rope ? "Queries, each row rotated by RoPE by an angle set by its position." : "Queries: what each token is looking for. Row i is token i's query for this head.",
+              .rows = q_tok};
+    case View::k:
+      return {.view = v, .title = rope ? "K = rot(" + src + "\xC2\xB7W_K)" : "K = " + src + "\xC2\xB7W_K",
+              .help = rope ? "Keys, rotated like the queries: a query-key dot product then depends on how far apart they are."
+                      : r.cross ? "Keys: computed from the source sequence, what each source token offers to be found by."
+                                : "Keys: what each token offers to be found by. Queries are compared with these.",
+              .rows = k_tok, .query_rows = false};
+    case View::v:
+      return {.view = v, .title = "V = " + src + "\xC2\xB7W_V", .help = "Values: what each token hands over when it is attended to (never rotated).",
+              .rows = k_tok, .query_rows = false};
+    case View::scores: {
+      std::string title = "3  S = Q\xC2\xB7K\xE1\xB5\x80";
+      for (const FormulaPart& p : formula_parts(c))
+        if (p.view == View::scores) title += p.text;
+      return {.view = v, .title = title,
+              .help = "Every query dotted with every key, then scaled. Big means 'this key matches what I look for'. Right: each row's spread (largest minus smallest), which softmax turns into sharpness.",
+              .rows = q_tok, .cols = k_tok, .key_cols = true};
+    }
+    case View::masked:
+      return {.view = v, .title = "4  masked S", .help = "The same scores with hidden pairs set to minus infinity. Click a cell to hide or allow that pair.",
+              .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .neg_inf = true};
+    case View::weights:
+      return {.view = v, .title = "5  A = softmax(S)",
+              .help = "Each row is turned into positive weights that sum to 1: how much query i takes from each key. Right: the row's entropy in bits (0 = all weight on one key; log2 of the number of keys = even) and its largest weight. Click a cell to mask it and watch the row renormalise.",
+              .cmap = Colormap::sequential, .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .max_cell = 48.0f, .stretch = 1.3f};
+    case View::head_out:
+      return {.view = v, .title = "6  O = A\xC2\xB7V", .help = "Each output row is a weighted average of the value rows, with this head's weights.", .rows = q_tok};
+    case View::concat:
+      return {.view = v, .title = "7  concat(O\xE2\x82\x81\xE2\x80\xA6O\xE2\x82\x95)", .help = "All heads' outputs side by side, one block of d_v columns per head.",
+              .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f};
+    case View::output:
+      return {.view = v, .title = "8  out = concat\xC2\xB7W_O", .help = "The output projection mixes the heads back into d_model numbers per token.",
+              .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f};
+    case View::w_q: return {.view = v, .title = "W_Q", .help = "Learned in a real model; seeded random here (or hand-built). Click a cell to edit it.", .query_rows = false};
+    case View::w_k: return {.view = v, .title = "W_K", .help = "Key projection for this head.", .query_rows = false};
+    case View::w_v: return {.view = v, .title = "W_V", .help = "Value projection for this head.", .query_rows = false};
+    default: return {.view = View::w_o, .title = "W_O", .help = "Output projection, shared by all heads.", .query_rows = false, .per_head = false, .max_cell = 24.0f, .stretch = 2.0f};
+  }
+}
 
 void toggle_mask_cell(App& app, int i, int j) {
   attn::MaskTerm* custom = nullptr;
@@ -48,83 +125,223 @@ void toggle_mask_cell(App& app, int i, int j) {
   cell = !cell;
 }
 
-void draw_block(App& app, const Block& b, float width, bool labels_shown_left) {
+// Per-row readouts beside the weights, the story of each row left to right: how far apart its
+// allowed scores are (largest minus smallest: what softmax turns into sharpness), how spread out the
+// weights came out (entropy in bits: 0 = all on one key, log2 of the number of keys = even), and the
+// largest weight.
+std::vector<std::string> row_notes(const attn::Result& r, int head) {
+  std::vector<std::string> notes;
+  char buf[64];
+  const attn::MatView s = r.scores_head(head);
+  for (int i = 0; i < r.n; ++i) {
+    float lo = INFINITY, hi = -INFINITY;
+    for (int j = 0; j < r.m; ++j)
+      if (r.mask.allows(i, j)) lo = std::min(lo, s(i, j)), hi = std::max(hi, s(i, j));
+    const size_t k = (size_t)head * r.n + i;
+    if (hi < lo) std::snprintf(buf, sizeof buf, "\xE2\x80\x94 all masked");
+    else std::snprintf(buf, sizeof buf, "%4.1f %5.2f %4.2f", (double)(hi - lo), r.entropy[k], r.max_weight[k]);
+    notes.push_back(buf);
+  }
+  return notes;
+}
+
+bool has_mask(const attn::Config& c) {
+  for (const attn::MaskTerm& t : c.mask)
+    if (t.kind != attn::MaskTerm::Kind::none) return true;
+  return false;
+}
+
+// The numbers of a view; P lives in the App (the engine adds it into X and keeps no copy).
+attn::MatView matrix_of(const App& app, View v) {
+  if (v == View::position) return {app.positions.data(), app.engine.result().n, app.engine.result().d_model, app.engine.result().d_model};
+  return view_matrix(app.engine.result(), v, app.ui.head);
+}
+
+HeatmapSpec spec_for(App& app, const Block& b, const std::vector<std::string>* notes) {
   const attn::Result& r = app.engine.result();
-  const int head = app.ui.head;
+  const int head = b.per_head ? app.ui.head : 0;
+  HeatmapSpec s;
+  s.id = view_key(b.view);
+  s.m = matrix_of(app, b.view);
+  s.cmap = b.cmap;
+  s.row_labels = b.rows;
+  s.col_labels = b.cols;
+  s.mask = b.mask;
+  s.masked_as_neg_inf = b.neg_inf;
+  s.max_cell = b.max_cell;
+  s.scale = app.style_scale;
+  s.show_numbers = app.ui.show_numbers;
+  s.cell = {b.view, head, -1, -1};
+  s.key_cell = &app.ui.key_cell;
+  s.row_notes = notes;
+  s.notes_header = notes ? "\xCE\x94S  H bits  max" : nullptr;
+  const int tok = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
+  // The hovered (or picked) token's row and column light up; in cross-attention keys are another text.
+  s.highlight_row = b.rows && (b.query_rows || !r.cross) ? tok : -1;
+  s.highlight_col = b.key_cols && !r.cross ? tok : -1;
+  const CellRef& sel = app.ui.selected;
+  if (sel.valid() && sel.view == b.view && sel.head == head) s.selected_row = sel.row, s.selected_col = sel.col;
+  if (view_editable(b.view))
+    for (const attn::Override& o : app.config.overrides)
+      if (o.target == view_target(b.view) && (!b.per_head || o.head == head)) s.edited.push_back({o.row, o.col});
+  return s;
+}
+
+// What the mouse did on a matrix: hover drives the card and highlights, a click edits or masks.
+void handle_event(App& app, const Block& b, const HeatmapEvent& ev, bool record_layout) {
+  const int head = b.per_head ? app.ui.head : 0;
+  if (record_layout)
+    app.view_rects[(int)b.view] = {ev.cells_min.x, ev.cells_min.y, ev.cell_w, ev.cell_h,
+                                   matrix_of(app, b.view).rows, matrix_of(app, b.view).cols, head, true};
+  if (ev.hovered) app.ui.hover_next = {b.view, head, ev.row, ev.col};
+  if (ev.clicked) {
+    if (b.view == View::weights || b.view == View::masked) toggle_mask_cell(app, ev.row, ev.col);
+    else if (view_editable(b.view)) app.ui.selected = {b.view, head, ev.row, ev.col};
+  }
+}
+
+// The colour range in words, and its switch (a click on the colour bar): "fixed ±5" keeps colours
+// comparable while settings change; "fit" stretches them over this matrix's own numbers.
+std::string range_words(const App& app, const Block& b, float fit_range) {
+  if (b.cmap == Colormap::sequential) return "Weights are always coloured on [0, 1], so every head and setting compares directly.";
+  const float fixed = app.ui.fixed_range[(int)b.view];
+  char buf[320];
+  if (fixed > 0.0f)
+    std::snprintf(buf, sizeof buf, "Colours: fixed at \xC2\xB1%.3g, the same whatever you change, so \xE2\x88\x9A" "d_k and temperature "
+                  "change what you see (this matrix's own largest is %.3g). Click the colour bar to fit them to this matrix instead.", fixed, fit_range);
+  else
+    std::snprintf(buf, sizeof buf, "Colours: fitted to this matrix's largest number, \xC2\xB1%.3g; they rescale as settings change. "
+                  "Click the colour bar to fix this range so changes can be compared.", fit_range);
+  return buf;
+}
+
+void toggle_range(App& app, const Block& b, float fit_range) {
+  if (b.cmap == Colormap::sequential) return;
+  float& fixed = app.ui.fixed_range[(int)b.view];
+  if (fixed > 0.0f) {
+    fixed = 0.0f;
+  } else {  // freeze the current range, rounded up to a readable number
+    const float p = std::pow(10.0f, std::floor(std::log10(fit_range)));
+    fixed = std::ceil(fit_range / p) * p;
+  }
+}
+
+void draw_block(App& app, const Block& b, float width, float row_h, float header_h, bool zoomed = false) {
+  const attn::Result& r = app.engine.result();
   ImGui::PushID((int)b.view);
   ImGui::BeginGroup();
-  // Title, shape and help
-  ImGui::TextUnformatted(b.title);
-  ImGui::SameLine();
-  const attn::MatView m = view_matrix(r, b.view, head);
-  ImGui::TextDisabled("(%d\xC3\x97%d)", m.rows, m.cols);
-  help_marker(b.help);
-  // A pipeline click scrolls here and flashes the block.
-  const double now = ImGui::GetTime();
+  const attn::MatView m = matrix_of(app, b.view);
+  std::vector<std::string> notes;
+  const bool with_notes = app.ui.row_stats && b.view == View::weights && !r.scores.empty();
+  if (with_notes) notes = row_notes(r, app.ui.head);
+  HeatmapSpec s = spec_for(app, b, with_notes ? &notes : nullptr);
+  const float fixed = app.ui.fixed_range[(int)b.view];
+  const HeatmapColors colors = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID(zoomed ? "zoomed" : "colors"), m, b.cmap, b.mask,
+                                              fixed, app.result_version);
+  s.range = fixed > 0.0f ? fixed : colors.fit_range;
+  s.range_fixed = fixed > 0.0f;
+  s.texture = colors.texture;
+  s.downsample = colors.downsample;
+  s.row_height = row_h, s.header_height = header_h;
+  // Title, help, shape when there is room, enlarge. (The colour range is switched on the colour bar.)
+  const float line_start_avail = ImGui::GetContentRegionAvail().x;
+  ImGui::TextUnformatted(b.title.c_str());
+  char shape[32];
+  std::snprintf(shape, sizeof shape, "(%d\xC3\x97%d)", m.rows, m.cols);
+  help_marker((std::string(b.help) + "\n\nShape " + shape + ". " + range_words(app, b, colors.fit_range)).c_str());
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  float used = ImGui::CalcTextSize(b.title.c_str()).x + ImGui::CalcTextSize("(?)").x + spacing;
+  if (line_start_avail - used > ImGui::CalcTextSize(shape).x + spacing + 2.0f * ImGui::GetFontSize()) {
+    used += ImGui::CalcTextSize(shape).x + spacing;
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", shape);
+  }
+  if (!zoomed && line_start_avail - used > 2.0f * ImGui::GetFontSize()) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("\xE2\x86\x97")) app.ui.zoom_view = b.view;  // ↗
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show %s large, with its numbers", view_name(b.view));
+  }
+  // A pipeline or tour click scrolls here and highlights the block.
   if (app.ui.focus_view == b.view) {
     ImGui::SetScrollHereY(0.1f);
     app.ui.focus_view = View::count;
     app.ui.flash_view = b.view;
   }
-  HeatmapSpec s;
-  s.id = view_name(b.view);
-  s.m = m;
-  s.cmap = b.cmap;
-  s.row_labels = b.rows;
-  s.row_labels_hidden = labels_shown_left;
-  s.col_labels = b.cols;
-  s.mask = b.mask;
-  s.masked_as_neg_inf = b.neg_inf;
-  s.cell = {b.view, b.per_head ? head : 0, -1, -1};
-  s.max_cell = b.max_cell;
-  const int tok = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
-  // The hovered (or picked) token's row and column light up; in cross-attention keys are another text.
-  s.highlight_row = b.rows && (b.query_rows || !r.cross) ? tok : -1;
-  s.highlight_col = b.key_cols && !r.cross ? tok : -1;
-  if (view_editable(b.view))
-    for (const attn::Override& o : app.config.overrides)
-      if (o.target == view_target(b.view) && (!b.per_head || o.head == head)) s.edited.push_back({o.row, o.col});
-  const HeatmapEvent ev = draw_heatmap(app, s, ImVec2(width, 0));
-  if (ev.clicked) {
-    if (b.view == View::weights || b.view == View::masked) {
-      toggle_mask_cell(app, ev.row, ev.col);
-    } else {
-      app.ui.selected = {b.view, b.per_head ? head : 0, ev.row, ev.col};
-    }
+  const float height = zoomed ? ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+  const HeatmapEvent ev = draw_heatmap(s, ImVec2(width, std::max(height, 0.0f)));
+  handle_event(app, b, ev, !zoomed);
+  if (zoomed)  // where the large view's cells are (layout_json: tests and scripted tours)
+    app.widget_rects["zoom_cells"] = ImVec4(ev.cells_min.x, ev.cells_min.y, ev.cell_w * (float)m.cols, ev.cell_h * (float)m.rows);
+  if (ev.hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) ImGui::OpenPopup("view menu");
+  if (ImGui::BeginPopup("view menu")) {
+    export_view_items(app, b.view);
+    ImGui::EndPopup();
+  }
+  if (ev.bar_hovered) ImGui::SetTooltip("%s", range_words(app, b, colors.fit_range).c_str());
+  if (ev.bar_clicked) toggle_range(app, b, colors.fit_range);
+  const attn::Positional pos = app.engine.config().positional;
+  if (b.view == View::x && !zoomed && (pos == attn::Positional::sinusoidal || pos == attn::Positional::learned)) {
+    if (ImGui::SmallButton(app.ui.show_position ? "hide P" : "show P")) app.ui.show_position = !app.ui.show_position;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("P: the position vectors that are added to the embeddings to make X");
+    if (ev.numbers_hidden) ImGui::SameLine();
+  }
+  if (b.view == View::masked && !zoomed && !has_mask(app.engine.config())) {
+    ImGui::TextDisabled("no mask yet: the same as S");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Press M, pick a mask in Controls, or click a weight to hide pairs: their scores become \xE2\x88\x92\xE2\x88\x9E here.");
+  }
+  if (ev.numbers_hidden && !zoomed) {
+    // Say why there are no numbers, and offer the view where they fit.
+    if (ImGui::SmallButton("numbers: enlarge")) app.ui.zoom_view = b.view;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The cells are too small for numbers at this size. Click to show %s large, with its numbers.", view_name(b.view));
   }
   ImGui::EndGroup();
-  if (app.ui.flash_view == b.view && now < app.ui.focus_until) {
-    const float a = (float)((app.ui.focus_until - now) / 1.2);
-    ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+  if (!zoomed) {
+    const ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
+    app.block_rects[(int)b.view] = ImVec4(a.x, a.y, z.x - a.x, z.y - a.y);
+  }
+  const double now = ImGui::GetTime();
+  if (app.ui.flash_view == b.view && (now < app.ui.focus_until || (app.ui.focus_until < 0.0 && app.ui.show_tour))) {
+    // A timed flash after a pipeline click; a lasting frame (focus_until < 0) while the tour points here.
+    const float a = app.ui.focus_until < 0.0 ? 1.0f : (float)std::min(1.0, (app.ui.focus_until - now) / 1.2);
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(ImGui::GetItemRectMin().x - 2, ImGui::GetItemRectMin().y - 2),
+                                        ImVec2(ImGui::GetItemRectMax().x + 2, ImGui::GetItemRectMax().y + 2),
                                         ImGui::GetColorU32(ImVec4(1.0f, 0.8f, 0.2f, a)), 4.0f, 0, 3.0f);
   }
   ImGui::PopID();
 }
 
-// Lays blocks side by side in rows of tables. A block goes on the next line when the line would be
-// too narrow for every block on it to keep cells of kMinCell (phones, a large UI scale, wide X);
-// blocks keep one ID whichever line they land on, so their textures and state survive a re-wrap.
-void row_of(App& app, std::initializer_list<Block> blocks) {
+// Lays blocks side by side in rows of tables, their rows lined up: the same cell height and
+// column-label height wherever blocks on a line have the same number of rows. A block goes on the
+// next line when the line would be too narrow for every block on it to keep cells of kMinCell
+// (phones, a large UI scale, a wide X); a block alone on its line that is still too wide scrolls
+// sideways (the window's scrollbar) instead. Blocks keep one ID whichever line they land on, so their
+// textures and state survive a re-wrap.
+void row_of(App& app, std::initializer_list<View> views) {
+  std::vector<Block> blocks;
+  for (View v : views) blocks.push_back(block_of(app, v));
   const attn::Result& r = app.engine.result();
   constexpr float kMinCell = 8.0f;  // CSS px at UI scale 1: the smallest cell a finger or a pointer can aim at
-  const float avail = ImGui::GetContentRegionAvail().x, s = app.style_scale;
+  const float avail = ImGui::GetContentRegionAvail().x, sc = app.style_scale;
+  // The width each block needs: its cells at kMinCell plus what its heatmap draws beside them (row
+  // labels, the colour bar, row readouts) and the table's padding.
+  std::vector<float> need(blocks.size());
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    std::vector<std::string> notes;
+    if (app.ui.row_stats && blocks[i].view == View::weights && !r.scores.empty()) notes = row_notes(r, app.ui.head);
+    const HeatmapSpec s = spec_for(app, blocks[i], notes.empty() ? nullptr : &notes);
+    const HeatmapGeometry g = heatmap_geometry(s, 1e6f);
+    need[i] = g.gutter + g.bar_w + g.notes_w + kMinCell * sc * (float)s.m.cols + 2.0f * ImGui::GetStyle().CellPadding.x;
+  }
+  const auto needs = [&](const std::vector<const Block*>& line, size_t i) { return need[(size_t)(line[i] - blocks.data())]; };
   const auto fits = [&](const std::vector<const Block*>& line) {
-    float stretch = 0.0f;
-    for (const Block* b : line) stretch += b->stretch;
-    for (size_t i = 0; i < line.size(); ++i) {
-      const Block* b = line[i];
-      // Besides the cells: row labels (at most 90; none next to a block with the same rows), the
-      // colour bar (34) and the table's padding.
-      const bool same_rows = i > 0 && line[i - 1]->rows && b->rows && *line[i - 1]->rows == *b->rows;
-      const float overhead = ((same_rows ? 4.0f : 90.0f) + 48.0f) * s;
-      if (avail * b->stretch / stretch - overhead < kMinCell * s * (float)view_matrix(r, b->view, app.ui.head).cols) return false;
-    }
-    return true;
+    float total = 0.0f;
+    for (size_t i = 0; i < line.size(); ++i) total += needs(line, i);
+    return total <= avail;
   };
   // Filled from the last block backwards, so what wraps is the first block (X, the widest) and the
   // blocks that belong together (Q, K, V; masked S and A) stay on one line.
   std::vector<std::vector<const Block*>> lines(1);
-  for (auto it = std::rbegin(blocks); it != std::rend(blocks); ++it) {
+  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
     lines.back().insert(lines.back().begin(), &*it);
     if (lines.back().size() > 1 && !fits(lines.back())) {
       lines.back().erase(lines.back().begin());
@@ -135,23 +352,75 @@ void row_of(App& app, std::initializer_list<Block> blocks) {
   const ImGuiID stable = ImGui::GetID("row");
   for (size_t li = 0; li < lines.size(); ++li) {
     const std::vector<const Block*>& line = lines[li];
+    const int n = (int)line.size();
+    // Each block gets what it needs, and the room left over in proportion to its stretch.
+    float min_total = 0.0f, stretch = 0.0f;
+    for (size_t i = 0; i < line.size(); ++i) min_total += needs(line, i), stretch += line[i]->stretch;
+    const float outer = std::max(avail, min_total);
+    std::vector<float> weight(line.size());
+    float total = 0.0f;
+    for (size_t i = 0; i < line.size(); ++i)
+      total += weight[i] = needs(line, i) + (outer - min_total) * line[i]->stretch / stretch;
     ImGui::PushID((int)li);
-    if (ImGui::BeginTable("row", (int)line.size(), ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX)) {
-      for (const Block* b : line) ImGui::TableSetupColumn(view_name(b->view), ImGuiTableColumnFlags_WidthStretch, b->stretch);
-      const Block* previous = nullptr;
+    if (ImGui::BeginTable("row", n, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX, ImVec2(outer, 0.0f))) {
+      for (size_t i = 0; i < line.size(); ++i)
+        ImGui::TableSetupColumn(view_name(line[i]->view), ImGuiTableColumnFlags_WidthStretch, weight[i]);
+      const float inner = outer - ImGui::GetStyle().CellPadding.x * 2.0f * (float)n;
+      float row_h = 1e9f, header_h = 0.0f;
+      int rows = -1;
+      bool same_rows = true;
+      for (size_t i = 0; i < line.size(); ++i) {
+        const Block* b = line[i];
+        std::vector<std::string> notes;
+        if (app.ui.row_stats && b->view == View::weights && !r.scores.empty()) notes = row_notes(r, app.ui.head);
+        const HeatmapSpec s = spec_for(app, *b, notes.empty() ? nullptr : &notes);
+        const HeatmapGeometry g = heatmap_geometry(s, inner * weight[i] / total);
+        row_h = std::min(row_h, g.cell_h);
+        header_h = std::max(header_h, g.header);
+        same_rows = same_rows && (rows < 0 || rows == s.m.rows);
+        rows = s.m.rows;
+      }
       for (const Block* b : line) {
         ImGui::TableNextColumn();
-        // Neighbours with the same rows (same tokens, same count) show the labels once, at the left.
-        const bool same_rows = previous && previous->rows && b->rows && previous->rows->size() == b->rows->size() && *previous->rows == *b->rows;
         ImGui::PushOverrideID(stable);
-        draw_block(app, *b, ImGui::GetContentRegionAvail().x, same_rows);
+        draw_block(app, *b, ImGui::GetContentRegionAvail().x, same_rows ? row_h : 0.0f, header_h);
         ImGui::PopID();
-        previous = b;
       }
       ImGui::EndTable();
     }
     ImGui::PopID();
   }
+}
+
+// One matrix, large, in its own window: numbers that do not fit in the overview fit here.
+void draw_zoom_window(App& app) {
+  if (app.ui.zoom_view == View::count) return;
+  const ImVec2 ds = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(ds.x * 0.5f, ds.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(ds.x * 0.94f, ds.y * 0.9f), ImGuiCond_Appearing);
+  bool open = true;
+  char title[64];
+  std::snprintf(title, sizeof title, "%s, large###zoom", view_name(app.ui.zoom_view));
+  if (ImGui::Begin(title, &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_HorizontalScrollbar)) {
+    Block b = block_of(app, app.ui.zoom_view);
+    b.max_cell = 90.0f;  // as large as the window allows both ways (draw_block passes its height)
+    draw_block(app, b, ImGui::GetContentRegionAvail().x, 0.0f, 0.0f, true);
+  }
+  ImGui::End();
+  if (!open) app.ui.zoom_view = View::count;
+}
+
+std::string weights_badge(const attn::Config& c) {
+  if (!c.w_q.empty() || !c.w_k.empty() || !c.w_v.empty() || !c.w_o.empty()) return "weights: given in the config";
+  std::string out = "weights: random (seed " + std::to_string(c.seed) + ")";
+  if (!c.handmade.empty()) {
+    out = "weights: ";
+    for (const attn::HandmadeHead& h : c.handmade)
+      out += "head " + std::to_string(h.head) + " hand-built (" + attn::handmade_label(h.kind) + "), ";
+    out += (int)c.handmade.size() >= c.heads ? "W_O random (seed " : "the rest random (seed ";
+    out += std::to_string(c.seed) + ")";
+  }
+  return out;
 }
 
 }  // namespace
@@ -164,6 +433,7 @@ void draw_matrices_panel(App& app) {
     ImGui::End();
     return;
   }
+  const attn::Config& c = app.engine.config();
   const int h = std::clamp(app.ui.head, 0, r.heads - 1);
   // Head selector
   ImGui::AlignTextToFramePadding();
@@ -179,40 +449,59 @@ void draw_matrices_panel(App& app) {
     ImGui::PopID();
   }
   ImGui::SameLine();
-  ImGui::TextDisabled("  [ and ] switch heads");
+  ImGui::TextDisabled(" [ ] ");
+  // The honest badge: where this head's weights come from.
+  ImGui::SameLine();
+  const std::string badge = weights_badge(c);
+  const bool random = c.handmade.empty() && c.w_q.empty();
+  ImGui::TextColored(random ? ImVec4(1.0f, 0.75f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f), "%s", badge.c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(random ? "These weights are untrained: drawn at random from the seed. Patterns you see are chance,\n"
+                               "not meaning. A trained model learns its weights; Controls \xE2\x86\x92 hand-built heads\n"
+                               "sets one head's weights by hand to show a pattern on purpose."
+                             : "Hand-built heads have W_Q, W_K and W_V written by hand for one pattern (see Controls);\n"
+                               "they are constructed, not learned. The other weights are random from the seed.");
+  // A preset's explanation, on screen until closed.
+  if (!app.ui.note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.16f, 0.20f, 0.12f, 1.0f));
+    const float wrap = ImGui::GetContentRegionAvail().x - 40.0f * app.style_scale;
+    const float text_h = ImGui::CalcTextSize(app.ui.note.c_str(), nullptr, false, wrap).y;
+    ImGui::BeginChild("note", ImVec2(0, text_h + ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y * 2.0f), true);
+    ImGui::TextColored(ImVec4(0.75f, 0.95f, 0.6f, 1.0f), "%s", app.ui.note_title.c_str());
+    ImGui::SameLine(ImGui::GetContentRegionAvail().x + ImGui::GetCursorPosX() - ImGui::GetFrameHeight());
+    if (ImGui::SmallButton("x")) app.ui.note.clear();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Close this explanation");
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+    ImGui::TextUnformatted(app.ui.note.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+  }
 
-  const auto* q_tok = &app.labels;
-  const auto* k_tok = &app.source_labels;
   // Row 1: the inputs of attention. Row 2: scores to weights. Row 3: what comes out.
   ImGui::Separator();
   ImGui::PushID("inputs");
-  row_of(app, {Block{.view = View::x, .title = "1  X", .help = "One row per token: its embedding plus its position vector (unless RoPE or none is chosen). Click a cell to edit it.", .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.6f},
-               Block{.view = View::q, .title = "2  Q = X\xC2\xB7W_Q", .help = "Queries: what each token is looking for. Row i is token i's query for this head.", .rows = q_tok},
-               Block{.view = View::k, .title = "K = X\xC2\xB7W_K", .help = "Keys: what each token offers to be found by. Queries are compared with these.", .rows = k_tok, .query_rows = false},
-               Block{.view = View::v, .title = "V = X\xC2\xB7W_V", .help = "Values: what each token hands over when it is attended to.", .rows = k_tok, .query_rows = false}});
+  const bool show_p = app.ui.show_position && (c.positional == attn::Positional::sinusoidal || c.positional == attn::Positional::learned);
+  if (r.cross) row_of(app, {View::x, View::x_source, View::q, View::k, View::v});
+  else if (show_p) row_of(app, {View::x, View::position, View::q, View::k, View::v});
+  else row_of(app, {View::x, View::q, View::k, View::v});
   ImGui::PopID();
   ImGui::Separator();
   ImGui::PushID("attention");
-  row_of(app, {Block{.view = View::scores, .title = "3  S = Q\xC2\xB7K\xE1\xB5\x80\xC2\xB7scale/\xCF\x84", .help = "Every query dotted with every key, then scaled. Big means 'this key matches what I look for'.", .rows = q_tok, .cols = k_tok, .key_cols = true},
-               Block{.view = View::masked, .title = "4  masked S", .help = "The same scores with hidden pairs set to minus infinity. Click a cell to hide or allow that pair.", .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .neg_inf = true},
-               Block{.view = View::weights, .title = "5  A = softmax(rows)", .help = "Each row is turned into positive weights that sum to 1: how much query i takes from each key. Click a cell to mask it and watch the row renormalise.", .cmap = Colormap::sequential, .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .max_cell = 48.0f, .stretch = 1.4f}});
+  row_of(app, {View::scores, View::masked, View::weights});
   ImGui::PopID();
   ImGui::Separator();
   ImGui::PushID("outputs");
-  row_of(app, {Block{.view = View::head_out, .title = "6  O = A\xC2\xB7V", .help = "Each output row is a weighted average of the value rows, with this head's weights.", .rows = q_tok},
-               Block{.view = View::concat, .title = "7  concat(O\xE2\x82\x81\xE2\x80\xA6O\xE2\x82\x95)", .help = "All heads' outputs side by side, one block of d_v columns per head.", .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f},
-               Block{.view = View::output, .title = "8  out = concat\xC2\xB7W_O", .help = "The output projection mixes the heads back into d_model numbers per token.", .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f}});
+  row_of(app, {View::head_out, View::concat, View::output});
   ImGui::PopID();
   if (app.ui.show_weights) {
     ImGui::Separator();
     ImGui::PushID("w");
-    row_of(app, {Block{.view = View::w_q, .title = "W_Q", .help = "Learned in a real model; seeded random here. Click a cell to edit it.", .query_rows = false},
-                 Block{.view = View::w_k, .title = "W_K", .help = "Key projection for this head.", .query_rows = false},
-                 Block{.view = View::w_v, .title = "W_V", .help = "Value projection for this head.", .query_rows = false},
-                 Block{.view = View::w_o, .title = "W_O", .help = "Output projection, shared by all heads.", .query_rows = false, .per_head = false, .max_cell = 24.0f, .stretch = 2.0f}});
+    row_of(app, {View::w_q, View::w_k, View::w_v, View::w_o});
     ImGui::PopID();
   }
   ImGui::End();
+  draw_zoom_window(app);
 }
 
 }  // namespace attnlab

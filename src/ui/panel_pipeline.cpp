@@ -1,8 +1,12 @@
 // The formula across the top: softmax(Q·Kᵀ/√d_k)·V, each part a button that brings its matrix into view.
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "app.h"
 #include "config_json.h"
+#include "export.h"
+#include "formula.h"
 #include "panels.h"
 #include "presets.h"
 #include "widgets.h"
@@ -35,42 +39,63 @@ void draw_pipeline_panel(App& app) {
   ImGui::Begin("pipeline", nullptr,
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Attention Lab");
-  ImGui::SameLine(0, 18.0f * app.style_scale);
-  const bool scaled = app.config.scale_mode == attn::ScaleMode::inv_sqrt_dk;
-  char scale_label[48];
-  std::snprintf(scale_label, sizeof scale_label, "%s", scaled ? "/ \xE2\x88\x9A" "d\xE2\x82\x96" : "\xC2\xB7 scale");
-  text_part("out =");
-  if (part("concat", "Concatenate every head's output side by side")) focus(app, View::concat);
-  text_part("(");
-  if (part("softmax", "Turn each row of scores into weights that are positive and sum to 1")) focus(app, View::weights);
-  text_part("(");
-  if (part("mask", "Hidden keys get a score of minus infinity, so their weight is exactly 0")) focus(app, View::masked);
-  text_part("(");
-  if (part("Q", "Queries: X times W_Q, one row per token")) focus(app, View::q);
-  if (part("K\xE1\xB5\x80", "Keys (transposed): X times W_K")) focus(app, View::k);
-  if (part(scale_label, "Dot products grow with d_k; dividing by its square root keeps the softmax from saturating")) focus(app, View::scores);
-  char tau[32];
-  std::snprintf(tau, sizeof tau, "/ \xCF\x84=%.2g", app.config.temperature);
-  if (part(tau, "Temperature: above 1 flattens the weights, below 1 sharpens them")) focus(app, View::scores);
-  text_part(")))");
-  if (part("\xC2\xB7 V", "Mix the value vectors with the weights")) focus(app, View::head_out);
-  text_part(")");
-  if (part("\xC2\xB7 W_O", "Project the concatenation back to d_model")) focus(app, View::output);
-  ImGui::SameLine(0, 18.0f * app.style_scale);
+  // Room: the buttons keep their size at the right; the title goes first when space runs short, then
+  // the formula shrinks its text (never below 60%), so on a projector everything stays on screen.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const std::vector<FormulaPart> parts = formula_parts(app.engine.config());
+  const auto button_w = [&](const char* t) { return ImGui::CalcTextSize(t).x + 2.0f * st.FramePadding.x; };
+  float buttons_w = 0.0f;
+  for (const char* b : {"Presets", "Export", "Share", "Tour", "Help"}) buttons_w += button_w(b) + st.ItemSpacing.x;
+  float formula_w = 0.0f;
+  for (const FormulaPart& p : parts) {
+    std::string label = p.text;
+    label.erase(0, label.find_first_not_of(' '));
+    formula_w += (p.view == View::count ? ImGui::CalcTextSize(p.text.c_str()).x : button_w(label.c_str())) + 2.0f;
+  }
+  const float gap = 18.0f * app.style_scale;
+  const float title_w = ImGui::CalcTextSize("Attention Lab").x + gap;
+  const float room = ImGui::GetContentRegionAvail().x - buttons_w - gap;
+  const bool title = title_w + formula_w <= room;
+  const float shrink = std::clamp(room / std::max(formula_w, 1.0f), 0.6f, 1.0f);
+  if (title) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Attention Lab");
+    ImGui::SameLine(0, gap);
+  }
+  // The formula for the current settings (formula.h): each symbol a button to its matrix. On a
+  // phone-narrow screen, where even 60% text does not fit, the buttons keep the strip to themselves.
+  const bool formula = title || room >= formula_w * 0.6f;
+  ImGui::SetWindowFontScale(title ? 1.0f : shrink);
+  for (const FormulaPart& p : parts) {
+    if (!formula) break;
+    std::string label = p.text;
+    label.erase(0, label.find_first_not_of(' '));
+    if (p.view == View::count) {
+      text_part(p.text.c_str());
+    } else if (part((label + "##" + p.text).c_str(), p.tip.c_str())) {
+      focus(app, p.view);
+    }
+  }
+  ImGui::SetWindowFontScale(1.0f);
+  if (formula) ImGui::SameLine(std::max(ImGui::GetCursorPosX() + gap, ImGui::GetWindowContentRegionMax().x - buttons_w + st.ItemSpacing.x));
 
   if (ImGui::Button("Presets")) ImGui::OpenPopup("presets");
   if (ImGui::BeginPopup("presets")) {
     for (const Preset& p : presets()) {
       if (ImGui::Selectable(p.name.c_str())) {
-        attn::Config c;
-        std::string err = attn::parse_config(p.json, c);
-        if (err.empty()) err = apply_config(app, c);
-        notify(app, err.empty() ? "Preset: " + p.name : "Preset " + p.file + " is broken: " + err);
+        const std::string err = apply_preset(app, p);
+        notify(app, err.empty() ? "Preset: " + p.name : err);
       }
       if (ImGui::IsItemHovered() && !p.description.empty()) ImGui::SetTooltip("%s", p.description.c_str());
     }
+    ImGui::EndPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Export")) ImGui::OpenPopup("export");
+  remember_item(app, "export");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save a PNG of the lab or of one view, a matrix as CSV, or the whole result as JSON.\nRight-click any matrix for its own menu.");
+  if (ImGui::BeginPopup("export")) {
+    export_menu_items(app);
     ImGui::EndPopup();
   }
   ImGui::SameLine();
@@ -80,7 +105,13 @@ void draw_pipeline_panel(App& app) {
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy a link that reopens the lab with these settings, edits and masks");
   ImGui::SameLine();
-  if (ImGui::Button("Tour")) app.ui.show_tour = !app.ui.show_tour;
+  const bool tour_clicked = ImGui::Button("Tour");
+  remember_item(app, "tour");
+  if (tour_clicked) {
+    app.ui.show_tour = !app.ui.show_tour;
+    if (app.ui.show_tour) tour_open_step(app, app.ui.tour_step);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A guided tour: each step sets the lab up, points at a matrix and asks you to try one thing");
   ImGui::SameLine();
   if (ImGui::Button("Help")) app.ui.show_help = !app.ui.show_help;
   ImGui::End();

@@ -64,13 +64,21 @@ void big_matrix(App& app, View view, const char* title, ImVec2 size) {
   s.masked_as_neg_inf = view == View::masked;
   s.cell = {view, head, -1, -1};
   s.max_cell = 400.0f;
+  s.scale = app.style_scale;
+  s.show_numbers = true;  // a presenter always shows the numbers
   s.highlight_row = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
   s.highlight_col = r.cross ? -1 : s.highlight_row;
-  const bool numbers = app.ui.show_numbers;
-  app.ui.show_numbers = true;  // a presenter always shows the numbers
-  const HeatmapEvent ev = draw_heatmap(app, s, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()));
-  app.ui.show_numbers = numbers;
-  (void)ev;  // hovering draws the card; clicks do nothing here (a presenter should not mask by accident)
+  // Colours as in the Matrices panel: the same fixed or fitted range, so both read alike.
+  const float fixed = app.ui.fixed_range[(int)view];
+  const HeatmapColors colors = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID("colors"), s.m, s.cmap, s.mask, fixed,
+                                              app.result_version);
+  s.range = fixed > 0.0f ? fixed : colors.fit_range;
+  s.range_fixed = fixed > 0.0f;
+  s.texture = colors.texture;
+  s.downsample = colors.downsample;
+  const HeatmapEvent ev = draw_heatmap(s, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()));
+  if (ev.hovered) app.ui.hover_next = {view, head, ev.row, ev.col};
+  // Hovering shows the card; clicks do nothing here (a presenter should not mask by accident).
   ImGui::EndGroup();
 }
 

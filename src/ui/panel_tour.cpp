@@ -1,9 +1,12 @@
-// The guided tour: a few steps, each pointing at one part of the formula and setting up what to see.
+// The guided tour: show and tell. Each step sets the lab up (a config and how to show it), frames the
+// matrix to look at with a highlight that stays while the step is open, says what to see, and asks
+// the learner to try one thing, ticking it off when they have.
 #include <algorithm>
 
 #include "app.h"
-#include "config_json.h"
 #include "panels.h"
+#include "presets.h"
+#include "widgets.h"
 
 namespace attnlab {
 
@@ -11,79 +14,165 @@ namespace {
 
 struct Step {
   const char* title;
-  const char* text;
-  View view;           // the matrix to bring into view
-  const char* config;  // applied when the step opens (nullptr: leave the settings alone)
+  const char* text;   // what to see
+  const char* try_;   // what to do
+  View view;          // the matrix to frame
+  const char* setup;  // config + "view" applied when the step opens (nullptr: leave the lab as it is)
+  bool (*done)(const App&);  // has the learner done the thing? (nullptr: nothing to check)
 };
+
+bool any_mask(const App& a) { return !a.engine.config().mask.empty(); }
+bool has_mask_kind(const App& a, attn::MaskTerm::Kind kind) {
+  for (const attn::MaskTerm& t : a.engine.config().mask)
+    if (t.kind == kind) return true;
+  return false;
+}
 
 // Our own words; each step changes one thing so its effect is easy to see.
 const Step kSteps[] = {
-    {"Tokens become vectors",
-     "Every token gets a row of numbers, X. The same word always starts from the same vector; the position "
-     "vector added to it is what tells 'cat' at position 1 from 'cat' at position 5.",
-     View::x, R"({"text": "the cat saw the other cat", "d_model": 16, "heads": 2, "positional": "sinusoidal"})"},
-    {"Three views of each token",
-     "Three matrices turn X into queries (what a token looks for), keys (how it can be found) and values "
-     "(what it passes on). Each head has its own three.",
-     View::q, nullptr},
-    {"Matching queries against keys",
-     "Row i of the scores holds query i dotted with every key. The result is scaled by 1/sqrt(d_k) so its "
-     "spread does not grow with the vector length.",
-     View::scores, nullptr},
-    {"From scores to weights",
-     "Softmax turns each row into positive weights that add up to one. Hover a cell to see the exponentials "
-     "and the sum behind it.",
-     View::weights, nullptr},
-    {"Hiding the future",
-     "A causal mask gives every later key a score of minus infinity, so its weight is exactly zero. The "
-     "remaining weights in each row grow to fill the gap.",
-     View::masked, R"({"text": "the cat saw the other cat", "d_model": 16, "heads": 2, "mask": "causal"})"},
-    {"Mixing values",
-     "Each output row is the weighted average of the value rows. Heads are then placed side by side and "
-     "projected back to d_model numbers.",
-     View::head_out, nullptr},
-    {"Your turn",
-     "Change the number of heads, untick the scaling, edit a number in Q or click weights to mask them. "
-     "Every matrix updates as you go.",
-     View::weights, nullptr},
+    {"1. Tokens become vectors",
+     "Each token gets a row of numbers: X = E + P, its word's embedding E plus a position vector P (shown beside "
+     "X). 'cat' appears twice: the same E, a different P, so the two rows of X differ.",
+     "Hover a cell of X: the card splits it into E + P.", View::x,
+     R"({"text": "the cat saw the other cat", "d_model": 16, "heads": 2, "positional": "sinusoidal", "view": {"position": true}})",
+     [](const App& a) { return a.ui.hover.view == View::x; }},
+    {"2. Queries, keys and values",
+     "Three weight matrices turn each row of X into a query (what the token looks for), a key (how it can be "
+     "found) and a value (what it passes on). Each head has its own three. Here they are random: nothing trained.",
+     "Hover a cell of Q: it is a row of X times a column of W_Q. Press W to see the W matrices.", View::q, nullptr,
+     [](const App& a) { return a.ui.hover.view == View::q || a.ui.show_weights; }},
+    {"3. Scores: every query against every key",
+     "S[i][j] = q_i\xC2\xB7k_j / \xE2\x88\x9A" "d_k: how well key j matches what query i looks for. Red is a good "
+     "match, blue a bad one, on a fixed \xC2\xB1" "5 colour scale.",
+     "Hover a cell of S to see the products that add up to it.", View::scores, nullptr,
+     [](const App& a) { return a.ui.hover.view == View::scores; }},
+    {"4. Why divide by \xE2\x88\x9A" "d_k",
+     "Here d_k = 64 and the scaling is off. A dot product of 64 terms spreads far: the scores run past \xC2\xB1" "30 "
+     "(\xCE\x94S, right of A), the fixed colours saturate, and softmax puts nearly all weight on one key per row "
+     "(H near 0 bits, max near 1). Learning through such a softmax barely works.",
+     "In Controls, set scale to 1/\xE2\x88\x9A" "d_k: S fades by a factor of 8, A spreads out, H rises.", View::scores,
+     R"({"text": "the students read the books in the quiet room", "d_model": 64, "heads": 1, "d_k": 64, "d_v": 16, "scale": false})",
+     [](const App& a) { return a.engine.config().scale_mode == attn::ScaleMode::inv_sqrt_dk; }},
+    {"5. Temperature",
+     "Dividing the scores by \xCF\x84 = 0.25 pulls them four times further apart: nearly one-hot weights. "
+     "Temperature and 1/\xE2\x88\x9A" "d_k are the same kind of knob: both multiply the scores before softmax.",
+     "Drag temperature in Controls up to 4: the colours of S fade and the weights flatten.", View::weights,
+     R"({"text": "the cat sat on the mat because it was tired", "d_model": 32, "heads": 4, "temperature": 0.25})",
+     [](const App& a) { return a.engine.config().temperature >= 2.0f; }},
+    {"6. Softmax: scores into weights",
+     "Each row of S becomes positive weights that sum to 1: exp(s \xE2\x88\x92 max) / \xCE\xA3. Bigger gaps between "
+     "scores give sharper weights.",
+     "Hover a weight for the exponentials; click one to hide that pair and watch the row share out its weight.",
+     View::weights, R"({"text": "the cat sat on the mat because it was tired", "d_model": 32, "heads": 4})", any_mask},
+    {"7. Masks: hiding the future",
+     "A causal mask sets every later key's score to \xE2\x88\x92\xE2\x88\x9E (masked S), so its weight is exactly 0: "
+     "token i sees only tokens 0..i, as in a text generator. Each row's weights grow to fill the gap.",
+     "Press M to step through causal, a sliding window of 3 and no mask.", View::masked,
+     R"({"text": "once upon a time a small robot crossed the street", "d_model": 32, "heads": 4, "mask": "causal"})",
+     [](const App& a) { return has_mask_kind(a, attn::MaskTerm::Kind::window); }},
+    {"8. Masks: padding",
+     "Batches pad short sentences with <pad> tokens. A padding mask hides those keys from every query: their "
+     "columns of A are exactly 0. Masks combine: a pair must pass every one.",
+     "In Controls, add the causal mask too and look at the triangle and the empty columns together.", View::masked,
+     R"({"tokens": ["hello", "world", "!", "<pad>", "<pad>", "<pad>"], "d_model": 16, "heads": 2, "mask": {"padding": [3, 4, 5]}})",
+     [](const App& a) { return has_mask_kind(a, attn::MaskTerm::Kind::causal); }},
+    {"9. Many heads",
+     "Each head has its own W_Q, W_K, W_V, so each finds its own pattern (All heads, right). Their outputs are "
+     "put side by side (concat) and W_O mixes them back to d_model numbers.",
+     "Press ] and [ to switch heads, or click a thumbnail in All heads.", View::weights,
+     R"({"text": "the cat sat on the mat because it was tired", "d_model": 32, "heads": 4})",
+     [](const App& a) { return a.ui.head != 0; }},
+    {"10. Self- vs cross-attention",
+     "In self-attention Q, K and V all come from the same text. In cross-attention the queries come from X (French "
+     "here) and the keys and values from another sequence, X_src (English): K = X_src\xC2\xB7W_K.",
+     "Edit the source text in Input: K, V and the columns of S change; Q does not.", View::k,
+     R"({"text": "le chat dort sur le tapis", "source": "the cat sleeps on the mat", "d_model": 32, "heads": 4})",
+     [](const App& a) { return a.engine.config().source.text != "the cat sleeps on the mat"; }},
+    {"11. Without position, order is invisible",
+     "With no positional encoding the two 'dog' tokens have identical rows in X, Q, K and V, and so identical rows "
+     "and columns in S and A: attention alone cannot tell word order.",
+     "Set position to sinusoidal or learned: P appears beside X and the two rows differ.", View::x,
+     R"({"text": "the dog chased the dog", "d_model": 16, "heads": 2, "positional": "none", "view": {"position": true}})",
+     [](const App& a) { return a.engine.config().positional != attn::Positional::none; }},
+    {"12. RoPE: scores by distance",
+     "RoPE adds nothing to X; it turns each query and key by an angle set by its position. With one repeated word "
+     "all queries and keys start equal, so a score depends only on the distance j \xE2\x88\x92 i: S is constant along "
+     "every diagonal.",
+     "Set position to sinusoidal: the diagonals break, because a position added to X mixes with the word.",
+     View::scores, R"({"text": "go go go go go go go go go go", "d_model": 32, "heads": 2, "positional": "rope"})",
+     [](const App& a) { return a.engine.config().positional == attn::Positional::sinusoidal; }},
+    {"13. A head built by hand",
+     "These weights are random, so no pattern here means anything. Head 0 below is built by hand instead: W_Q and "
+     "W_K read kind and number from an interpretable embedding, so 'it' (singular) attends to 'cat', not to the "
+     "plural 'dogs'. Constructed, not learned.",
+     "In All heads, switch head 1 to 'hand-built: same word' and back to random.", View::weights,
+     R"({"text": "the cat chased the dogs because it was tired", "embedding": "interpretable", "d_model": 8, "heads": 2, "d_k": 8, "d_v": 4, "seed": 7, "positional": "none", "handmade": [{"head": 0, "kind": "pronoun"}], "view": {"query": 6}})",
+     [](const App& a) { return a.engine.config().handmade.size() > 1; }},
+    {"14. Your turn",
+     "Change the number of heads, d_k or the text; edit a number in Q (click it, then drag in Inspector); mask "
+     "pairs by clicking weights. Every matrix updates as you go; Presets has more set-ups.",
+     "Close the tour when you are done (T opens it again).", View::weights, nullptr, nullptr},
 };
 constexpr int kStepCount = (int)(sizeof kSteps / sizeof kSteps[0]);
 
 void open_step(App& app, int k) {
   app.ui.tour_step = std::clamp(k, 0, kStepCount - 1);
   const Step& s = kSteps[app.ui.tour_step];
-  if (s.config) {
-    attn::Config c;
-    if (attn::parse_config(s.config, c).empty()) apply_config(app, c);
+  if (s.setup) {
+    const std::string err = apply_setup(app, s.setup);
+    if (!err.empty()) notify(app, "Tour step could not be set up: " + err);
   }
+  app.ui.note.clear();  // the tour speaks for itself
   app.ui.focus_view = s.view;
-  app.ui.focus_until = ImGui::GetTime() + 1.5;
+  app.ui.flash_view = s.view;
+  app.ui.focus_until = -1.0;  // a lasting highlight, until the step changes or the tour closes
 }
 
 }  // namespace
 
+int tour_step_count() { return kStepCount; }
+
+void tour_open_step(App& app, int k) { open_step(app, k); }
+
 void draw_tour_window(App& app) {
-  ImGui::SetNextWindowSize(ImVec2(440 * app.style_scale, 0), ImGuiCond_Always);
-  ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y - 60 * app.style_scale),
-                          ImGuiCond_FirstUseEver, ImVec2(0.5f, 1.0f));
-  if (!ImGui::Begin("Tour", &app.ui.show_tour, ImGuiWindowFlags_NoCollapse)) {
+  // Over the right-hand column, low down: the matrices stay in view.
+  const ImVec2 ds = ImGui::GetIO().DisplaySize;
+  const float w = std::min(ds.x * 0.34f, 460.0f * app.style_scale);
+  ImGui::SetNextWindowSize(ImVec2(w, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowPos(ImVec2(ds.x - 6.0f, ds.y - ImGui::GetFrameHeightWithSpacing() - 6.0f), ImGuiCond_Appearing, ImVec2(1.0f, 1.0f));
+  bool open = true;
+  if (!ImGui::Begin("Tour", &open, ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
     return;
   }
-  const Step& s = kSteps[std::clamp(app.ui.tour_step, 0, kStepCount - 1)];
-  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%d/%d  %s", app.ui.tour_step + 1, kStepCount, s.title);
+  const int k = std::clamp(app.ui.tour_step, 0, kStepCount - 1);
+  const Step& s = kSteps[k];
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", s.title);
+  ImGui::SameLine();
+  ImGui::TextDisabled("(%d of %d)", k + 1, kStepCount);
   ImGui::TextWrapped("%s", s.text);
   ImGui::Spacing();
-  ImGui::BeginDisabled(app.ui.tour_step == 0);
-  if (ImGui::Button("Back")) open_step(app, app.ui.tour_step - 1);
+  const bool done = s.done && s.done(app);
+  ImGui::TextColored(done ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.8f, 0.35f, 1.0f), "%s", done ? "\xE2\x9C\x93 Done:" : "Try:");
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", s.try_);
+  ImGui::Spacing();
+  ImGui::BeginDisabled(k == 0);
+  if (ImGui::Button("Back")) open_step(app, k - 1);
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button(app.ui.tour_step == 0 ? "Start" : "Show me")) open_step(app, app.ui.tour_step);
+  if (ImGui::Button("Set up again")) open_step(app, k);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Apply this step's settings again and point at its matrix");
   ImGui::SameLine();
-  ImGui::BeginDisabled(app.ui.tour_step + 1 >= kStepCount);
-  if (ImGui::Button("Next")) open_step(app, app.ui.tour_step + 1);
+  ImGui::BeginDisabled(k + 1 >= kStepCount);
+  if (ImGui::Button(done ? "Next \xE2\x86\x92" : "Next")) open_step(app, k + 1);
   ImGui::EndDisabled();
+  remember_item(app, "tour_next");
   ImGui::End();
+  if (!open) {
+    app.ui.show_tour = false;
+    if (app.ui.focus_until < 0.0) app.ui.focus_until = 0.0, app.ui.flash_view = View::count;
+  }
 }
 
 }  // namespace attnlab

@@ -15,6 +15,8 @@ void draw_inspector_panel(App& app);   // the selected/hovered cell's arithmetic
 void draw_status_bar(App& app);        // sizes, backend, timings, notices
 void draw_help_window(App& app);       // keyboard shortcuts and how to read the lab
 void draw_tour_window(App& app);       // the guided walkthrough
+void tour_open_step(App& app, int step);  // sets the lab up for a tour step and frames its matrix
+int tour_step_count();
 void draw_hover_card(App& app);        // tooltip with the exact computation of the hovered cell
 void draw_nav_bar(App& app);           // tabs between panels on small screens, side panels, Present
 void draw_presenter(App& app);         // full-screen teaching view: formula, S and A big, presets

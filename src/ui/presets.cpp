@@ -3,6 +3,10 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "app.h"
+#include "config_json.h"
+#include "view_state.h"
+
 namespace attnlab {
 
 struct EmbeddedFile {
@@ -21,12 +25,43 @@ std::span<const Preset> presets() {
       if (j.is_object()) {
         if (auto it = j.find("name"); it != j.end() && it->is_string()) p.name = it->get<std::string>();
         if (auto it = j.find("description"); it != j.end() && it->is_string()) p.description = it->get<std::string>();
+        if (auto it = j.find("view"); it != j.end()) p.view = it->dump();
       }
       out.push_back(std::move(p));
     }
     return out;
   }();
   return all;
+}
+
+std::string apply_setup(App& app, const std::string& json) {
+  attn::Config c;
+  if (std::string err = attn::parse_config(json, c); !err.empty()) return err;
+  UiState view = app.ui;
+  const UiState defaults;
+  std::copy(std::begin(defaults.fixed_range), std::end(defaults.fixed_range), view.fixed_range);
+  view.row_stats = defaults.row_stats;
+  view.show_position = defaults.show_position;
+  view.zoom_view = View::count;
+  view.query = -1;
+  view.head = 0;
+  view.selected = {};
+  const auto j = nlohmann::json::parse(json, nullptr, false);
+  if (j.is_object())
+    if (auto it = j.find("view"); it != j.end())
+      if (std::string err = apply_view_state(view, it->dump()); !err.empty()) return err;
+  if (std::string err = apply_config(app, c); !err.empty()) return err;
+  if (view.ui_scale != app.ui.ui_scale) app.fonts_dirty = true;
+  app.ui = view;
+  app.layout_dirty = true;
+  return "";
+}
+
+std::string apply_preset(App& app, const Preset& p) {
+  if (std::string err = apply_setup(app, p.json); !err.empty()) return "preset " + p.file + ": " + err;
+  app.ui.note_title = p.name;
+  app.ui.note = p.description;
+  return "";
 }
 
 }  // namespace attnlab

@@ -13,6 +13,8 @@ class TextureBackend {
   // Creates (existing == 0) or refills a w×h RGBA8 texture, nearest-neighbour sampled; returns its id.
   virtual ImTextureID upload(ImTextureID existing, int w, int h, const uint32_t* rgba) = 0;
   virtual void release(ImTextureID id) = 0;
+  // The largest side a texture may have. WebGL 2 guarantees 2048; a shell that asks the GPU may say more.
+  virtual int max_size() const { return 2048; }
 };
 
 }  // namespace attnlab

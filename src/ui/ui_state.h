@@ -4,6 +4,8 @@
 #include "config.h"  // attn::Target
 #include "engine.h"  // attn::Result, attn::MatView
 
+#include <string>
+
 namespace attnlab {
 
 // Every matrix the lab can draw.
@@ -17,6 +19,8 @@ enum class View {
   concat,    // [O_1 … O_H]                       (n, H·d_v)
   output,    // concat·W_O                        (n, d_model)
   w_q, w_k, w_v, w_o,
+  x_source,  // the source sequence's X in cross-attention (m, d_model): K and V come from it
+  position,  // P, the position vectors added to the embeddings (n, d_model): sinusoidal or learned
   count
 };
 const char* view_name(View v);  // for people: "Masked scores"
@@ -64,6 +68,14 @@ struct UiState {
   View flash_view = View::count;  // the block that was scrolled to, flashing until focus_until
   double focus_until = 0.0;
   bool focus_text = false;         // keyboard shortcut: put the cursor in the text box
+  // Each view's colour range: > 0 a fixed ±range, the same whatever the numbers (comparable across
+  // settings); 0 fitted to the view's own numbers. Scores start fixed at ±5 so that √d_k and τ change
+  // what one sees (scores 5 apart already give softmax weights 150:1).
+  float fixed_range[(int)View::count] = {0, 0, 0, 0, 5.0f, 5.0f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1.0f};
+  bool show_position = false;     // P beside X (sinusoidal or learned position)
+  bool row_stats = true;          // per-row readouts beside scores (spread) and weights (entropy, max)
+  View zoom_view = View::count;   // a matrix shown large in its own window (View::count: none)
+  std::string note_title, note;   // a preset's explanation, on screen until closed
   float ui_scale = 1.0f;       // applied (fonts are built for it)
   float ui_scale_edit = 1.0f;  // the slider's value while it is dragged
   // [SECTION] layout and presenter

@@ -19,12 +19,14 @@ const char* view_name(View v) {
     case View::w_k: return "W_K";
     case View::w_v: return "W_V";
     case View::w_o: return "W_O";
+    case View::x_source: return "X_src";
+    case View::position: return "P";
     default: return "?";
   }
 }
 
 const char* view_key(View v) {
-  static const char* const keys[] = {"x", "q", "k", "v", "scores", "masked", "weights", "head_out", "concat", "output", "w_q", "w_k", "w_v", "w_o"};
+  static const char* const keys[] = {"x", "q", "k", "v", "scores", "masked", "weights", "head_out", "concat", "output", "w_q", "w_k", "w_v", "w_o", "x_source", "position"};
   return (int)v >= 0 && v < View::count ? keys[(int)v] : "?";
 }
 
@@ -61,6 +63,7 @@ attn::MatView view_matrix(const attn::Result& r, View v, int head) {
     case View::w_k: return r.w_k_head(head);
     case View::w_v: return r.w_v_head(head);
     case View::w_o: return r.w_o_view();
+    case View::x_source: return r.x_source_view();
     default: return {};
   }
 }

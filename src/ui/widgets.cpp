@@ -68,11 +68,16 @@ std::string drawable_label(const std::string& token) {
 }
 
 ImU32 head_color(int head, float alpha) {
-  // Evenly spaced hues, alternating lightness so neighbours differ.
-  const float h = std::fmod(head * 0.61803398875f, 1.0f);
-  float r, g, b;
-  ImGui::ColorConvertHSVtoRGB(h, 0.65f, head % 2 ? 0.85f : 1.0f, r, g, b);
-  return ImGui::GetColorU32(ImVec4(r, g, b, alpha));
+  // Sixteen hues picked to stay apart on a dark background (after Kelly's and Tableau's lists);
+  // beyond 16 heads they repeat, a shade darker each round.
+  static const ImU32 kColors[16] = {
+      IM_COL32(230, 80, 80, 255),   IM_COL32(80, 150, 240, 255),  IM_COL32(120, 200, 80, 255),  IM_COL32(200, 110, 230, 255),
+      IM_COL32(245, 170, 50, 255),  IM_COL32(60, 200, 200, 255),  IM_COL32(240, 120, 180, 255), IM_COL32(190, 190, 70, 255),
+      IM_COL32(150, 110, 80, 255),  IM_COL32(130, 130, 255, 255), IM_COL32(40, 160, 110, 255),  IM_COL32(255, 150, 120, 255),
+      IM_COL32(170, 220, 255, 255), IM_COL32(140, 60, 160, 255),  IM_COL32(210, 230, 140, 255), IM_COL32(170, 170, 170, 255)};
+  ImVec4 c = ImGui::ColorConvertU32ToFloat4(kColors[((head % 16) + 16) % 16]);
+  const float shade = std::pow(0.75f, (float)(head / 16));
+  return ImGui::GetColorU32(ImVec4(c.x * shade, c.y * shade, c.z * shade, alpha));
 }
 
 std::string fmt(double v, int digits) {

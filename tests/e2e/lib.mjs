@@ -7,6 +7,8 @@ import zlib from 'node:zlib';
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',
                 '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
@@ -126,7 +128,8 @@ export async function frames(page, count = 2) {
 }
 
 // A test file's shared set-up: the site from ATTNLAB_SITE served on loopback, one Chromium, and the
-// output folder for screenshots (ATTNLAB_OUT). Returns { SITE, OUT, server, browser } (filled in before).
+// output folder for screenshots (ATTNLAB_OUT). Returns { SITE, OUT, server, browser, shot } (server and
+// browser are set once `before` has run); lab.shot(page, name) saves a screenshot and returns it decoded.
 export function labSuite() {
   const SITE = process.env.ATTNLAB_SITE;
   const OUT = process.env.ATTNLAB_OUT || '/tmp/attnlab-e2e';
@@ -135,6 +138,7 @@ export function labSuite() {
   const lab = { SITE, OUT, server: null, browser: null };
   before(async () => { lab.server = await serve(SITE); lab.browser = await launch(); });
   after(async () => { await lab.browser?.close(); await lab.server?.close(); });
+  lab.shot = async (page, name) => decodePng(await page.screenshot({ path: path.join(OUT, name + '.png') }));
   return lab;
 }
 

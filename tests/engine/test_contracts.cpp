@@ -81,7 +81,7 @@ constexpr int field_count() {
 // Each Config field changed alone, incrementally from a computed base, gives bit for bit the result
 // of a fresh engine. If this fails to compile, a field was added: add its change below.
 TEST(EngineIncremental, EveryFieldChangedAloneMatchesAFreshRun) {
-  static_assert(field_count<attn::Config>() == 21, "a Config field was added or removed: update `changes`");
+  static_assert(field_count<attn::Config>() == 22, "a Config field was added or removed: update `changes`");
   using C = attn::Config;
   const std::vector<std::pair<const char*, std::function<void(C&)>>> changes = {
       {"target", [](C& c) { c.target.text = "a dog sat on a log"; }},
@@ -105,6 +105,7 @@ TEST(EngineIncremental, EveryFieldChangedAloneMatchesAFreshRun) {
       {"w_k", [](C& c) { c.w_k.assign((size_t)c.heads * c.d_model * c.d_k, -0.02f); }},
       {"w_v", [](C& c) { c.w_v.assign((size_t)c.heads * c.d_model * c.d_v, 0.03f); }},
       {"w_o", [](C& c) { c.w_o.assign((size_t)c.heads * c.d_v * c.d_model, 0.04f); }},
+      {"handmade", [](C& c) { c.handmade = {{1, "same_word"}}; }},
       {"overrides x", [](C& c) { c.overrides = {{attn::Target::x, 0, 1, 2, 3.0f}}; }},
       {"overrides w_q", [](C& c) { c.overrides = {{attn::Target::w_q, 1, 1, 2, 3.0f}}; }},
       {"overrides w_o", [](C& c) { c.overrides = {{attn::Target::w_o, 0, 3, 2, 3.0f}}; }},

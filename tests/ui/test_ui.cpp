@@ -1,112 +1,12 @@
 // The lab's real UI, run headless: every panel for many frames at two window sizes, and the person's
 // actions (typing, clicking cells, keyboard shortcuts, pasting nonsense) sent through ImGui's input.
-#include <gtest/gtest.h>
-
-#include <algorithm>
-#include <map>
-#include <set>
-#include <string>
-
-#include "app.h"
-#include "imgui.h"
-#include "imgui_internal.h"
+#include "lab.h"
 
 namespace {
 
+using namespace labtest;
 using attnlab::App;
 using attnlab::View;
-
-class Lab : public ::testing::Test {
- protected:
-  App app;
-  void SetUp() override { open(1280, 720); }
-  void TearDown() override { ImGui::DestroyContext(); }
-
-  void open(float w, float h) {
-    if (ImGui::GetCurrentContext()) ImGui::DestroyContext();
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(w, h);
-    // Dear ImGui 1.86 maps its named keys to the backend's key codes; any distinct indices will do.
-    for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = k + 1;
-    app.config = attnlab::default_lab_config();
-    app.text = app.config.target.text;
-    attnlab::setup_style(app, nullptr, 0, 1.0f);
-    unsigned char* pixels;
-    int pw, ph;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &pw, &ph);
-    frames(2);
-  }
-
-  void frames(int n) {
-    for (int i = 0; i < n; ++i) {
-      ImGuiIO& io = ImGui::GetIO();
-      io.DeltaTime = 1.0f / 60.0f;
-      ImGui::NewFrame();
-      attnlab::frame(app);
-      ImGui::Render();
-    }
-  }
-  void click(ImVec2 p, bool ctrl = false) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = p;
-    io.KeyCtrl = ctrl;
-    frames(1);
-    io.MouseDown[0] = true;
-    frames(1);
-    io.MouseDown[0] = false;
-    frames(1);
-    io.KeyCtrl = false;
-    frames(1);
-  }
-  void key(ImGuiKey k, bool ctrl = false) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.KeyCtrl = ctrl;
-    io.KeysDown[io.KeyMap[k]] = true;
-    frames(1);
-    io.KeysDown[io.KeyMap[k]] = false;
-    io.KeyCtrl = false;
-    frames(1);
-  }
-  void type(const std::string& s) {
-    ImGui::GetIO().AddInputCharactersUTF8(s.c_str());
-    frames(2);
-  }
-  ImRect window(const char* name) {
-    ImGuiWindow* w = ImGui::FindWindowByName(name);
-    EXPECT_NE(w, nullptr) << name;
-    return w ? w->Rect() : ImRect();
-  }
-  // The text box: first widget under the "Text" line of the Input window.
-  ImVec2 text_box() {
-    const ImRect r = window("Input");
-    const ImGuiStyle& st = ImGui::GetStyle();
-    return ImVec2(r.Min.x + 60.0f, r.Min.y + ImGui::GetFrameHeight() + st.WindowPadding.y + ImGui::GetTextLineHeightWithSpacing() + 12.0f);
-  }
-  ImVec2 cell(View v, int i, int j) {
-    const attnlab::ViewRect& r = app.view_rects[(int)v];
-    EXPECT_TRUE(r.drawn) << attnlab::view_key(v);
-    return ImVec2(r.x + r.cell_w * (j + 0.5f), r.y + r.cell_h * (i + 0.5f));
-  }
-  // Pastes `s` into the focused widget through the clipboard, as Ctrl+V does.
-  void paste(const std::string& s) {
-    clipboard = s;
-    ImGuiIO& io = ImGui::GetIO();
-    io.ClipboardUserData = &clipboard;
-    io.GetClipboardTextFn = [](void* user) { return static_cast<std::string*>(user)->c_str(); };
-    key(ImGuiKey_V, true);
-    frames(2);
-  }
-  std::string clipboard;
-  void replace_text(const std::string& s) {
-    click(text_box());
-    key(ImGuiKey_A, true);  // select all
-    type(s);
-    frames(2);
-  }
-  const attn::Result& result() { return app.engine.result(); }
-};
 
 TEST_F(Lab, EveryPanelRunsAndTheLayoutFitsWithoutOverlap) {
   for (ImVec2 size : {ImVec2(1280, 720), ImVec2(1920, 1080)}) {

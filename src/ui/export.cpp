@@ -1,0 +1,104 @@
+#include "export.h"
+
+#include <cmath>
+
+#include "app.h"
+#include "config_json.h"
+#include "json_util.h"
+#include "result_json.h"
+
+namespace attnlab {
+
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return out + "\"";
+}
+
+bool per_head(View v) {
+  return !(v == View::x || v == View::x_source || v == View::position || v == View::concat || v == View::output || v == View::w_o);
+}
+
+// Which token sequence labels a view's rows and columns (nullptr: indices).
+const std::vector<std::string>* row_tokens(const App& app, View v) {
+  const attn::Result& r = app.engine.result();
+  switch (v) {
+    case View::k: case View::v: case View::x_source: return &r.source_tokens;
+    case View::w_q: case View::w_k: case View::w_v: case View::w_o: return nullptr;
+    default: return &r.tokens;
+  }
+}
+
+attn::MatView matrix(const App& app, View v) {
+  const attn::Result& r = app.engine.result();
+  if (v == View::position) return {app.positions.data(), r.n, r.d_model, r.d_model};
+  return view_matrix(r, v, app.ui.head);
+}
+
+}  // namespace
+
+std::string view_csv(const App& app, View v) {
+  const attn::Result& r = app.engine.result();
+  const attn::MatView m = matrix(app, v);
+  const std::vector<std::string>* rows = row_tokens(app, v);
+  const bool key_cols = v == View::scores || v == View::masked || v == View::weights;
+  std::string out = "\"\"";
+  for (int j = 0; j < m.cols; ++j) out += "," + (key_cols ? quoted(r.source_tokens[(size_t)j]) : std::to_string(j));
+  out += '\n';
+  for (int i = 0; i < m.rows; ++i) {
+    out += rows && i < (int)rows->size() ? quoted((*rows)[(size_t)i]) : std::to_string(i);
+    for (int j = 0; j < m.cols; ++j) {
+      out += ',';
+      if (v == View::masked && !r.mask.allows(i, j)) out += "-inf";
+      else out += attn::ojson(m(i, j)).dump();  // shortest round-trip form, as attnlab-cli prints
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::string export_file_name(const App& app, View v, const char* extension) {
+  std::string name = "attention-lab";
+  if (v != View::count) {
+    name += std::string("_") + view_key(v);
+    if (per_head(v)) name += "_head" + std::to_string(app.ui.head);
+  }
+  return name + "." + extension;
+}
+
+void export_view_items(App& app, View v) {
+  const bool can_download = (bool)app.download, can_png = (bool)app.save_png;
+  if (ImGui::MenuItem("Save as PNG (what you see)", nullptr, false, can_png)) app.save_png(export_file_name(app, v, "png"), v);
+  if (ImGui::MenuItem("Save numbers as CSV", nullptr, false, can_download))
+    app.download(export_file_name(app, v, "csv"), "text/csv", view_csv(app, v));
+  if (ImGui::MenuItem("Show large")) app.ui.zoom_view = v;
+}
+
+void export_menu_items(App& app) {
+  const bool can_download = (bool)app.download, can_png = (bool)app.save_png;
+  if (!can_download && !can_png) ImGui::TextDisabled("(this build cannot save files)");
+  if (ImGui::MenuItem("The whole lab as PNG", nullptr, false, can_png)) app.save_png(export_file_name(app, View::count, "png"), View::count);
+  remember_item(app, "export:png");
+  if (ImGui::MenuItem("Result as JSON (attnlab-cli's format)", nullptr, false, can_download))
+    app.download("attention-lab_result.json", "application/json", attn::result_to_json(app.engine.result(), app.engine.config(), 2));
+  remember_item(app, "export:json");
+  if (ImGui::MenuItem("Config as JSON (for attnlab-cli)", nullptr, false, can_download))
+    app.download("attention-lab_config.json", "application/json", attn::config_to_json(app.engine.config(), 2));
+  if (ImGui::BeginMenu("One view as PNG", can_png)) {
+    for (int k = 0; k < (int)View::count; ++k)
+      if (app.view_rects[k].drawn && ImGui::MenuItem(view_name((View)k))) app.save_png(export_file_name(app, (View)k, "png"), (View)k);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("One matrix as CSV", can_download)) {
+    for (int k = 0; k < (int)View::count; ++k) {
+      const View v = (View)k;
+      if ((v == View::x_source && !app.engine.result().cross) || (v == View::position && app.positions.empty())) continue;
+      if (ImGui::MenuItem(view_name(v))) app.download(export_file_name(app, v, "csv"), "text/csv", view_csv(app, v));
+    }
+    ImGui::EndMenu();
+  }
+}
+
+}  // namespace attnlab

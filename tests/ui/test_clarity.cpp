@@ -1,0 +1,345 @@
+// What a learner sees, asserted: the formula for every mode, colours that make √d_k and τ visible,
+// rows lined up, presets and the tour that set the lab up, hand-built heads that show their pattern,
+// view state that survives a link, exports that parse back, and the smaller promises (Escape, <pad>).
+#include <cmath>
+#include <sstream>
+
+#include "config_json.h"
+#include "export.h"
+#include "formula.h"
+#include "handmade_heads.h"
+#include "lab.h"
+#include "panels.h"
+#include "presets.h"
+#include "tokenizer.h"
+#include "view_state.h"
+
+namespace {
+
+using namespace labtest;
+using attnlab::View;
+using attnlab::formula_text;
+
+// A texture backend that keeps every upload's pixels and refuses sizes above its maximum.
+class PixelTextures : public attnlab::TextureBackend {
+ public:
+  int max = 2048;
+  intptr_t next = 1;
+  std::map<intptr_t, std::vector<uint32_t>> pixels;
+  std::map<intptr_t, std::pair<int, int>> sizes;
+  int uploads = 0;
+  ImTextureID upload(ImTextureID existing, int w, int h, const uint32_t* rgba) override {
+    EXPECT_LE(w, max);
+    EXPECT_LE(h, max);
+    intptr_t id = existing ? (intptr_t)existing : next++;
+    pixels[id].assign(rgba, rgba + (size_t)w * h);
+    sizes[id] = {w, h};
+    ++uploads;
+    return (ImTextureID)id;
+  }
+  void release(ImTextureID id) override { pixels.erase((intptr_t)id), sizes.erase((intptr_t)id); }
+  int max_size() const override { return max; }
+};
+
+attn::Config base() {
+  attn::Config c = attnlab::default_lab_config();
+  return c;
+}
+
+// [SECTION] the formula strip
+TEST(Formula, IsRightInEveryMode) {
+  attn::Config c = base();
+  EXPECT_EQ(formula_text(c), "out = concat(softmax(Q\xC2\xB7K\xE1\xB5\x80 / \xE2\x88\x9A" "d_k) \xC2\xB7 V) \xC2\xB7 W_O");
+  c.scale_mode = attn::ScaleMode::none;
+  EXPECT_EQ(formula_text(c), "out = concat(softmax(Q\xC2\xB7K\xE1\xB5\x80) \xC2\xB7 V) \xC2\xB7 W_O   no scaling");
+  c.scale_mode = attn::ScaleMode::custom;
+  c.scale_value = 0.25f;
+  EXPECT_EQ(formula_text(c), "out = concat(softmax(Q\xC2\xB7K\xE1\xB5\x80 \xC2\xB7 0.25) \xC2\xB7 V) \xC2\xB7 W_O");
+  c = base();
+  c.temperature = 0.5f;
+  c.mask.push_back({attn::MaskTerm::Kind::causal});
+  EXPECT_EQ(formula_text(c), "out = concat(softmax(mask(Q\xC2\xB7K\xE1\xB5\x80 / \xE2\x88\x9A" "d_k / \xCF\x84)) \xC2\xB7 V) \xC2\xB7 W_O   \xCF\x84 = 0.5");
+  c = base();
+  c.cross = true;
+  c.source.text = "a b";
+  EXPECT_EQ(formula_text(c), "out = concat(softmax(Q\xC2\xB7K\xE1\xB5\x80 / \xE2\x88\x9A" "d_k) \xC2\xB7 V) \xC2\xB7 W_O   (Q from X; K, V from X_src)");
+  c = base();
+  c.positional = attn::Positional::rope;
+  c.heads = 1;
+  EXPECT_EQ(formula_text(c), "out = softmax(rot(Q)\xC2\xB7rot(K)\xE1\xB5\x80 / \xE2\x88\x9A" "d_k) \xC2\xB7 V \xC2\xB7 W_O");
+}
+
+TEST(Formula, BracketsBalanceAndScalingNeverReadsAsAWord) {
+  for (int heads : {1, 4})
+    for (auto mode : {attn::ScaleMode::inv_sqrt_dk, attn::ScaleMode::none, attn::ScaleMode::custom})
+      for (float tau : {1.0f, 0.2f})
+        for (bool mask : {false, true})
+          for (bool cross : {false, true}) {
+            attn::Config c = base();
+            c.heads = heads, c.scale_mode = mode, c.temperature = tau, c.cross = cross, c.source.text = "x y";
+            if (mask) c.mask.push_back({attn::MaskTerm::Kind::causal});
+            const std::string f = formula_text(c);
+            int depth = 0;
+            for (char ch : f) {
+              depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+              EXPECT_GE(depth, 0) << f;
+            }
+            EXPECT_EQ(depth, 0) << f;
+            EXPECT_EQ(f.find("scale"), std::string::npos) << f;
+            EXPECT_EQ(f.find("sqrt"), std::string::npos) << f;
+            EXPECT_EQ(f.find("\xCF\x84") != std::string::npos, tau != 1.0f) << f;
+            EXPECT_EQ(f.find("mask(") != std::string::npos, mask) << f;
+            // ·V sits inside concat: the last ")" before "· W_O" closes concat, after "· V".
+            if (heads > 1) {
+              EXPECT_LT(f.find("\xC2\xB7 V"), f.rfind(')')) << f;
+            }
+          }
+}
+
+// [SECTION] colours: the √d_k and temperature lessons must change the picture
+TEST_F(Lab, FixedScoreColoursShowTemperatureWhileFittedOnesHideIt) {
+  PixelTextures tex;
+  attnlab::HeatmapCache cache;
+  // The colours the scores view gets at temperature τ, on a fixed range (> 0) or fitted (0).
+  const auto picture = [&](float tau, float range) {
+    attn::Config c = app.engine.config();
+    c.temperature = tau;
+    EXPECT_EQ(attnlab::apply_config(app, c), "");
+    const attnlab::HeatmapColors hc = attnlab::heatmap_colors(cache, &tex, 1, result().scores_head(0), attnlab::Colormap::diverging,
+                                                             nullptr, range, app.result_version);
+    return tex.pixels[(intptr_t)hc.texture];
+  };
+  const float start = app.ui.fixed_range[(int)View::scores];
+  EXPECT_EQ(start, 5.0f) << "scores start on a fixed range";
+  const std::vector<uint32_t> fixed_hot = picture(0.2f, start), fixed_cold = picture(5.0f, start);
+  const std::vector<uint32_t> fit_hot = picture(0.2f, 0.0f), fit_cold = picture(5.0f, 0.0f);
+  ASSERT_EQ(fixed_hot.size(), (size_t)result().n * result().m);
+  EXPECT_NE(fixed_hot, fixed_cold) << "on a fixed range, τ must change the colours";
+  EXPECT_EQ(fit_hot, fit_cold) << "fitted colours rescale (what the issue complained of): the same picture";
+  // At τ = 5 the scores are small: on the fixed scale nearly every cell is pale (all channels high);
+  // at τ = 0.2 many are saturated.
+  const auto pale = [](const std::vector<uint32_t>& px) {
+    int n = 0;
+    for (uint32_t p : px) n += (p & 0xFF) > 0xC0 && ((p >> 8) & 0xFF) > 0xC0 && ((p >> 16) & 0xFF) > 0xC0;
+    return n;
+  };
+  EXPECT_GT(pale(fixed_cold), (int)fixed_cold.size() * 9 / 10);
+  EXPECT_LT(pale(fixed_hot), (int)fixed_hot.size() / 3);
+}
+
+TEST_F(Lab, TexturesUploadOnlyWhatChangedAndNeverAboveTheGpuLimit) {
+  PixelTextures tex;
+  tex.max = 64;
+  app.textures = &tex;
+  attn::Config c = app.engine.config();
+  c.d_model = 256, c.d_k = c.d_v = 64;  // X is 10×256: wider than the 64-texel limit
+  ASSERT_EQ(attnlab::apply_config(app, c), "");
+  frames(4);
+  const int settled = tex.uploads;
+  frames(5);
+  EXPECT_EQ(tex.uploads, settled) << "nothing changed: nothing uploaded";
+  // A mask changes the masked scores and what follows (weights, outputs): X, Q, K, V are unchanged.
+  c = app.engine.config();
+  c.mask.push_back({attn::MaskTerm::Kind::causal});
+  ASSERT_EQ(attnlab::apply_config(app, c), "");
+  frames(3);
+  const int after_mask = tex.uploads - settled;
+  EXPECT_GE(after_mask, 3);
+  // masked S, A, O, concat, out and one thumbnail per head; not X, Q, K, V or S
+  EXPECT_LE(after_mask, 5 + result().heads) << "textures of unchanged data were uploaded again";
+  app.textures = nullptr;
+}
+
+// [SECTION] labels and alignment
+TEST_F(Lab, ScoresMaskedScoresAndWeightsShareRowsAndEveryAxisHasTokens) {
+  attn::Config c = app.engine.config();
+  c.mask.push_back({attn::MaskTerm::Kind::causal});
+  ASSERT_EQ(attnlab::apply_config(app, c), "");
+  frames(4);
+  const auto& s = app.view_rects[(int)View::scores];
+  const auto& m = app.view_rects[(int)View::masked];
+  const auto& a = app.view_rects[(int)View::weights];
+  ASSERT_TRUE(s.drawn && m.drawn && a.drawn);
+  EXPECT_FLOAT_EQ(s.y, m.y);
+  EXPECT_FLOAT_EQ(s.y, a.y);
+  EXPECT_FLOAT_EQ(s.cell_h, m.cell_h);
+  EXPECT_FLOAT_EQ(s.cell_h, a.cell_h);
+  // Token labels exist for every row (built once the font is there).
+  ASSERT_EQ(app.labels.size(), (size_t)result().n);
+  EXPECT_EQ(app.labels[1], "cat");
+}
+
+TEST_F(Lab, CrossAttentionShowsTheSourceAndRopeLabelsRotation) {
+  attn::Config c = app.engine.config();
+  c.cross = true;
+  c.source.text = "le chat dort";
+  ASSERT_EQ(attnlab::apply_config(app, c), "");
+  frames(4);
+  EXPECT_TRUE(app.view_rects[(int)View::x_source].drawn);
+  EXPECT_EQ(app.view_rects[(int)View::x_source].rows, 3);
+  EXPECT_EQ(app.view_rects[(int)View::k].rows, 3);
+  EXPECT_NE(attnlab::formula_text(app.engine.config()).find("X_src"), std::string::npos);
+}
+
+// [SECTION] presets and the tour
+TEST_F(Lab, EveryPresetAppliesAndExplainsItselfOnScreen) {
+  ASSERT_GE(attnlab::presets().size(), 9u);
+  for (const attnlab::Preset& p : attnlab::presets()) {
+    EXPECT_EQ(attnlab::apply_preset(app, p), "") << p.file;
+    frames(2);
+    EXPECT_EQ(app.ui.note_title, p.name) << p.file;
+    EXPECT_FALSE(app.ui.note.empty()) << p.file;
+    EXPECT_TRUE(app.error.empty()) << p.file << ": " << app.error;
+    // Every experiment about scores keeps their colours on a fixed range.
+    EXPECT_GT(app.ui.fixed_range[(int)View::scores], 0.0f) << p.file;
+  }
+}
+
+TEST_F(Lab, WhoIsItShowsThePatternItPromises) {
+  const attnlab::Preset* p = nullptr;
+  for (const attnlab::Preset& q : attnlab::presets())
+    if (q.file == "01_pronoun.json") p = &q;
+  ASSERT_NE(p, nullptr);
+  ASSERT_EQ(attnlab::apply_preset(app, *p), "");
+  frames(2);
+  const attn::Result& r = result();
+  const int it = 6, cat = 1, dogs = 4;
+  ASSERT_EQ(r.tokens[(size_t)it], "it");
+  EXPECT_GT(r.weights_head(0)(it, cat), 0.9f);
+  EXPECT_LT(r.weights_head(0)(it, dogs), 0.05f);
+  EXPECT_EQ(app.ui.query, it) << "the preset points at the row of 'it'";
+}
+
+TEST_F(Lab, TheTourDrivesTheLabAndKeepsItsHighlight) {
+  app.ui.show_tour = true;
+  for (int k = 0; k < attnlab::tour_step_count(); ++k) {
+    attnlab::tour_open_step(app, k);
+    frames(3);
+    EXPECT_TRUE(app.error.empty()) << "step " << k << ": " << app.error;
+    EXPECT_LT(app.ui.focus_until, 0.0) << "step " << k << ": the highlight must last";
+    EXPECT_NE(app.ui.flash_view, View::count);
+    EXPECT_NE(ImGui::FindWindowByName("Tour"), nullptr);
+  }
+  // Step 4 switches scaling off; setting it back on is what the learner is asked to do.
+  attnlab::tour_open_step(app, 3);
+  frames(2);
+  EXPECT_EQ(app.engine.config().scale_mode, attn::ScaleMode::none);
+  EXPECT_EQ(app.engine.config().d_k, 64);
+  // The tour window sits over the right-hand column, not over the matrices' bottom row.
+  const ImRect tour = window("Tour"), matrices = window("Matrices");
+  EXPECT_GE(tour.Min.x + 1.0f, matrices.Max.x - tour.GetWidth() * 0.5f);
+}
+
+// [SECTION] hand-built heads (engine data)
+TEST(Handmade, SameWordHeadFindsCopiesAndBadKindsAreRefused) {
+  attn::Config c;
+  c.target.text = "the cat saw the other cat";
+  c.positional = attn::Positional::none;
+  c.d_model = 32, c.heads = 2, c.d_k = c.d_v = 16;
+  c.handmade = {{1, "same_word"}};
+  const attn::RunOutput out = attn::run_attention(c);
+  ASSERT_EQ(out.error, "");
+  const attn::MatView a = out.result.weights_head(1);
+  EXPECT_GT(a(1, 1) + a(1, 5), 0.9f) << "'cat' attends to the two cats";
+  EXPECT_GT(a(0, 0) + a(0, 3), 0.9f) << "'the' attends to the two 'the's";
+  // Head 0 is untouched: the same as without any hand-built head.
+  attn::Config plain = c;
+  plain.handmade.clear();
+  const attn::RunOutput ref = attn::run_attention(plain);
+  EXPECT_EQ(out.result.weights_head(0)(2, 3), ref.result.weights_head(0)(2, 3));
+  c.handmade = {{0, "psychic"}};
+  EXPECT_EQ(attn::validate(c).rfind("handmade[0].kind", 0), 0u) << attn::validate(c);
+  c.handmade = {{2, "pronoun"}};
+  EXPECT_EQ(attn::validate(c).rfind("handmade[0].head", 0), 0u) << attn::validate(c);
+}
+
+TEST(Handmade, RoundTripsThroughTheConfigJson) {
+  attn::Config c;
+  ASSERT_EQ(attn::parse_config(R"({"heads": 2, "handmade": [{"head": 1, "kind": "pronoun"}]})", c), "");
+  ASSERT_EQ(c.handmade.size(), 1u);
+  attn::Config back;
+  ASSERT_EQ(attn::parse_config(attn::config_to_json(c), back), "");
+  EXPECT_EQ(back, c);
+  EXPECT_NE(attn::parse_config(R"({"handmade": [{"head": 0}]})", c), "");
+  EXPECT_NE(attn::parse_config(R"({"handmade": {"head": 0, "kind": "pronoun"}})", c), "");
+}
+
+// [SECTION] view state, shared links, exports
+TEST_F(Lab, ViewStateRoundTripsAndBadViewsChangeNothing) {
+  app.ui.head = 2, app.ui.show_numbers = false, app.ui.zoom_view = View::weights, app.ui.show_position = true;
+  app.ui.fixed_range[(int)View::q] = 3.0f;
+  const std::string json = attnlab::view_state_to_json(app.ui);
+  attnlab::UiState fresh;
+  ASSERT_EQ(attnlab::apply_view_state(fresh, json), "");
+  EXPECT_EQ(fresh.head, 2);
+  EXPECT_FALSE(fresh.show_numbers);
+  EXPECT_EQ(fresh.zoom_view, View::weights);
+  EXPECT_TRUE(fresh.show_position);
+  EXPECT_EQ(fresh.fixed_range[(int)View::q], 3.0f);
+  const attnlab::UiState before = fresh;
+  EXPECT_EQ(attnlab::apply_view_state(fresh, R"({"head": 1, "zoom": "nonsense"})").rfind("view.zoom", 0), 0u);
+  EXPECT_EQ(attnlab::apply_view_state(fresh, R"({"ranges": {"scores": -1}})").rfind("view.ranges.scores", 0), 0u);
+  EXPECT_EQ(attnlab::apply_view_state(fresh, R"({"colour": 1})").rfind("view.colour", 0), 0u);
+  EXPECT_NE(attnlab::apply_view_state(fresh, "not json"), "");
+  EXPECT_EQ(fresh.head, before.head) << "a refused view changes nothing";
+  frames(3);  // the zoom window opens and draws
+  EXPECT_NE(ImGui::FindWindowByName("Weights, large###zoom"), nullptr);
+}
+
+TEST_F(Lab, CsvOfAMatrixParsesBackToTheMatrix) {
+  attn::Config c = app.engine.config();
+  c.mask.push_back({attn::MaskTerm::Kind::causal});
+  ASSERT_EQ(attnlab::apply_config(app, c), "");
+  frames(2);
+  for (View v : {View::weights, View::masked, View::q, View::x}) {
+    const std::string csv = attnlab::view_csv(app, v);
+    std::istringstream in(csv);
+    std::string line;
+    std::getline(in, line);  // header: column labels
+    const attn::MatView m = attnlab::view_matrix(result(), v, app.ui.head);
+    int i = 0;
+    while (std::getline(in, line)) {
+      // first field: the row's token, quoted
+      ASSERT_EQ(line[0], '"');
+      size_t at = line.find("\",", 1) + 2;
+      for (int j = 0; j < m.cols; ++j) {
+        const size_t end = line.find(',', at);
+        const std::string cell = line.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        if (v == View::masked && !result().mask.allows(i, j)) EXPECT_EQ(cell, "-inf");
+        else EXPECT_EQ(std::strtof(cell.c_str(), nullptr), m(i, j)) << attnlab::view_key(v) << " " << i << "," << j;
+        at = end + 1;
+      }
+      ++i;
+    }
+    EXPECT_EQ(i, m.rows) << attnlab::view_key(v);
+  }
+  EXPECT_EQ(attnlab::export_file_name(app, View::weights, "csv"), "attention-lab_weights_head0.csv");
+}
+
+// [SECTION] smaller promises
+TEST_F(Lab, EscapeLeavesTheTextBoxKeepingWhatWasTyped) {
+  click(text_box());
+  key(ImGuiKey_End, true);
+  type(" today");
+  key(ImGuiKey_Escape);
+  frames(2);
+  EXPECT_EQ(app.text, "the cat sat on the mat because it was tired today");
+  EXPECT_EQ(result().n, 11);
+}
+
+TEST(Tokens, SpecialTokensStayWhole) {
+  const attn::Tokenized t = attn::tokenize("hello world ! <pad> <pad> <|endoftext|> a<b", 100);
+  const std::vector<std::string> want = {"hello", "world", "!", "<pad>", "<pad>", "<|endoftext|>", "a", "<", "b"};
+  EXPECT_EQ(t.tokens, want);
+}
+
+}  // namespace
+
+namespace {
+TEST_F(Lab, AViewWithAUiScaleAsksForNewFonts) {
+  app.fonts_dirty = false;
+  ASSERT_EQ(attnlab::apply_view(app, R"({"ui_scale": 2})"), "");
+  EXPECT_TRUE(app.fonts_dirty);
+  EXPECT_EQ(app.ui.ui_scale, 2.0f);
+}
+}  // namespace
