@@ -37,7 +37,13 @@ struct Block {
   bool per_head = true;
   float max_cell = 44.0f;
   float stretch = 1.0f;  // share of the row's width
+  bool notes = true;     // the per-row readouts (weights, when row_stats is on) if the line has room
 };
+
+// Whether a block shows its per-row readouts (spread, entropy, max) beside the colour bar.
+bool with_notes(const App& app, const Block& b) {
+  return b.notes && app.ui.row_stats && b.view == View::weights && !app.engine.result().scores.empty();
+}
 
 // Every view's title, help and labels, written once: the rows and the zoom window read them.
 Block block_of(const App& app, View v) {
@@ -232,9 +238,8 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   ImGui::BeginGroup();
   const attn::MatView m = matrix_of(app, b.view);
   std::vector<std::string> notes;
-  const bool with_notes = app.ui.row_stats && b.view == View::weights && !r.scores.empty();
-  if (with_notes) notes = row_notes(r, app.ui.head);
-  HeatmapSpec s = spec_for(app, b, with_notes ? &notes : nullptr);
+  if (with_notes(app, b)) notes = row_notes(r, app.ui.head);
+  HeatmapSpec s = spec_for(app, b, notes.empty() ? nullptr : &notes);
   const float fixed = app.ui.fixed_range[(int)b.view];
   const HeatmapColors colors = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID(zoomed ? "zoomed" : "colors"), m, b.cmap, b.mask,
                                               fixed, app.result_version);
@@ -323,20 +328,23 @@ void row_of(App& app, std::initializer_list<View> views) {
   constexpr float kMinCell = 8.0f;  // CSS px at UI scale 1: the smallest cell a finger or a pointer can aim at
   const float avail = ImGui::GetContentRegionAvail().x, sc = app.style_scale;
   // The width each block needs: its cells at kMinCell plus what its heatmap draws beside them (row
-  // labels, the colour bar, row readouts) and the table's padding.
-  std::vector<float> need(blocks.size());
+  // labels, the colour bar, row readouts) and the table's padding (each cell's, and the table's own
+  // at both ends: `outer_pad`).
+  const float pad = ImGui::GetStyle().CellPadding.x, outer_pad = 2.0f * pad;
+  std::vector<float> need(blocks.size()), notes_w(blocks.size());
   for (size_t i = 0; i < blocks.size(); ++i) {
     std::vector<std::string> notes;
-    if (app.ui.row_stats && blocks[i].view == View::weights && !r.scores.empty()) notes = row_notes(r, app.ui.head);
+    if (with_notes(app, blocks[i])) notes = row_notes(r, app.ui.head);
     const HeatmapSpec s = spec_for(app, blocks[i], notes.empty() ? nullptr : &notes);
     const HeatmapGeometry g = heatmap_geometry(s, 1e6f);
-    need[i] = g.gutter + g.bar_w + g.notes_w + kMinCell * sc * (float)s.m.cols + 2.0f * ImGui::GetStyle().CellPadding.x;
+    need[i] = g.gutter + g.bar_w + kMinCell * sc * (float)s.m.cols + 2.0f * pad + 1.0f;  // + ImGui's rounding
+    notes_w[i] = g.notes_w;
   }
   const auto needs = [&](const std::vector<const Block*>& line, size_t i) { return need[(size_t)(line[i] - blocks.data())]; };
   const auto fits = [&](const std::vector<const Block*>& line) {
     float total = 0.0f;
     for (size_t i = 0; i < line.size(); ++i) total += needs(line, i);
-    return total <= avail;
+    return total + outer_pad <= avail;
   };
   // Filled from the last block backwards, so what wraps is the first block (X, the widest) and the
   // blocks that belong together (Q, K, V; masked S and A) stay on one line.
@@ -353,26 +361,35 @@ void row_of(App& app, std::initializer_list<View> views) {
   for (size_t li = 0; li < lines.size(); ++li) {
     const std::vector<const Block*>& line = lines[li];
     const int n = (int)line.size();
+    // The row readouts are an extra: shown when the line has room for them too.
+    float min_total = 0.0f, stretch = 0.0f, notes_total = 0.0f;
+    for (size_t i = 0; i < line.size(); ++i)
+      min_total += needs(line, i), stretch += line[i]->stretch, notes_total += notes_w[(size_t)(line[i] - blocks.data())];
+    const bool notes_fit = min_total + notes_total + outer_pad <= avail;
+    for (const Block* b : line) {
+      const size_t i = (size_t)(b - blocks.data());
+      if (notes_fit) need[i] += notes_w[i];
+      else blocks[i].notes = false;
+    }
+    if (notes_fit) min_total += notes_total;
     // Each block gets what it needs, and the room left over in proportion to its stretch.
-    float min_total = 0.0f, stretch = 0.0f;
-    for (size_t i = 0; i < line.size(); ++i) min_total += needs(line, i), stretch += line[i]->stretch;
-    const float outer = std::max(avail, min_total);
+    const float outer = std::max(avail, min_total + outer_pad);
     std::vector<float> weight(line.size());
     float total = 0.0f;
     for (size_t i = 0; i < line.size(); ++i)
-      total += weight[i] = needs(line, i) + (outer - min_total) * line[i]->stretch / stretch;
+      total += weight[i] = needs(line, i) + (outer - outer_pad - min_total) * line[i]->stretch / stretch;
     ImGui::PushID((int)li);
     if (ImGui::BeginTable("row", n, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX, ImVec2(outer, 0.0f))) {
       for (size_t i = 0; i < line.size(); ++i)
         ImGui::TableSetupColumn(view_name(line[i]->view), ImGuiTableColumnFlags_WidthStretch, weight[i]);
-      const float inner = outer - ImGui::GetStyle().CellPadding.x * 2.0f * (float)n;
+      const float inner = outer - outer_pad - pad * 2.0f * (float)n;
       float row_h = 1e9f, header_h = 0.0f;
       int rows = -1;
       bool same_rows = true;
       for (size_t i = 0; i < line.size(); ++i) {
         const Block* b = line[i];
         std::vector<std::string> notes;
-        if (app.ui.row_stats && b->view == View::weights && !r.scores.empty()) notes = row_notes(r, app.ui.head);
+        if (with_notes(app, *b)) notes = row_notes(r, app.ui.head);
         const HeatmapSpec s = spec_for(app, *b, notes.empty() ? nullptr : &notes);
         const HeatmapGeometry g = heatmap_geometry(s, inner * weight[i] / total);
         row_h = std::min(row_h, g.cell_h);

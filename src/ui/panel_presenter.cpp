@@ -77,6 +77,7 @@ void big_matrix(App& app, View view, const char* title, ImVec2 size) {
   s.texture = colors.texture;
   s.downsample = colors.downsample;
   const HeatmapEvent ev = draw_heatmap(s, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()));
+  app.view_rects[(int)view] = {ev.cells_min.x, ev.cells_min.y, ev.cell_w, ev.cell_h, s.m.rows, s.m.cols, head, true};
   if (ev.hovered) app.ui.hover_next = {view, head, ev.row, ev.col};
   // Hovering shows the card; clicks do nothing here (a presenter should not mask by accident).
   ImGui::EndGroup();

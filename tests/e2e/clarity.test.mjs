@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openLab, decodePng, frames, labSuite } from './lib.mjs';
+import { openLab, decodePng, frames, labSuite, showView } from './lib.mjs';
 
 const lab = labSuite();
 const OUT = lab.OUT;
@@ -77,6 +77,7 @@ for (const [label, opts] of [['default size', { width: 1280, height: 720 }], ['p
     await page.evaluate(() => window.attnlab.apply({ text: 'the students read the books in the quiet room', d_model: 64, heads: 1, d_k: 64, d_v: 16 }));
     await draw(page);
     const cells = async (name) => {
+      if (!opts.uiScale) await showView(page, 'scores', Infinity);  // X (d_model 64) takes a line of its own above
       const lay = await page.evaluate(() => window.attnlab.layout());
       const v = opts.uiScale ? lay.widgets.zoom_cells : lay.views.scores;
       assert.ok(v, 'S is on screen');

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { labSuite, openLab, decodePng, pixelStats, frames, showWeights } from './lib.mjs';
+import { labSuite, openLab, decodePng, pixelStats, frames, showView } from './lib.mjs';
 
 const lab = labSuite();
 const OUT = lab.OUT;
@@ -195,7 +195,7 @@ test('screen readers: the hovered cell, its weights row and the matrix are in th
   const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1280, height: 720 });
   await page.evaluate(() => window.attnlab.apply({ text: 'the cat sat on the mat', heads: 2, d_model: 8 }));
   await settle(page);
-  await showWeights(page, 6);
+  await showView(page, 'weights', 6);
   await settle(page);
   const w = (await layout(page)).views.weights;
   await page.mouse.move(w.x + w.cell_w * 0.5, w.y + w.cell_h * 1.5);  // query 1 "cat", key 0 "the"

@@ -7,8 +7,6 @@ import zlib from 'node:zlib';
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import assert from 'node:assert/strict';
-import { before, after } from 'node:test';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',
                 '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png' };
@@ -142,16 +140,18 @@ export function labSuite() {
   return lab;
 }
 
-// Scrolls the Matrices panel with the mouse wheel until the weights' first `rows` rows are on screen
-// (on a 1280×720 screen X, Q, K and V come first and the weights may start below the fold).
-export async function showWeights(page, rows = 8) {
-  for (let i = 0; i < 16; i++) {
+// Scrolls the Matrices panel with the mouse wheel until the first `rows` rows of a view (all: Infinity)
+// are on screen (on a 1280×720 screen X, Q, K and V come first and the weights may start below the fold).
+export async function showView(page, view = 'weights', rows = 8) {
+  for (let i = 0; i < 40; i++) {
     const l = await page.evaluate(() => window.attnlab.layout());
-    const m = l.windows.Matrices, w = l.views.weights;
+    const m = l.windows.Matrices, w = l.views[view];
     if (w && w.y >= m.y + 30 && w.y + w.cell_h * Math.min(rows, w.rows) <= m.y + m.h - 16) return;
     await page.mouse.move(m.x + m.w / 2, m.y + m.h / 2);
     const before = await page.evaluate(() => window.attnlab.stats().frames);
-    await page.mouse.wheel(0, w && w.y < m.y + 30 ? -40 : 40);
+    // Whole notches while the view is far away, small steps near it.
+    const far = !w || w.y > m.y + m.h || w.y < m.y - m.h / 2;
+    await page.mouse.wheel(0, (w && w.y < m.y + 30 ? -1 : 1) * (far ? 100 : 40));
     // A wheel notch that scrolls nothing (already at the end) draws no frame: an idle lab draws none.
     // So wait for the frames that a scroll draws, but go on re-reading the layout without them.
     await page.waitForFunction((n) => window.attnlab.stats().frames >= n, before + 2, { timeout: 5000, polling: 20 })

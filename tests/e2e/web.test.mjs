@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { labSuite, launch, openLab, pixelStats, changedFraction, frames, showWeights } from './lib.mjs';
+import { labSuite, launch, openLab, pixelStats, changedFraction, frames, showView } from './lib.mjs';
 
 const CLI = process.env.ATTNLAB_CLI;
 const lab = labSuite();
@@ -29,7 +29,7 @@ function near(a, b, tol, where = '') {
 
 test('the page loads, draws the lab and contacts no other host', async () => {
   const { page, problems } = await openLab(lab.browser, lab.server.url);
-  await showWeights(page, 10);
+  await showView(page, 'weights', 10);
   const img = await shot(page, '01-loaded');
   const s = pixelStats(img);
   assert.ok(s.distinct > 300, `only ${s.distinct} colours: the UI is not drawn`);
@@ -83,7 +83,7 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
   r = await page.evaluate(() => window.attnlab.result());
   assert.equal(r.heads.length, 8);
   assert.equal(r.config.d_k, 4, 'd_k follows d_model / heads');
-  await showWeights(page, 8);
+  await showView(page, 'weights', 8);
   await page.mouse.move(4, 716);
   await page.waitForTimeout(300);
   const eight = await shot(page, '03-eight-heads');

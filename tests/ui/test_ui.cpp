@@ -1,5 +1,10 @@
 // The lab's real UI, run headless: every panel for many frames at two window sizes, and the person's
 // actions (typing, clicking cells, keyboard shortcuts, pasting nonsense) sent through ImGui's input.
+#include <fstream>
+#include <iterator>
+#include <tuple>
+#include <vector>
+
 #include "lab.h"
 
 namespace {
@@ -196,6 +201,32 @@ TEST_F(Lab, TheLayoutFollowsTheScreenAndTheUiScale) {
   }
   app.ui.side_collapsed = true;
   EXPECT_EQ(attnlab::choose_layout(app, 1280, 720).matrices.w, 1280.0f);
+}
+
+// The layout rule's cell half, as the browser test checks it: at phone to 4K sizes and UI scales 1-3,
+// every matrix drawn keeps cells of at least 8 px (a block that cannot goes on a line of its own).
+// With the shells' font (DejaVu Sans), whose labels are wider than ImGui's built-in one.
+TEST_F(Lab, EveryMatrixKeepsCellsOfAtLeastEightPixelsAtEverySize) {
+  std::ifstream in(ATTNLAB_FONT_PATH, std::ios::binary);
+  static const std::vector<char> font((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(font.empty()) << ATTNLAB_FONT_PATH;
+  for (auto [w, h, scale] : {std::tuple{390.0f, 844.0f, 1.0f}, {1024.0f, 768.0f, 1.0f}, {1280.0f, 720.0f, 1.0f}, {1920.0f, 1080.0f, 1.0f},
+                             {1280.0f, 720.0f, 2.0f}, {1920.0f, 1080.0f, 2.0f}, {1280.0f, 720.0f, 3.0f}, {3840.0f, 2160.0f, 1.0f}}) {
+    open(w, h);
+    attnlab::setup_style(app, font.data(), (int)font.size(), scale);
+    unsigned char* pixels;
+    int pw, ph;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &pw, &ph);
+    frames(4);
+    int drawn = 0;
+    for (const auto& v : app.view_rects) {
+      if (!v.drawn) continue;
+      ++drawn;
+      EXPECT_GE(v.cell_w, 8.0f) << w << "x" << h << " scale " << scale << " view " << (&v - app.view_rects) << " cols " << v.cols;
+      EXPECT_GE(v.cell_h, 8.0f) << w << "x" << h << " scale " << scale;
+    }
+    EXPECT_GE(drawn, 4) << w << "x" << h << " scale " << scale;
+  }
 }
 
 // Keyboard: a matrix with the focus takes the arrows as a cell cursor; the cursor's cell is what the
