@@ -307,6 +307,9 @@
       e.preventDefault();  // no page scroll or zoom, and no emulated mouse events after a tap
       e.stopImmediatePropagation();
       const rect = canvas.getBoundingClientRect();
+      // A first finger down starts a new gesture even if the end of the last one never came (a
+      // touchend the browser dropped, or one that arrived before the engine was ready).
+      if (kind === 0 && e.touches.length === e.changedTouches.length) finger = null;
       for (const t of e.changedTouches) {
         if (kind === 0 && finger === null) finger = t.identifier;
         if (t.identifier !== finger) continue;

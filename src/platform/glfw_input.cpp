@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "imgui_impl_glfw.h"
 #include "imgui_internal.h"
@@ -170,6 +171,17 @@ void InputRelay::before_new_frame() {
     io.MousePos = ImVec2(still ? touch_.start_x : touch_.x, still ? touch_.start_y : touch_.y);
     io.MouseDown[0] = left_down_;
   }
+}
+
+std::string InputRelay::state_json() const {
+  static const char* const phases[] = {"idle", "placed", "pressed", "scrolling", "held_cell", "done"};
+  const auto b = [](bool v) { return v ? "true" : "false"; };
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "{\"events\":%u,\"touch\":\"%s\",\"touch_frames\":%d,\"queued\":%d,\"touch_owns_pointer\":%s,"
+                "\"over_cell\":%s,\"left_down\":%s}",
+                events_, phases[(int)touch_.phase], touch_.frames, (int)touch_queue_.size(), b(touch_owns_pointer_), b(over_cell_), b(left_down_));
+  return buf;
 }
 
 void InputRelay::after_frame() {

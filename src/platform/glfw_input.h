@@ -15,6 +15,7 @@
 //          page; a tap on a matrix cell inspects it (the hover card stays) and a long press (0.5 s)
 //          clicks it, as a mouse click does (mask a weight, select a number to edit).
 #pragma once
+#include <string>
 #include <vector>
 
 struct GLFWwindow;
@@ -44,6 +45,9 @@ class InputRelay {
   bool touch_active() const { return touch_.phase != TouchPhase::idle; }
   // True after a touch until a real mouse moves: the page then keeps the on-screen keyboard's input.
   bool last_pointer_was_touch() const { return touch_owns_pointer_; }
+  // The relay's state as a JSON object, for the page's stats() (what a test prints when input is lost):
+  // {"events", "touch": phase, "touch_frames", "queued", "touch_owns_pointer", "over_cell", "left_down"}.
+  std::string state_json() const;
 
  private:
   static InputRelay* from(GLFWwindow* w);

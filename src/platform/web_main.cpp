@@ -286,6 +286,8 @@ EMSCRIPTEN_KEEPALIVE void attnlab_focus_text() { g_shell->focus_text_pending = t
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_stats() {
   g_shell->reply = attnlab::stats_json(g_shell->app);
+  g_shell->reply.pop_back();  // '}': the input relay's state goes in too
+  g_shell->reply += ",\"input\":" + g_shell->input.state_json() + "}";
   return g_shell->reply.c_str();
 }
 

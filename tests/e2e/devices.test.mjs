@@ -117,8 +117,17 @@ test('touch on a phone: tabs, a slider dragged by finger, a tap inspects a cell,
   // A tap on a tab opens it.
   await until(page, () => window.attnlab.layout().ui.mode === 'tabs' && !!window.attnlab.layout().widgets.tab_Controls, null, 'phone layout');
   let l = await layout(page);
-  await page.touchscreen.tap(center(l.widgets.tab_Controls).x, center(l.widgets.tab_Controls).y);
-  await until(page, () => !!window.attnlab.layout().widgets.heads, null, 'a tap on the Controls tab');
+  const tapAt = center(l.widgets.tab_Controls);
+  const framesBefore = (await page.evaluate(() => window.attnlab.stats())).frames;
+  await page.touchscreen.tap(tapAt.x, tapAt.y);
+  await until(page, () => !!window.attnlab.layout().widgets.heads, null, 'a tap on the Controls tab').catch(async (e) => {
+    // What the page saw, so a failure here says where the tap was lost.
+    const seen = await page.evaluate(([p, n]) => ({ frames_since: window.attnlab.stats().frames - n, input: window.attnlab.stats().input,
+      target: document.elementFromPoint(p.x, p.y)?.id, visible: document.visibilityState, tabs: window.attnlab.layout().widgets.tab_Controls,
+      windows: Object.keys(window.attnlab.layout().windows) }), [tapAt, framesBefore]);
+    await page.screenshot({ path: path.join(OUT, 'touch-tab-lost.png') });
+    throw new Error(`${e.message}; tapped ${JSON.stringify(tapAt)}; the page saw ${JSON.stringify(seen)}`);
+  });
   // Drag the heads slider with a finger from its left end to its right end.
   const heads = (await layout(page)).widgets.heads;
   const before = await page.evaluate(() => window.attnlab.config().heads);
