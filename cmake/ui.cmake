@@ -30,6 +30,8 @@ add_library(attnlab_ui STATIC
   src/ui/panel_status.cpp
   src/ui/panel_help.cpp
   src/ui/panel_tour.cpp
+  src/ui/learn.cpp
+  src/ui/panel_learn.cpp
   ${CMAKE_BINARY_DIR}/generated/presets_data.cpp)
 target_include_directories(attnlab_ui PUBLIC src/ui)
 target_link_libraries(attnlab_ui PUBLIC attnlab_io imgui_core)
