@@ -6,6 +6,7 @@
 
 #include "mask.h"
 #include "heatmap.h"
+#include "learn.h"
 #include "panels.h"
 #include "tokenizer.h"
 #include "widgets.h"
@@ -237,9 +238,21 @@ void handle_shortcuts(App& app) {
       case 'h': case 'H': case '?': app.ui.show_help = !app.ui.show_help; break;
       case 't': case 'T': app.ui.show_tour = !app.ui.show_tour; break;
       case 'w': case 'W': app.ui.show_weights = !app.ui.show_weights; break;
+      case 'l': case 'L': app.ui.learn_mode = !app.ui.learn_mode, app.layout_dirty = true; break;
       default: break;
     }
   }
+}
+
+// The end of every frame, in either mode.
+void end_frame(App& app, uint64_t version_at_start) {
+  heatmap_collect_garbage(app);
+  app.layout_dirty = false;
+  app.drawn_version = version_at_start;
+  // Keep drawing while a flash fades or a notice is up, and once more after, to take them away.
+  const double now = ImGui::GetTime();
+  const double until = std::max(app.ui.focus_until, app.notice.empty() ? 0.0 : app.notice_until);
+  app.animate_for = until > now ? until - now + 0.1 : 0.0;
 }
 
 }  // namespace
@@ -261,6 +274,8 @@ void frame(App& app) {
   app.ui.hover_token_next = -1;
 
   handle_shortcuts(app);
+  learn_tick(app);  // training takes its slice of the frame whichever mode is shown
+  if (app.ui.learn_mode) return draw_learn_mode(app), end_frame(app, version_at_start);
 
   const float s = app.style_scale;
   const float W = io.DisplaySize.x, H = io.DisplaySize.y;
@@ -292,24 +307,20 @@ void frame(App& app) {
   draw_lines_panel(app);
   place(app, "status", {0, H - bottom, W, bottom});
   draw_status_bar(app);
+  draw_mode_switch(app);
 
   draw_hover_card(app);
   if (app.ui.show_help) draw_help_window(app);
   if (app.ui.show_tour) draw_tour_window(app);
 
   sync_engine(app);  // clicks in the matrices (mask cells, edits) are ready for the next frame
-  heatmap_collect_garbage(app);
-  app.layout_dirty = false;
-  app.drawn_version = version_at_start;
-  // Keep drawing while a flash fades or a notice is up, and once more after, to take them away.
-  const double now = ImGui::GetTime();
-  const double until = std::max(app.ui.focus_until, app.notice.empty() ? 0.0 : app.notice_until);
-  app.animate_for = until > now ? until - now + 0.1 : 0.0;
+  end_frame(app, version_at_start);
 }
 
 bool needs_redraw(const App& app, double seconds_since_last_frame) {
   return app.fonts_dirty || app.layout_dirty || app.drawn_version != app.result_version ||
-         app.engine.needs_compute() || seconds_since_last_frame < app.animate_for || app.ui.focus_text;
+         app.engine.needs_compute() || seconds_since_last_frame < app.animate_for || app.ui.focus_text ||
+         learn_busy(app);
 }
 
 std::string stats_json(const App& app) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -18,6 +19,8 @@
 #include "ui_state.h"
 
 namespace attnlab {
+
+struct LearnState;  // learn.h
 
 // Frame times over the last kWindow frames, for the status bar and window.attnlab.stats().
 struct FrameStats {
@@ -77,6 +80,7 @@ struct App {
   // (#c=...) and copies that; the desktop shell copies the JSON. Receives config_to_json(config).
   std::function<void(const std::string&)> share;
   ImVec2 last_display_size{0, 0};
+  std::shared_ptr<LearnState> learn;  // Learn mode (learn.h), created on first use
 };
 
 // The lab's defaults: a sentence, 4 heads, no mask; the UI clamps input to 256 tokens.
