@@ -13,10 +13,17 @@ namespace attnlab {
 namespace lrn = attn::learn;
 using ojson = nlohmann::ordered_json;
 
+lrn::TrainSetup learn_defaults(const lrn::Task& task) {
+  lrn::TrainSetup s = lrn::default_setup(task);
+  // About 40 evaluations a run, so the curves have points to show (each costs ~8 steps' work).
+  s.train.eval_every = std::max(10, s.train.steps / 40);
+  return s;
+}
+
 LearnState& learn_state(App& app) {
   if (!app.learn) {
     app.learn = std::make_shared<LearnState>();
-    app.learn->setup = lrn::default_setup(lrn::tasks().front());
+    app.learn->setup = learn_defaults(lrn::tasks().front());
   }
   return *app.learn;
 }

@@ -40,6 +40,9 @@ struct LearnState {
   bool settings_dirty = false;          // settings edited since the run started
 };
 
+// A task's defaults as the Learn panel offers them: the CLI's, with evaluations often enough for curves.
+attn::learn::TrainSetup learn_defaults(const attn::learn::Task& task);
+
 // The Learn state, created on first use (App owns it).
 LearnState& learn_state(App& app);
 bool learn_busy(const App& app);  // training is running: the shell must keep drawing frames

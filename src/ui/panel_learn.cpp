@@ -51,17 +51,21 @@ void section(const char* title) {
   ImGui::Separator();
 }
 
+// Settings sit two to a row: `second` puts the next one in the right half.
+void second() { ImGui::SameLine(ImGui::GetWindowContentRegionMin().x + ImGui::GetContentRegionAvail().x * 0.5f + 4.0f); }
+float field_width() { return ImGui::GetFontSize() * 3.6f; }
+
 bool input_int(const char* label, int* v, const char* help) {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  ImGui::SetNextItemWidth(field_width());
   const bool changed = ImGui::InputInt(label, v, 0, 0);
-  if (help) ImGui::SameLine(), help_marker(help);
+  if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
   return changed;
 }
 
 bool input_float(const char* label, float* v, const char* help) {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  ImGui::SetNextItemWidth(field_width());
   const bool changed = ImGui::InputFloat(label, v, 0, 0, "%.4g");
-  if (help) ImGui::SameLine(), help_marker(help);
+  if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
   return changed;
 }
 
@@ -88,7 +92,7 @@ void draw_settings(App& app, LearnState& L) {
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::BeginCombo("##task", s.task.c_str())) {
     for (const lrn::Task& t : table)
-      if (ImGui::Selectable(t.name, &t == task)) s = lrn::default_setup(t), task = &t;
+      if (ImGui::Selectable(t.name, &t == task)) s = learn_defaults(t), task = &t;
     ImGui::EndCombo();
   }
   remember_item(app, "learn_task");
@@ -104,36 +108,41 @@ void draw_settings(App& app, LearnState& L) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("d_model, heads, d_k, d_v, positional encoding, scale, temperature and mask as the lab has them");
   input_int("d_model", &s.spec.d_model, "Width of the residual stream.");
-  input_int("heads", &s.spec.heads, nullptr);
+  second(), input_int("heads", &s.spec.heads, "Attention heads per layer.");
   input_int("d_k", &s.spec.d_k, "Query/key size per head.");
-  input_int("d_v", &s.spec.d_v, "Value size per head.");
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  second(), input_int("d_v", &s.spec.d_v, "Value size per head.");
+  ImGui::SetNextItemWidth(field_width());
   ImGui::SliderInt("layers", &s.spec.layers, 1, lrn::ModelLimits::max_layers);
-  ImGui::Checkbox("tied (W_U = W_E\xE1\xB5\x80)", &s.spec.tied);
+  second(), ImGui::Checkbox("tied", &s.spec.tied);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Unembedding tied to the embedding: W_U = W_E\xE1\xB5\x80");
   static const attn::Positional kPos[] = {attn::Positional::none, attn::Positional::sinusoidal,
                                           attn::Positional::learned, attn::Positional::rope};
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  if (ImGui::BeginCombo("positions", attn::to_string(s.spec.positional))) {
+  ImGui::SetNextItemWidth(field_width());
+  if (ImGui::BeginCombo("positions", attn::to_string(s.spec.positional), ImGuiComboFlags_NoArrowButton)) {
     for (attn::Positional p : kPos)
       if (ImGui::Selectable(attn::to_string(p), p == s.spec.positional)) s.spec.positional = p;
     ImGui::EndCombo();
   }
   bool causal = has_causal(s.spec.mask);
-  if (ImGui::Checkbox("causal mask", &causal)) {
+  second();
+  if (ImGui::Checkbox("causal", &causal)) {
     std::erase_if(s.spec.mask, [](const auto& t) { return t.kind == attn::MaskTerm::Kind::causal; });
     if (causal) s.spec.mask.push_back({attn::MaskTerm::Kind::causal});
   }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Causal mask: query i sees keys 0..i only");
   bool scaled = s.spec.scale_mode == attn::ScaleMode::inv_sqrt_dk;
-  if (ImGui::Checkbox("scale by 1/\xE2\x88\x9A" "d_k", &scaled)) s.spec.scale_mode = scaled ? attn::ScaleMode::inv_sqrt_dk : attn::ScaleMode::none;
-  input_float("temperature \xCF\x84", &s.spec.temperature, nullptr);
+  if (ImGui::Checkbox("\xC3\x97 1/\xE2\x88\x9A" "d_k", &scaled)) s.spec.scale_mode = scaled ? attn::ScaleMode::inv_sqrt_dk : attn::ScaleMode::none;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scale the scores by 1/\xE2\x88\x9A" "d_k (off: no scaling)");
+  second(), input_float("\xCF\x84", &s.spec.temperature, "Temperature: the scores are divided by it.");
 
   section("Training");
   input_float("lr", &s.train.adamw.lr, "AdamW learning rate, in (0, 10].");
-  input_int("batch", &s.train.batch, "Sequences per step.");
+  second(), input_int("batch", &s.train.batch, "Sequences per step.");
   input_int("steps", &s.train.steps, "Optimiser steps in the run (at most 1,000,000).");
   int seed = (int)std::min<uint64_t>(s.train.seed, 2147483647u);
+  second();
   if (input_int("seed", &seed, "Weights, batches and the held-out set all follow from it.")) s.train.seed = (uint64_t)std::max(seed, 0);
-  input_int("evaluate every", &s.train.eval_every, "Steps between evaluations on the held-out set (the curves' points).");
+  input_int("eval every", &s.train.eval_every, "Steps between evaluations on the held-out set (the curves' points).");
 }
 
 // [SECTION] run buttons and status
@@ -299,7 +308,7 @@ void draw_curves(App& app, LearnState& L) {
   ImGui::EndGroup();
   ImGui::SameLine(0, gap);
   ImGui::BeginGroup();
-  plot("##pattern", "Pattern score per head (mass on the ideal keys)", ImVec2(w, h), x_max, 0.0f, 1.0f, pattern, "%.2f");
+  plot("##pattern", "Pattern score per head", ImVec2(w, h), x_max, 0.0f, 1.0f, pattern, "%.2f");
   ImGui::EndGroup();
 }
 
