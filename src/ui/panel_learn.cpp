@@ -299,7 +299,7 @@ void draw_curves(App& app, LearnState& L) {
   const float w = (avail.x - 2.0f * gap) / 3.0f;
   const float h = std::max(60.0f, avail.y - 2.0f * ImGui::GetTextLineHeightWithSpacing());
   ImGui::BeginGroup();
-  plot("##loss", "Loss (cross-entropy): batch, held-out", ImVec2(w, h), x_max, 0.0f, std::ceil(loss_hi), {train, held}, "%.1f");
+  plot("##loss", "Loss (cross-entropy): batch, held-out", ImVec2(w, h), x_max, 0.0f, std::ceil(loss_hi), {train, held}, "%.2f");
   ImGui::EndGroup();
   remember_rect(app, "learn_loss_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine(0, gap);
