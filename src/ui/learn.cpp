@@ -67,6 +67,21 @@ void refresh_probe(LearnState& L) {
   L.probe_step = L.trainer.step();
 }
 
+// A snapshot of the weights at every new evaluation; past kMaxSnapshots every other one is dropped (the
+// first and the newest stay), so a long run keeps an even spread over its whole history.
+void record_snapshots(LearnState& L) {
+  const auto& h = L.trainer.history();
+  if (h.empty() || (!L.snapshots.empty() && L.snapshots.back().step == h.back().step)) return;
+  L.snapshots.push_back({h.back().step, L.trainer.snapshot()});
+  if (L.snapshots.size() > LearnState::kMaxSnapshots) {
+    std::vector<LearnState::Snapshot> kept;
+    for (size_t i = 0; i < L.snapshots.size(); ++i)
+      if (i % 2 == 0 || i + 1 == L.snapshots.size()) kept.push_back(std::move(L.snapshots[i]));
+    L.snapshots = std::move(kept);
+    if (L.replay >= 0) L.replay = std::min(L.replay / 2, (int)L.snapshots.size() - 1);
+  }
+}
+
 }  // namespace
 
 std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
@@ -84,6 +99,9 @@ std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
   L.rate_marks.clear();
   L.steps_per_s = 0.0;
   L.trainer.evaluate();  // step 0, the untrained model (as `attnlab-cli train` logs it)
+  L.snapshots.clear();
+  L.replay = -1;
+  record_snapshots(L);
   build_ideal(L);
   refresh_probe(L);
   return "";
@@ -113,7 +131,22 @@ void learn_step(App& app) {
     if (!learn_start(app, L.setup, false).empty()) return;
   L.running = false;
   if (L.trainer.run(1) == 1) L.train_loss.push_back((float)L.trainer.last_train_loss());
+  record_snapshots(L);
   refresh_probe(L);
+}
+
+void learn_replay(App& app, int index) {
+  LearnState& L = learn_state(app);
+  if (!L.started || index < 0 || index >= (int)L.snapshots.size()) {
+    L.replay = -1;
+    return;
+  }
+  L.replay = index;
+  // The probe through the snapshot's weights; the live weights (and AdamW's moments) are put back.
+  const std::vector<float> live = L.trainer.snapshot();
+  L.trainer.restore(L.snapshots[(size_t)index].params);
+  L.replay_probe = L.trainer.probe(L.trainer.held_out_example(0), false);
+  L.trainer.restore(live);
 }
 
 void learn_reset(App& app) {
@@ -139,6 +172,7 @@ void learn_tick(App& app) {
       if (std::chrono::duration<double, std::milli>(s1 - t0).count() + step_ms > L.budget_ms) break;
     }
     if (L.trainer.done()) L.running = false;
+    record_snapshots(L);
     const double now = seconds(L);
     L.rate_marks.emplace_back(now, L.trainer.step());
     std::erase_if(L.rate_marks, [&](const auto& m) { return m.first < now - 1.0; });

@@ -32,6 +32,16 @@ struct LearnState {
   int probe_step = -1;
   std::vector<std::vector<float>> ideal;  // per layer × relation: the task's ideal pattern (n, m)
 
+  // History: the weights at each evaluation (thinned to at most kMaxSnapshots), to replay any of them.
+  static constexpr size_t kMaxSnapshots = 200;
+  struct Snapshot {
+    int step;
+    std::vector<float> params;
+  };
+  std::vector<Snapshot> snapshots;
+  int replay = -1;                      // index into snapshots shown in the views, -1 = the live weights
+  attn::learn::Probe replay_probe;      // the probe through snapshots[replay]
+
   float budget_ms = 10.0f;              // training time per frame (the rest of a 60 Hz frame draws)
   int steps_last_frame = 0;
   double steps_per_s = 0.0;             // measured over the last second of running
@@ -59,6 +69,9 @@ std::string learn_train(App& app);
 void learn_pause(App& app);
 void learn_step(App& app);   // one step, then paused (starts a paused run first when needed)
 void learn_reset(App& app);  // the same settings again from step 0, paused
+
+// Shows the weights of snapshots[index] in the probe view (-1: back to the live weights).
+void learn_replay(App& app, int index);
 
 // Runs this frame's slice of training (called by frame() in both modes) and refreshes the probe.
 void learn_tick(App& app);

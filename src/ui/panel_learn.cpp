@@ -210,7 +210,7 @@ struct Series {
 
 // A plot of `series` over steps [0, x_max] and values [y_lo, y_hi], with a hover readout.
 void plot(const char* id, const char* title, ImVec2 size, float x_max, float y_lo, float y_hi,
-          const std::vector<Series>& series, const char* fmt) {
+          const std::vector<Series>& series, const char* fmt, int marker = -1) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImGui::TextUnformatted(title);
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -246,6 +246,7 @@ void plot(const char* id, const char* title, ImVec2 size, float x_max, float y_l
     if (line.size() == 1) dl->AddCircleFilled(line[0], s.thickness + 1.5f, s.color);
     else dl->AddPolyline(line.data(), (int)line.size(), s.color, 0, s.thickness);
   }
+  if (marker >= 0) dl->AddLine(ImVec2(X((float)marker), a.y), ImVec2(X((float)marker), b.y), IM_COL32(255, 205, 90, 200), 2.0f);
   dl->PopClipRect();
   if (hovered && x_max > 0) {
     const float step = std::clamp((ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x), 0.0f, 1.0f) * x_max;
@@ -294,21 +295,22 @@ void draw_curves(App& app, LearnState& L) {
         pattern.push_back(std::move(s));
       }
 
+  const int marker = L.replay >= 0 ? L.snapshots[(size_t)L.replay].step : -1;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
   const float w = (avail.x - 2.0f * gap) / 3.0f;
   const float h = std::max(60.0f, avail.y - 2.0f * ImGui::GetTextLineHeightWithSpacing());
   ImGui::BeginGroup();
-  plot("##loss", "Loss (cross-entropy): batch, held-out", ImVec2(w, h), x_max, 0.0f, std::ceil(loss_hi), {train, held}, "%.2f");
+  plot("##loss", "Loss (cross-entropy): batch, held-out", ImVec2(w, h), x_max, 0.0f, std::ceil(loss_hi), {train, held}, "%.2f", marker);
   ImGui::EndGroup();
   remember_rect(app, "learn_loss_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine(0, gap);
   ImGui::BeginGroup();
-  plot("##accuracy", "Held-out accuracy", ImVec2(w, h), x_max, 0.0f, 1.0f, {acc}, "%.2f");
+  plot("##accuracy", "Held-out accuracy", ImVec2(w, h), x_max, 0.0f, 1.0f, {acc}, "%.2f", marker);
   ImGui::EndGroup();
   ImGui::SameLine(0, gap);
   ImGui::BeginGroup();
-  plot("##pattern", "Pattern score per head", ImVec2(w, h), x_max, 0.0f, 1.0f, pattern, "%.2f");
+  plot("##pattern", "Pattern score per head", ImVec2(w, h), x_max, 0.0f, 1.0f, pattern, "%.2f", marker);
   ImGui::EndGroup();
 }
 
@@ -349,12 +351,35 @@ void colour_scale(float width) {
   (void)a;
 }
 
+// The history scrubber: any evaluated step's weights, replayed in the thumbnails below.
+void draw_replay(App& app, LearnState& L) {
+  const int count = (int)L.snapshots.size();
+  if (count < 2) return;
+  int index = L.replay >= 0 ? L.replay : count - 1;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
+  char label[48];
+  std::snprintf(label, sizeof label, "step %d", L.snapshots[(size_t)index].step);
+  if (ImGui::SliderInt("##replay", &index, 0, count - 1, label)) learn_replay(app, index == count - 1 ? -1 : index);
+  remember_item(app, "learn_replay");
+  ImGui::SameLine();
+  if (L.replay >= 0) {
+    if (ImGui::SmallButton("Live")) learn_replay(app, -1);
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "replaying the weights of step %d", L.snapshots[(size_t)L.replay].step);
+  } else {
+    ImGui::TextDisabled("history: drag to replay an earlier step (%d kept)", count);
+  }
+}
+
 void draw_probe(App& app, LearnState& L) {
   if (!L.started || L.probe.weights.empty()) {
     ImGui::TextDisabled("Every layer's and head's attention on one held-out example appears here, beside the pattern the task needs.");
     return;
   }
-  const lrn::Probe& p = L.probe;
+  draw_replay(app, L);
+  const bool replaying = L.replay >= 0;
+  const lrn::Probe& p = replaying ? L.replay_probe : L.probe;
+  const int shown_step = replaying ? L.snapshots[(size_t)L.replay].step : L.probe_step;
   const lrn::Task& task = L.trainer.task();
   const lrn::ModelSpec& spec = L.run_setup.spec;
   const int n = p.n, m = p.m, R = task.relations;
@@ -375,7 +400,7 @@ void draw_probe(App& app, LearnState& L) {
     for (int j = 0; j < m; ++j) src += (j ? " " : "") + name(p.example.source[j]);
     ImGui::Text("source: %s", src.c_str());
   }
-  ImGui::Text("probe (held-out example 0, step %d): %s", L.probe_step, in.c_str());
+  ImGui::Text("probe (held-out example 0, step %d): %s", shown_step, in.c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("\xE2\x80\x94 %d of %d targets right", right, counted);
   colour_scale(ImGui::GetFontSize() * 8.0f);
@@ -400,9 +425,10 @@ void draw_probe(App& app, LearnState& L) {
       if (ideal) label = R > 1 ? std::string("ideal: ") + task.relation_names[r] : "ideal";
       else {
         label = "L" + std::to_string(l) + " head " + std::to_string(h);
-        if (!last.empty()) {
+        const auto at = std::find_if(last.rbegin(), last.rend(), [&](const lrn::EvalPoint& e) { return e.step <= shown_step; });
+        if (at != last.rend()) {
           double best = 0;
-          for (int k = 0; k < R; ++k) best = std::max(best, last.back().pattern[((size_t)l * spec.heads + h) * R + k]);
+          for (int k = 0; k < R; ++k) best = std::max(best, at->pattern[((size_t)l * spec.heads + h) * R + k]);
           char buf[32];
           std::snprintf(buf, sizeof buf, "  %.2f", best);
           label += buf;

@@ -139,6 +139,22 @@ TEST_F(Learn, TrainButtonLearnsPreviousTokenAndTheProbeShowsTheSubDiagonal) {
   const auto& ideal = L().ideal[0];
   for (int i = 1; i < p.n; ++i) EXPECT_FLOAT_EQ(ideal[(size_t)i * p.m + i - 1], 1.0f) << i;
 
+  // History: replaying step 0's snapshot shows the untrained attention; the live weights stay.
+  ASSERT_GE(L().snapshots.size(), 3u);
+  EXPECT_EQ(L().snapshots.front().step, 0);
+  EXPECT_EQ(L().snapshots.back().step, L().setup.train.steps);
+  const auto live = L().trainer.snapshot();
+  attnlab::learn_replay(app, 0);
+  frames(2);
+  EXPECT_EQ(L().trainer.snapshot(), live);
+  double untrained = 0;
+  for (int h = 0; h < p.heads; ++h)
+    for (int i = 1; i < p.n; ++i) untrained = std::max(untrained, (double)L().replay_probe.weights[0][((size_t)h * p.n + i) * p.m + (i - 1)]);
+  EXPECT_LT(untrained, 0.6);  // no head attends sharply to the previous token yet
+  EXPECT_NE(app.widget_rects.find("learn_replay"), app.widget_rects.end());
+  attnlab::learn_replay(app, -1);
+  EXPECT_EQ(L().replay, -1);
+
   // Reset: step 0, paused, the untrained model (accuracy near chance).
   click("learn_reset");
   EXPECT_EQ(L().trainer.step(), 0);
@@ -226,6 +242,22 @@ TEST_F(Learn, PageApiTrainsAndReportsLikeTheCli) {
   EXPECT_EQ(std::count(h1.begin(), h1.end(), '{') >= 4, true);
   attnlab::learn_stop(app);
   EXPECT_FALSE(L().running);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(Learn, LongRunsKeepAnEvenSpreadOfSnapshots) {
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "previous_token", "train": {"steps": 450, "eval_every": 2, "eval_batch": 16}})"), "");
+  train_to_end();
+  const auto& snaps = L().snapshots;
+  EXPECT_EQ(L().trainer.history().size(), 226u);  // step 0 and every second step
+  EXPECT_LE(snaps.size(), LearnState::kMaxSnapshots);
+  EXPECT_GE(snaps.size(), LearnState::kMaxSnapshots / 2);
+  EXPECT_EQ(snaps.front().step, 0);
+  EXPECT_EQ(snaps.back().step, 450);
+  for (size_t i = 1; i < snaps.size(); ++i) EXPECT_LT(snaps[i - 1].step, snaps[i].step);
 }
 
 }  // namespace
