@@ -183,6 +183,33 @@ void learn_tick(App& app) {
   if (L.started && L.probe_step != L.trainer.step()) refresh_probe(L);
 }
 
+// [SECTION] inspect in the lab
+std::string learn_open_in_lab(App& app, int layer) {
+  LearnState& L = learn_state(app);
+  if (!L.started) return "nothing trained yet: press Train first";
+  const lrn::ModelSpec& s = L.run_setup.spec;
+  if (layer < 0 || layer >= s.layers) return "layer: must be between 0 and " + std::to_string(s.layers - 1);
+  const lrn::Task& task = L.trainer.task();
+  const lrn::Example e = L.trainer.held_out_example(0);
+  lrn::Batch b;
+  b.size = 1, b.n = (int)e.tokens.size(), b.m = (int)e.source.size();
+  b.tokens = e.tokens, b.targets = e.targets, b.source = e.source;
+  lrn::Model<float> model(s);
+  const bool replaying = L.replay >= 0;
+  model.params() = replaying ? L.snapshots[(size_t)L.replay].params : L.trainer.snapshot();
+  model.forward(b);
+  std::vector<std::string> names, source_names;
+  for (int id : e.tokens) names.push_back(task.token_name(id));
+  for (int id : e.source) source_names.push_back(task.token_name(id));
+  if (std::string err = apply_config(app, attn::layer_config(model, names, source_names, layer)); !err.empty()) return err;
+  app.ui.learn_mode = false;
+  app.layout_dirty = true;
+  const int step = replaying ? L.snapshots[(size_t)L.replay].step : L.trainer.step();
+  notify(app, "Layer " + std::to_string(layer) + " of the " + L.run_setup.task + " model at step " + std::to_string(step) +
+                  ": X is its residual stream, the weights are the trained ones");
+  return "";
+}
+
 // [SECTION] page API
 std::string learn_train_json(App& app, std::string_view options) {
   LearnState& L = learn_state(app);

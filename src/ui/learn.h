@@ -42,6 +42,8 @@ struct LearnState {
   int replay = -1;                      // index into snapshots shown in the views, -1 = the live weights
   attn::learn::Probe replay_probe;      // the probe through snapshots[replay]
 
+  int open_layer = 0;                   // the layer "Open in the lab" shows
+
   float budget_ms = 10.0f;              // training time per frame (the rest of a 60 Hz frame draws)
   int steps_last_frame = 0;
   double steps_per_s = 0.0;             // measured over the last second of running
@@ -72,6 +74,10 @@ void learn_reset(App& app);  // the same settings again from step 0, paused
 
 // Shows the weights of snapshots[index] in the probe view (-1: back to the live weights).
 void learn_replay(App& app, int index);
+
+// Shows layer `layer` of the model (live or replayed weights) on the probe example in the lab: X is the
+// residual stream entering that layer, W_Q/W_K/W_V/W_O its trained weights; switches to the lab. "" or why not.
+std::string learn_open_in_lab(App& app, int layer);
 
 // Runs this frame's slice of training (called by frame() in both modes) and refreshes the probe.
 void learn_tick(App& app);

@@ -404,6 +404,20 @@ void draw_probe(App& app, LearnState& L) {
   ImGui::SameLine();
   ImGui::TextDisabled("\xE2\x80\x94 %d of %d targets right", right, counted);
   colour_scale(ImGui::GetFontSize() * 8.0f);
+  ImGui::SameLine(0, ImGui::GetFontSize() * 2.0f);
+  int& open_layer = L.open_layer;
+  open_layer = std::clamp(open_layer, 0, spec.layers - 1);
+  if (spec.layers > 1) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+    ImGui::SliderInt("##open_layer", &open_layer, 0, spec.layers - 1, "layer %d");
+    ImGui::SameLine();
+  }
+  if (ImGui::SmallButton("Open in the lab")) {
+    if (std::string err = learn_open_in_lab(app, open_layer); !err.empty()) notify(app, err);
+  }
+  remember_item(app, "learn_open");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Every stage of this layer on the probe, with the trained weights, in the lab's matrices (hover any cell)");
 
   const attn::MaskMatrix mask = attn::build_mask(spec.mask, n, m);
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -261,3 +261,38 @@ TEST_F(Learn, LongRunsKeepAnEvenSpreadOfSnapshots) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Learn, OpenInTheLabShowsTheTrainedLayerInTheMatrices) {
+  EXPECT_NE(attnlab::learn_open_in_lab(app, 0), "");  // nothing trained yet: refused, the lab untouched
+  EXPECT_FALSE(app.ui.learn_mode);
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "induction", "train": {"steps": 20}})"), "");
+  train_to_end();
+  frames(1);
+  const auto probe = L().probe;
+  ASSERT_EQ(probe.layers, 2);
+  for (int layer : {0, 1}) {
+    app.ui.learn_mode = true;
+    click("learn_open");  // the button opens layer 0; the API any layer
+    if (layer == 1) {
+      ASSERT_EQ(attnlab::learn_open_in_lab(app, 1), "");
+    }
+    frames(2);
+    EXPECT_FALSE(app.ui.learn_mode);
+    const attn::Result& r = app.engine.result();
+    ASSERT_EQ(r.n, probe.n);
+    ASSERT_EQ(r.heads, probe.heads);
+    // The lab's engine computes the same attention as the model's layer (same stages, float tolerance).
+    for (int h = 0; h < r.heads; ++h) {
+      const attn::MatView a = r.weights_head(h);
+      for (int i = 0; i < r.n; ++i)
+        for (int j = 0; j < r.m; ++j)
+          EXPECT_NEAR(a(i, j), probe.weights[layer][((size_t)h * probe.n + i) * probe.m + j], 1e-4) << layer << " " << h << " " << i << " " << j;
+    }
+    EXPECT_TRUE(app.view_rects[(int)attnlab::View::weights].drawn);
+  }
+  EXPECT_NE(attnlab::learn_open_in_lab(app, 2), "");  // no such layer
+}
+
+}  // namespace
