@@ -82,6 +82,17 @@ test('Learn mode trains previous_token through clicks and keys, pauses, resumes,
   const best = Math.max(subDiagonalRows(img, w.learn_l0_h0, n), subDiagonalRows(img, w.learn_l0_h1, n));
   assert.ok(best >= n - 2, `the best head shows the sub-diagonal in only ${best} of ${n - 1} rows`);
   assert.equal(subDiagonalRows(img, w.learn_l0_ideal0, n), n - 1, 'the ideal pattern is the sub-diagonal');
+
+  // Open in the lab: the trained layer's every stage in the lab's matrices, its weights the probe's.
+  await clickWidget(page, 'learn_open');
+  await settle(page);
+  const r = await page.evaluate(() => window.attnlab.result());
+  assert.equal(r.tokens.length, n);
+  const heads = r.heads.map((hd) => hd.weights);
+  const subDiag = heads.map((a) => a.slice(1).reduce((t, row, i) => t + row[i], 0) / (n - 1));
+  assert.ok(Math.max(...subDiag) > 0.9, `the lab shows sub-diagonal mass ${subDiag}`);
+  assert.ok((await page.evaluate(() => window.attnlab.layout())).views.weights, 'the lab draws the weights');
+  await shot(page, 'learn-04-in-the-lab');
   assert.deepEqual(problems, []);
   await page.close();
 });
