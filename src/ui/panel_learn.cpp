@@ -288,8 +288,8 @@ void draw_curves(App& app, LearnState& L) {
   for (int l = 0; l < layers; ++l)
     for (int h = 0; h < heads; ++h)
       for (int r = 0; r < R; ++r) {
-        Series s{{}, head_color(l * heads + h), 1.6f, "layer " + std::to_string(l) + " head " + std::to_string(h)};
-        if (R > 1) s.name += std::string(" (") + t.task().relation_names[r] + ")";
+        Series s{{}, head_color(l * heads + h, r ? 0.45f : 1.0f), r ? 1.2f : 1.6f, "layer " + std::to_string(l) + " head " + std::to_string(h)};
+        if (R > 1) s.name += std::string(" (") + t.task().relation_names[r] + (r ? ", faint)" : ")");
         for (const lrn::EvalPoint& p : hist)
           s.pts.emplace_back((float)p.step, (float)p.pattern[((size_t)l * heads + h) * R + r]);
         pattern.push_back(std::move(s));
