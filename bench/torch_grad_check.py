@@ -1,8 +1,9 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """`attnlab-cli grad --double` against torch.autograd in float64 (needs python3-torch; not part of the
 test suite, which checks gradients against finite differences instead). For small models of several
 kinds: the CLI trains a model for a few steps, then both compute the loss and every gradient for the
-same explicit batch; prints the worst relative difference per case and exits 1 above 1e-9.
+same explicit batch; prints the worst relative difference per case (relative to each tensor's largest
+gradient) and exits 1 above 1e-6: the JSON carries float32 numbers, so ~1e-7 is the floor.
 
     python3 bench/torch_grad_check.py build/attnlab-cli
 """
@@ -86,4 +87,4 @@ for i, cfg in enumerate(cases):
     worst_all = max(worst_all, worst)
     print(json.dumps({"case": {k: v for k, v in cfg.items() if k != "train"}, "loss": out["loss"],
                       "torch_loss": loss.item(), "worst_rel_diff": worst}))
-sys.exit(0 if worst_all <= 1e-9 else 1)
+sys.exit(0 if worst_all <= 1e-6 else 1)

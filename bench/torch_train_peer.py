@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """PyTorch peer of `attnlab-bench --train`: the same induction model (2 layers, n 32, batch 32, vocab 28,
 causal, learned positions), autograd + torch.optim.AdamW (lr 1e-2), one thread, eager mode. Prints one
 JSON line per case in attnlab-bench's format with "impl": "pytorch". Batches are drawn like the

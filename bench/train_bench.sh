@@ -10,13 +10,14 @@ native=${1:?native attnlab-bench}
 wasm=${2:?WebAssembly attnlab-bench.cjs}
 rounds=${3:-3}
 quick=${4:-}
+py=${PYTHON:-/usr/bin/python3}  # Debian's python3-torch lives in the system Python
 lines=$(mktemp)
 trap 'rm -f "$lines"' EXIT
 for ((r = 1; r <= rounds; r++)); do
   "$native" --train $quick | tee -a "$lines"
   node --no-experimental-fetch "$here/run_wasm_bench.mjs" "$wasm" --train $quick | sed 's/"impl":"engine-train"/"impl":"engine-train-wasm"/' | tee -a "$lines"
-  if python3 -c 'import torch' 2> /dev/null; then
-    python3 "$here/torch_train_peer.py" $quick | tee -a "$lines"
+  if "$py" -c "import torch" 2> /dev/null; then
+    "$py" "$here/torch_train_peer.py" $quick | tee -a "$lines"
   else
     echo "bench/train_bench.sh: python3-torch is not installed: no PyTorch peer (apt-get install python3-torch)" >&2
   fi

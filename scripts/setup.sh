@@ -13,9 +13,16 @@ mode=${1:-all}
 demo_pkgs=(cmake make g++ python3 nodejs emscripten libglm-dev nlohmann-json3-dev fonts-dejavu-core dpkg-dev xz-utils)
 test_pkgs=(git libglfw3-dev libgtest-dev
            libopenblas-dev python3-numpy xvfb xauth x11-utils imagemagick xdotool chromium npm
-           libgl1-mesa-dri clang libclang-rt-14-dev wabt)
+           libgl1-mesa-dri clang libclang-rt-dev wabt)
 pkgs=("${demo_pkgs[@]}")
 [ "$mode" = "--demo" ] || pkgs+=("${test_pkgs[@]}")
+# A browser given by CHROMIUM (e.g. on Ubuntu, whose chromium package is a snap) replaces Debian's.
+if [ -n "${CHROMIUM:-}" ]; then
+  [ -x "$CHROMIUM" ] || { echo "setup: CHROMIUM=$CHROMIUM is not an executable file" >&2; exit 1; }
+  kept=()
+  for p in "${pkgs[@]}"; do [ "$p" = chromium ] || kept+=("$p"); done
+  pkgs=("${kept[@]}")
+fi
 
 # -- 1. Debian packages -------------------------------------------------------------------------------
 missing=()
@@ -37,14 +44,28 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# -- 2. Dear ImGui 1.86 source, from Debian's source package, into an ignored folder ------------------
+# -- 2. Node.js: 18 or newer (Debian 12 and Ubuntu 24.04 ship 18; the npm packages below are pinned to
+#       versions that support it). Emscripten, the WebAssembly tests and the browser tests run on it.
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 18 ]; then
+  echo "setup: Node.js 18 or newer is needed; found $(node --version 2>/dev/null || echo 'no node') at $(command -v node || echo '(none)')." >&2
+  echo "  Debian 12 and Ubuntu 24.04: 'apt-get install nodejs npm' (18.x). Older systems: install Node.js 18+ from" >&2
+  echo "  your distribution's backports, or put a newer node first on PATH, then run this again." >&2
+  exit 1
+fi
+
+# -- 3. Dear ImGui 1.86 source, from Debian's source package, into an ignored folder ------------------
 "$here/scripts/fetch_imgui.sh" >/dev/null
 
-# -- 3. npm packages for the browser tests and the WASM benchmark (never a downloaded browser) --------
-if [ "$mode" != "--demo" ] && [ ! -d "$here/tests/e2e/node_modules/playwright-core" ]; then
-  (cd "$here/tests/e2e" && npm ci --no-audit --no-fund --loglevel=error)
-fi
-if [ "$mode" != "--demo" ] && [ ! -d "$here/bench/node_modules/@tensorflow/tfjs-backend-wasm" ]; then
-  (cd "$here/bench" && npm ci --no-audit --no-fund --loglevel=error)
+# -- 4. npm packages for the browser tests and the WASM benchmark (never a downloaded browser), exactly
+#       as their lockfiles pin them; reinstalled when a lockfile changes.
+npm_ci() {  # npm_ci DIR
+  local stamp="$1/node_modules/.attnlab-lock"
+  cmp -s "$1/package-lock.json" "$stamp" 2>/dev/null && return 0
+  (cd "$1" && npm ci --no-audit --no-fund --loglevel=error) && cp "$1/package-lock.json" "$stamp"
+}
+if [ "$mode" != "--demo" ]; then
+  npm_ci "$here/tests/e2e"
+  npm_ci "$here/bench"
 fi
 echo "setup: ok"
