@@ -63,7 +63,7 @@ void build_ideal(LearnState& L) {
 }
 
 void refresh_probe(LearnState& L) {
-  L.probe = L.trainer.probe(L.trainer.held_out_example(0), false);
+  L.probe = L.trainer.probe(L.trainer.held_out_example(0), L.probe_view != 0);
   L.probe_step = L.trainer.step();
 }
 
@@ -145,7 +145,7 @@ void learn_replay(App& app, int index) {
   // The probe through the snapshot's weights; the live weights (and AdamW's moments) are put back.
   const std::vector<float> live = L.trainer.snapshot();
   L.trainer.restore(L.snapshots[(size_t)index].params);
-  L.replay_probe = L.trainer.probe(L.trainer.held_out_example(0), false);
+  L.replay_probe = L.trainer.probe(L.trainer.held_out_example(0), L.probe_view != 0);
   L.trainer.restore(live);
 }
 

@@ -42,6 +42,7 @@ struct LearnState {
   int replay = -1;                      // index into snapshots shown in the views, -1 = the live weights
   attn::learn::Probe replay_probe;      // the probe through snapshots[replay]
 
+  int probe_view = 0;                   // the thumbnails show 0: A, 1: ∂L/∂A, 2: ∂L/∂S (this example's loss)
   int open_layer = 0;                   // the layer "Open in the lab" shows
 
   float budget_ms = 10.0f;              // training time per frame (the rest of a 60 Hz frame draws)

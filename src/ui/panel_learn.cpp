@@ -316,7 +316,8 @@ void draw_curves(App& app, LearnState& L) {
 
 // [SECTION] attention thumbnails
 // One (n, m) matrix of weights in [0, 1] as cells, masked cells grey. Returns the hovered cell or (-1, -1).
-std::pair<int, int> thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size) {
+// range > 0: signed data on the diverging map over [−range, range]; else weights on the sequential map.
+std::pair<int, int> thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range = 0.0f) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 a = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##cells", size);
@@ -324,7 +325,8 @@ std::pair<int, int> thumbnail(const float* w, int n, int m, const attn::MaskMatr
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < m; ++j) {
       const bool masked = mask && !mask->allows(i, j);
-      const ImU32 c = masked ? kMaskedColor : colormap(Colormap::sequential, w[(size_t)i * m + j]);
+      const float v = w[(size_t)i * m + j];
+      const ImU32 c = masked ? kMaskedColor : range > 0 ? colormap(Colormap::diverging, v / range) : colormap(Colormap::sequential, v);
       dl->AddRectFilled(ImVec2(a.x + j * cw, a.y + i * ch), ImVec2(a.x + (j + 1) * cw, a.y + (i + 1) * ch), c);
     }
   if (!ImGui::IsItemHovered()) return {-1, -1};
@@ -334,21 +336,22 @@ std::pair<int, int> thumbnail(const float* w, int n, int m, const attn::MaskMatr
   return {i, j};
 }
 
-void colour_scale(float width) {
+void colour_scale(float width, float range) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 a = ImGui::GetCursorScreenPos();
   const float h = ImGui::GetTextLineHeight() * 0.6f;
-  ImGui::TextUnformatted("weight 0");
+  if (range > 0) ImGui::Text("%.2g", -range);
+  else ImGui::TextUnformatted("weight 0");
   ImGui::SameLine();
   const ImVec2 b = ImGui::GetCursorScreenPos();
   const int k = 32;
   for (int i = 0; i < k; ++i)
     dl->AddRectFilled(ImVec2(b.x + width * i / k, b.y + h * 0.4f), ImVec2(b.x + width * (i + 1) / k + 1, b.y + h * 1.4f),
-                      colormap(Colormap::sequential, (float)i / (k - 1)));
+                      range > 0 ? colormap(Colormap::diverging, 2.0f * i / (k - 1) - 1.0f)
+                                : colormap(Colormap::sequential, (float)i / (k - 1)));
   ImGui::Dummy(ImVec2(width, h));
   ImGui::SameLine();
-  ImGui::TextUnformatted("1   (one scale for every thumbnail; grey = masked)");
-  (void)a;
+  if (range > 0) ImGui::Text("%.2g   (one scale for every head; grey = masked)", range);
+  else ImGui::TextUnformatted("1   (one scale for every thumbnail; grey = masked)");
 }
 
 // The history scrubber: any evaluated step's weights, replayed in the thumbnails below.
@@ -403,7 +406,25 @@ void draw_probe(App& app, LearnState& L) {
   ImGui::Text("probe (held-out example 0, step %d): %s", shown_step, in.c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("\xE2\x80\x94 %d of %d targets right", right, counted);
-  colour_scale(ImGui::GetFontSize() * 8.0f);
+  // What the thumbnails show: the weights, or this example's gradients (one symmetric scale for all heads).
+  static const char* kViews[] = {"A (weights)", "\xE2\x88\x82L/\xE2\x88\x82" "A", "\xE2\x88\x82L/\xE2\x88\x82S"};
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  if (ImGui::Combo("##probe_view", &L.probe_view, kViews, 3)) {
+    L.probe_step = -1;  // probe again, with gradients when they are shown
+    if (L.replay >= 0) learn_replay(app, L.replay);
+  }
+  remember_item(app, "learn_probe_view");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("\xE2\x88\x82L/\xE2\x88\x82" "A and \xE2\x88\x82L/\xE2\x88\x82S: how this example's loss changes with each attention weight and each score (backward pass)");
+  ImGui::SameLine();
+  const std::vector<std::vector<float>>* grads = L.probe_view == 1 ? &p.weight_grads : L.probe_view == 2 ? &p.score_grads : nullptr;
+  if (grads && grads->size() != (size_t)spec.layers) grads = nullptr;  // not probed with gradients yet
+  float range = 0.0f;
+  if (grads)
+    for (const auto& g : *grads)
+      for (float v : g) range = std::max(range, std::fabs(v));
+  if (grads && range == 0.0f) range = 1.0f;
+  colour_scale(ImGui::GetFontSize() * 8.0f, range);
   ImGui::SameLine(0, ImGui::GetFontSize() * 2.0f);
   int& open_layer = L.open_layer;
   open_layer = std::clamp(open_layer, 0, spec.layers - 1);
@@ -450,14 +471,16 @@ void draw_probe(App& app, LearnState& L) {
       }
       if (ideal) ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s", label.c_str());
       else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(l * spec.heads + h)), "%s", label.c_str());
-      const float* w = ideal ? L.ideal[(size_t)l * R + r].data() : p.weights[l].data() + (size_t)h * n * m;
-      const auto [qi, kj] = thumbnail(w, n, m, &mask, size);
+      const float* w = ideal ? L.ideal[(size_t)l * R + r].data()
+                             : (grads ? (*grads)[l].data() : p.weights[l].data()) + (size_t)h * n * m;
+      const auto [qi, kj] = thumbnail(w, n, m, &mask, size, ideal ? 0.0f : range);
       remember_rect(app, ideal ? "learn_l" + std::to_string(l) + "_ideal" + std::to_string(r)
                                : "learn_l" + std::to_string(l) + "_h" + std::to_string(h),
                     ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
       if (qi >= 0)
-        ImGui::SetTooltip("%s\nquery %d (%s) \xE2\x86\x92 key %d (%s): weight %.3f%s", label.c_str(), qi,
-                          name(p.example.tokens[qi]).c_str(), kj, name(keys_tokens[kj]).c_str(), w[(size_t)qi * m + kj],
+        ImGui::SetTooltip("%s\nquery %d (%s) \xE2\x86\x92 key %d (%s): %s %.4g%s", label.c_str(), qi,
+                          name(p.example.tokens[qi]).c_str(), kj, name(keys_tokens[kj]).c_str(),
+                          ideal || !grads ? "weight" : kViews[L.probe_view], w[(size_t)qi * m + kj],
                           mask.allows(qi, kj) ? "" : " (masked)");
       ImGui::PopID();
       ImGui::EndGroup();

@@ -296,3 +296,35 @@ TEST_F(Learn, OpenInTheLabShowsTheTrainedLayerInTheMatrices) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Learn, TheProbeShowsThisExamplesGradients) {
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "previous_token", "train": {"steps": 30}})"), "");
+  train_to_end();
+  L().probe_view = 2;  // ∂L/∂S
+  L().probe_step = -1;
+  frames(2);
+  const auto& p = L().probe;
+  ASSERT_EQ(p.score_grads.size(), 1u);
+  ASSERT_EQ(p.weight_grads.size(), 1u);
+  double largest = 0;
+  for (int h = 0; h < p.heads; ++h)
+    for (int i = 0; i < p.n; ++i) {
+      // Through a softmax row the score gradients sum to zero: Σ_j ∂L/∂S_ij = Σ_j A_ij (g_ij − Σ_k A_ik g_ik) = 0.
+      double row = 0;
+      for (int j = 0; j < p.m; ++j) {
+        const float g = p.score_grads[0][((size_t)h * p.n + i) * p.m + j];
+        row += g;
+        largest = std::max(largest, (double)std::fabs(g));
+        if (j > i) {
+          EXPECT_EQ(g, 0.0f) << "masked cell " << i << "," << j;  // causal: no gradient
+        }
+      }
+      EXPECT_NEAR(row, 0.0, 1e-5) << h << " " << i;
+    }
+  EXPECT_GT(largest, 0.0);
+  EXPECT_NE(app.widget_rects.find("learn_probe_view"), app.widget_rects.end());
+}
+
+}  // namespace
