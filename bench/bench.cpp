@@ -127,7 +127,8 @@ double time_openblas(const Case& c, bool causal) {
       float* sh = s.data() + (size_t)h * n * n;
       float* wh = w.data() + (size_t)h * n * n;
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, dk, alpha, q.data() + h * dk, HK, k.data() + h * dk, HK, 0.0f, sh, n);
-      K.softmax_rows(sh, n, r.mask.allowed.data(), n, wh, n, n, n, nullptr, fully.data());
+      K.softmax_rows({.rows = n, .cols = n, .s = sh, .lds = n, .allowed = r.mask.allowed.data(), .ldm = n, .w = wh, .ldw = n,
+                       .fully_masked = fully.data()});
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, dv, n, 1.0f, wh, n, v.data() + h * dv, HV, 0.0f, concat.data() + h * dv, HV);
     }
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, D, HV, 1.0f, concat.data(), HV, r.w_o.data(), D, 0.0f, out.data(), D);

@@ -12,6 +12,13 @@ endif()
 if(NOT EXISTS ${IMGUI_DIR}/imgui.cpp OR NOT EXISTS ${IMGUI_DIR}/backends/imgui_impl_glfw.cpp)
   message(FATAL_ERROR "IMGUI_DIR=${IMGUI_DIR} is not a Dear ImGui source tree with backends/")
 endif()
+# The UI relies on 1.86's key and input API (io.KeysDown, AddInputCharacter...): refuse another version.
+file(STRINGS ${IMGUI_DIR}/imgui.h ATTNLAB_IMGUI_VERSION REGEX "^#define IMGUI_VERSION_NUM +[0-9]+")
+string(REGEX REPLACE "^#define IMGUI_VERSION_NUM +" "" ATTNLAB_IMGUI_VERSION "${ATTNLAB_IMGUI_VERSION}")
+if(NOT ATTNLAB_IMGUI_VERSION STREQUAL "18600")
+  message(FATAL_ERROR "IMGUI_DIR=${IMGUI_DIR} is Dear ImGui ${ATTNLAB_IMGUI_VERSION}, this code needs 1.86 (18600): "
+                      "run scripts/fetch_imgui.sh or pass a 1.86 tree")
+endif()
 
 add_library(imgui_core STATIC
   ${IMGUI_DIR}/imgui.cpp

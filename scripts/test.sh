@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets up and runs every test of Attention Lab (the README's test command; CI runs exactly this).
 #   1. native build: engine, CLI, NumPy golden, headless UI and desktop (Xvfb) tests via ctest
-#   2. the same engine/CLI/golden tests built as WebAssembly and run under node via ctest
-#   3. the web app built with build_wasm.sh and driven in headless Chromium (node --test)
+#   2. the engine/CLI/golden tests again in a Debug build with AddressSanitizer + UBSan (clang), and
+#      the config fuzzer (a target of that build) for 20 s
+#   3. the same engine/CLI/golden tests built as WebAssembly and run under node via ctest
+#   4. the web app built with build_wasm.sh and driven in headless Chromium (node --test)
 # Ends with one line "N passed, N failed" over the suites.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,6 +34,11 @@ native() {
     cmake --build build -j"$jobs" &&
     ctest --test-dir build --output-on-failure
 }
+sanitized() {
+  CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DATTNLAB_SANITIZE=ON -DATTNLAB_UI=OFF -DATTNLAB_BENCH=OFF > /dev/null &&
+    cmake --build build-asan -j"$jobs" &&
+    ctest --test-dir build-asan --output-on-failure
+}
 wasm_tests() {
   emcmake cmake -S . -B build-wasm-tests -DCMAKE_BUILD_TYPE=Release -DATTNLAB_UI=OFF -DATTNLAB_BENCH=OFF > /dev/null &&
     cmake --build build-wasm-tests -j"$jobs" &&
@@ -44,6 +51,7 @@ browser() {
 }
 
 suite "native build + ctest (engine, CLI, NumPy golden, headless UI, desktop under Xvfb)" native
+suite "ASan+UBSan Debug build + ctest (engine, CLI, NumPy golden, fuzzer)" sanitized
 suite "WebAssembly build + ctest under node (engine, CLI, NumPy golden)" wasm_tests
 suite "web app in headless Chromium (screenshots in build/e2e)" browser
 

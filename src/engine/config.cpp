@@ -1,6 +1,11 @@
 #include "config.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+
+#include "mask.h"
+#include "positional.h"
 
 namespace attn {
 
@@ -66,9 +71,13 @@ std::string validate(const Config& c) {
   if (!(e = check_values("w_k", c.w_k, hdk, "heads x d_model x d_k")).empty()) return e;
   if (!(e = check_values("w_v", c.w_v, hdv, "heads x d_model x d_v")).empty()) return e;
   if (!(e = check_values("w_o", c.w_o, hdv, "(heads*d_v) x d_model")).empty()) return e;
+  if (c.mask.size() > (size_t)Limits::max_mask_terms)
+    return "mask: " + std::to_string(c.mask.size()) + " terms, at most " + std::to_string(Limits::max_mask_terms);
   for (size_t i = 0; i < c.mask.size(); ++i)
     if (c.mask[i].kind == MaskTerm::Kind::custom && c.mask[i].cells.size() != (size_t)c.mask[i].rows * c.mask[i].cols)
-      return "mask[" + std::to_string(i) + "].custom: rows have different lengths";
+      return mask_field(i) + ".custom: rows have different lengths";
+  if (c.overrides.size() > (size_t)Limits::max_edits)
+    return "edits: " + std::to_string(c.overrides.size()) + " entries, at most " + std::to_string(Limits::max_edits);
   for (size_t i = 0; i < c.overrides.size(); ++i) {
     const Override& o = c.overrides[i];
     if (!std::isfinite(o.value) || std::fabs(o.value) > Limits::max_abs_value)
@@ -77,6 +86,46 @@ std::string validate(const Config& c) {
       return "edits[" + std::to_string(i) + "]: index out of range";
   }
   return "";
+}
+
+MemoryEstimate estimate_memory(const Config& c, int n, int m, bool keep_scores) {
+  const int64_t D = c.d_model, H = c.heads, dk = c.d_k, dv = c.d_v, f = sizeof(float);
+  // the config itself (held by the caller and by the engine: twice)
+  int64_t config = (int64_t)(c.target.x.size() + c.source.x.size() + c.w_q.size() + c.w_k.size() + c.w_v.size() +
+                             c.w_o.size()) * f;
+  for (const MaskTerm& t : c.mask) config += (int64_t)(t.cells.size() + t.keys.size() * sizeof(int));
+  config *= 2;
+  const int64_t vectors = (2 * n + 3 * m) * D * f;              // X_raw, X (and the source's), Xs
+  const int64_t w = (2 * D * H * dk + 2 * D * H * dv) * f;      // W_Q, W_K, W_V, W_O
+  const int64_t qkv = ((n + m) * H * dk + m * H * dv) * f;      // Q, K, V
+  const int64_t attention = H * n * m * f * (keep_scores ? 2 : 1) + n * m;  // scores, weights; the mask
+  const int64_t outputs = (n * H * dv + n * D + 2 * H * n) * f; // concat, output, entropy, max weight
+  const int64_t scratch = std::max({D * H * dk, D * H * dv, H * dv * D, m * dk, m * dv}) * f + 64 * D * f;  // packed B
+  MemoryEstimate e;
+  e.bytes = config + vectors + w + qkv + attention + outputs + scratch;
+  if (attention >= w && attention >= vectors + qkv) {
+    e.field = H > 1 ? "heads" : "text", e.part = "scores and weights, heads x n x m";
+  } else if (w >= vectors + qkv) {
+    e.field = "d_model", e.part = "W matrices, heads x d_model x (d_k, d_v)";
+  } else {
+    e.field = "d_model", e.part = "token vectors and Q, K, V, n x d_model";
+  }
+  return e;
+}
+
+std::string format_bytes(int64_t bytes) {
+  char buf[32];
+  if (bytes >= (int64_t(1) << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
+  else if (bytes >= (int64_t(1) << 20)) std::snprintf(buf, sizeof buf, "%.0f MiB", bytes / 1048576.0);
+  else std::snprintf(buf, sizeof buf, "%.0f KiB", bytes / 1024.0);
+  return buf;
+}
+
+std::string check_memory(const Config& c, int n, int m, bool keep_scores) {
+  const MemoryEstimate e = estimate_memory(c, n, m, keep_scores);
+  if (e.bytes <= Limits::max_memory_bytes) return "";
+  return std::string(e.field) + ": this config needs about " + format_bytes(e.bytes) + " of memory (mostly " + e.part +
+         "), over the budget of " + format_bytes(Limits::max_memory_bytes);
 }
 
 Shape target_shape(const Config& c, Target target, int n, int m) {
@@ -92,15 +141,7 @@ Shape target_shape(const Config& c, Target target, int n, int m) {
   return {};
 }
 
-const char* to_string(Positional p) {
-  switch (p) {
-    case Positional::none: return "none";
-    case Positional::sinusoidal: return "sinusoidal";
-    case Positional::learned: return "learned";
-    case Positional::rope: return "rope";
-  }
-  return "none";
-}
+const char* to_string(Positional p) { return positional_kind(p).name; }
 
 const char* to_string(Embedding e) { return e == Embedding::hashed ? "hashed" : "interpretable"; }
 
@@ -118,15 +159,6 @@ const char* to_string(Target t) {
   return "x";
 }
 
-const char* to_string(MaskTerm::Kind k) {
-  switch (k) {
-    case MaskTerm::Kind::none: return "none";
-    case MaskTerm::Kind::causal: return "causal";
-    case MaskTerm::Kind::window: return "window";
-    case MaskTerm::Kind::padding: return "padding";
-    case MaskTerm::Kind::custom: return "custom";
-  }
-  return "none";
-}
+const char* to_string(MaskTerm::Kind k) { return mask_kind(k).name; }
 
 }  // namespace attn

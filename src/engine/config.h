@@ -7,7 +7,8 @@
 
 namespace attn {
 
-// [SECTION] limits — sizes beyond these are rejected with a message naming the field.
+// [SECTION] limits — every one is checked before any work starts, and a config beyond one is
+// rejected with one line naming the field and the limit (docs/cli.md lists them all).
 struct Limits {
   static constexpr int max_tokens_ui = 256;    // the lab clamps pasted text to this many tokens
   static constexpr int max_tokens = 4096;      // the CLI and the API accept up to this many
@@ -20,13 +21,21 @@ struct Limits {
   static constexpr float min_temperature = 1e-3f, max_temperature = 1e3f;
   static constexpr float max_abs_scale = 1e4f;
   static constexpr int max_text_bytes = 1 << 20;
+  static constexpr int max_mask_terms = 16;        // terms in `mask`
+  static constexpr int max_padding_keys = 4096;    // keys listed by one padding term
+  static constexpr int max_edits = 65536;          // entries in `edits`
+  static constexpr int64_t max_config_bytes = int64_t(64) << 20;  // a config's JSON text
+  // The engine's buffers for one config (estimate_memory below), in the CLI and in the page alike.
+  static constexpr int64_t max_memory_bytes = int64_t(512) << 20;
 };
 
-enum class Positional { none, sinusoidal, learned, rope };
+enum class Positional { none, sinusoidal, learned, rope, count };  // registered in positional.cpp
+
 enum class Embedding { hashed, interpretable };
 enum class ScaleMode { inv_sqrt_dk, none, custom };
 
 // One term of the mask; several terms combine by AND (a cell is allowed only if every term allows it).
+// Each kind is registered once, in mask.cpp (name, check, what it hides, the lab's label and help).
 struct MaskTerm {
   enum class Kind {
     none,     // allows everything
@@ -34,7 +43,9 @@ struct MaskTerm {
     window,   // |i - j| < window (and j <= i if window_causal)
     padding,  // keys listed in `keys` are hidden from every query
     custom,   // an explicit rows×cols matrix, 1 = may attend
+    count
   };
+  static constexpr int default_window = 3;  // what the lab starts a sliding window at
   Kind kind = Kind::none;
   int window = 1;
   bool window_causal = true;
@@ -107,6 +118,18 @@ Shape target_shape(const Config& c, Target target, int n, int m);
 // Token counts are checked by the engine after tokenizing (they depend on the text).
 std::string validate(const Config& c);
 
+// The bytes the engine's buffers will take for this config with n queries and m keys (the config's
+// own arrays, the embeddings, the W matrices, Q/K/V, scores if kept, weights, mask, outputs and the
+// kernels' scratch), and the field that contributes most, for the message.
+struct MemoryEstimate {
+  int64_t bytes = 0;
+  const char* field = "";  // "heads", "text" or "d_model"
+  const char* part = "";   // what dominates, in words
+};
+MemoryEstimate estimate_memory(const Config& c, int n, int m, bool keep_scores = true);
+// "" when estimate_memory fits Limits::max_memory_bytes, else one line naming the field and the budget.
+std::string check_memory(const Config& c, int n, int m, bool keep_scores = true);
+std::string format_bytes(int64_t bytes);  // "1.4 GiB", "512 MiB", "3 KiB"
 // "" when lo ≤ v ≤ hi, else "FIELD: must be between LO and HI, got V".
 std::string check_range(const char* field, long long v, long long lo, long long hi);
 

@@ -1,6 +1,8 @@
 #include "engine.h"
 
+#include <algorithm>
 #include <chrono>
+#include <tuple>
 #include <cmath>
 
 #include "embedding.h"
@@ -20,7 +22,7 @@ constexpr uint32_t downstream(Stage s) {
   switch (s) {
     case Stage::embed: return bit(Stage::position) | bit(Stage::mask);
     case Stage::position: return bit(Stage::project);
-    case Stage::weights: return bit(Stage::project) | bit(Stage::output);
+    case Stage::w_matrices: return bit(Stage::project) | bit(Stage::output);
     case Stage::project: return bit(Stage::score) | bit(Stage::mix);
     case Stage::mask: return bit(Stage::softmax);
     case Stage::score: return bit(Stage::softmax);
@@ -36,6 +38,32 @@ std::vector<Override> overrides_of(const std::vector<Override>& all, std::initia
     for (Target t : targets)
       if (o.target == t) out.push_back(o);
   return out;
+}
+
+// What each stage reads from the config, beside the stage: a stage reruns when this differs between
+// the old and the new config, and every stage downstream of it reruns too. The test
+// EveryFieldChangedAloneMatchesAFreshRun changes each Config field alone and compares with a fresh run.
+bool stage_inputs_differ(Stage s, const Config& a, const Config& b) {
+  const auto edits = [](const Config& c, std::initializer_list<Target> t) { return overrides_of(c.overrides, t); };
+  switch (s) {
+    case Stage::embed:  // tokens and their embeddings (or the explicit rows)
+      return std::tie(a.target, a.source, a.cross, a.embedding, a.seed, a.d_model, a.max_tokens, a.truncate) !=
+             std::tie(b.target, b.source, b.cross, b.embedding, b.seed, b.d_model, b.max_tokens, b.truncate);
+    case Stage::position:  // + P, then the x edits
+      return a.positional != b.positional || edits(a, {Target::x}) != edits(b, {Target::x});
+    case Stage::w_matrices:
+      return std::tie(a.seed, a.d_model, a.heads, a.d_k, a.d_v, a.w_q, a.w_k, a.w_v, a.w_o) !=
+                 std::tie(b.seed, b.d_model, b.heads, b.d_k, b.d_v, b.w_q, b.w_k, b.w_v, b.w_o) ||
+             edits(a, {Target::w_q, Target::w_k, Target::w_v, Target::w_o}) !=
+                 edits(b, {Target::w_q, Target::w_k, Target::w_v, Target::w_o});
+    case Stage::project:  // RoPE acts here, then the q/k/v edits
+      return a.positional != b.positional || edits(a, {Target::q, Target::k, Target::v}) != edits(b, {Target::q, Target::k, Target::v});
+    case Stage::mask: return a.mask != b.mask;
+    case Stage::score:
+      return std::tie(a.scale_mode, a.scale_value, a.temperature, a.d_k) !=
+             std::tie(b.scale_mode, b.scale_value, b.temperature, b.d_k);
+    default: return false;  // softmax, mix, output read only earlier stages
+  }
 }
 
 // Tokens (or row labels) of one sequence; error names the field.
@@ -70,11 +98,30 @@ std::string resolve_tokens(const SequenceInput& s, const Config& c, const char* 
   return "";
 }
 
+// entropy[h, i] = −Σ_j A_h[i, j]·log₂ A_h[i, j] (bits; 0 for a fully masked row, whose weights are
+// all 0)   max_weight[h, i] = max_j A_h[i, j]
+void compute_row_stats(Result& r) {
+  for (int h = 0; h < r.heads; ++h) {
+    for (int i = 0; i < r.n; ++i) {
+      const float* a = r.weights.data() + ((size_t)h * r.n + i) * r.m;
+      const Range range = r.mask.ranges[(size_t)i];
+      double entropy = 0.0;
+      float mx = 0.0f;
+      for (int j = range.lo; j < range.hi; ++j) {
+        if (a[j] > 0.0f) entropy -= a[j] * std::log2((double)a[j]);
+        mx = std::max(mx, a[j]);
+      }
+      r.entropy[(size_t)h * r.n + i] = (float)entropy;
+      r.max_weight[(size_t)h * r.n + i] = mx;
+    }
+  }
+}
+
 }  // namespace
 
 const char* to_string(Stage s) {
-  static const char* const names[] = {"embed", "position", "weights", "project", "mask",
-                                       "score", "softmax",  "mix",     "output"};
+  static const char* const names[] = {"embed", "position", "w_matrices", "project", "mask",
+                                       "score", "softmax",  "mix",        "output"};
   return (int)s >= 0 && s < Stage::count ? names[(int)s] : "?";
 }
 
@@ -94,6 +141,7 @@ std::string Engine::set_config(const Config& c) {
     return "heads: heads x n x m = " + std::to_string((int64_t)c.heads * n * m) + " attention cells, at most " +
            std::to_string(Limits::max_attention_cells);
   if (std::string e = check_mask(c.mask, n, m); !e.empty()) return e;
+  if (std::string e = check_memory(c, n, m, options_.keep_scores); !e.empty()) return e;
   for (size_t i = 0; i < c.overrides.size(); ++i) {
     const Override& o = c.overrides[i];
     const auto [rows, cols] = target_shape(c, o.target, n, m);
@@ -102,30 +150,10 @@ std::string Engine::set_config(const Config& c) {
              std::to_string(o.col) + "] is outside its " + std::to_string(rows) + "x" + std::to_string(cols) + " shape";
   }
 
-  // Which stages does the change touch?
+  // Which stages does the change touch? Those whose inputs differ (and, in compute(), all after them).
   uint32_t d = 0;
-  if (!has_config_) {
-    d = ~0u;
-  } else {
-    const Config& o = config_;
-    if (o.target != c.target || o.source != c.source || o.cross != c.cross || o.embedding != c.embedding ||
-        o.seed != c.seed || o.d_model != c.d_model || o.max_tokens != c.max_tokens || o.truncate != c.truncate)
-      d |= bit(Stage::embed);
-    if (o.positional != c.positional) d |= bit(Stage::position) | bit(Stage::project);  // RoPE acts on Q and K
-    if (overrides_of(o.overrides, {Target::x}) != overrides_of(c.overrides, {Target::x})) d |= bit(Stage::position);
-    if (o.seed != c.seed || o.d_model != c.d_model || o.heads != c.heads || o.d_k != c.d_k || o.d_v != c.d_v ||
-        o.w_q != c.w_q || o.w_k != c.w_k || o.w_v != c.w_v || o.w_o != c.w_o ||
-        overrides_of(o.overrides, {Target::w_q, Target::w_k, Target::w_v, Target::w_o}) !=
-            overrides_of(c.overrides, {Target::w_q, Target::w_k, Target::w_v, Target::w_o}))
-      d |= bit(Stage::weights);
-    if (overrides_of(o.overrides, {Target::q, Target::k, Target::v}) !=
-        overrides_of(c.overrides, {Target::q, Target::k, Target::v}))
-      d |= bit(Stage::project);
-    if (o.mask != c.mask) d |= bit(Stage::mask);
-    if (o.scale_mode != c.scale_mode || o.scale_value != c.scale_value || o.temperature != c.temperature ||
-        o.d_k != c.d_k)
-      d |= bit(Stage::score);
-  }
+  for (int s = 0; s < (int)Stage::count; ++s)
+    if (!has_config_ || stage_inputs_differ((Stage)s, config_, c)) d |= 1u << s;
   dirty_ |= d;
   config_ = c;
   has_config_ = true;
@@ -147,7 +175,7 @@ void Engine::compute() {
     switch ((Stage)s) {
       case Stage::embed: run_embed(); break;
       case Stage::position: run_position(); break;
-      case Stage::weights: run_weights(); break;
+      case Stage::w_matrices: run_w_matrices(); break;
       case Stage::project: run_project(); break;
       case Stage::mask: run_mask(); break;
       case Stage::score: run_score(); break;
@@ -204,16 +232,15 @@ void Engine::run_position() {
   if (c.cross) r.x_source = x_source_embed_;
   for (std::vector<float>* x : {&r.x, &r.x_source}) {
     if (x == &r.x_source && !c.cross) continue;
-    const int rows = (int)(x->size() / (size_t)c.d_model);
-    if (c.positional == Positional::sinusoidal) add_sinusoidal(*x, rows, c.d_model);
-    if (c.positional == Positional::learned) add_learned(*x, rows, c.d_model, c.seed);
+    const int rows = (int)(x->size() / (size_t)c.d_model);  // keys are at positions 0..m-1 of their own sequence
+    if (const auto add = positional_kind(c.positional).add) add(*x, rows, c.d_model, c.seed);
   }
   apply_overrides(Target::x, r.x, r.n, c.d_model, false, 0);
   if (!c.cross) r.x_source = r.x;
 }
 
 // W_Q, W_K:(d_model, H·d_k)  W_V:(d_model, H·d_v)  W_O:(H·d_v, d_model), seeded Glorot unless given.
-void Engine::run_weights() {
+void Engine::run_w_matrices() {
   Result& r = result_;
   const Config& c = config_;
   r.heads = c.heads, r.d_k = c.d_k, r.d_v = c.d_v, r.d_model = c.d_model;
@@ -254,7 +281,7 @@ void Engine::run_project() {
   project_forward(K, r.x.data(), r.n, D, r.w_q.data(), HK, r.q.data());
   project_forward(K, r.x_source.data(), r.m, D, r.w_k.data(), HK, r.k.data());
   project_forward(K, r.x_source.data(), r.m, D, r.w_v.data(), HV, r.v.data());
-  if (config_.positional == Positional::rope) {
+  if (positional_kind(config_.positional).rotates_qk) {
     for (int h = 0; h < r.heads; ++h) {
       apply_rope(r.q.data() + h * r.d_k, r.n, r.d_k, HK);
       apply_rope(r.k.data() + h * r.d_k, r.m, r.d_k, HK);
@@ -283,56 +310,45 @@ void Engine::run_score() {
                    r.scores.data() + (size_t)h * r.n * r.m);
 }
 
-// A_h = softmax over each row of S_h, masked cells −∞  ->  exactly 0
+// The softmax of rows [i0, i0 + rows) of one head, in place in the weights: what the lean path runs
+// on each block of rows as soon as the product Q_h·K_hᵀ has finished it (still in cache).
+struct LeanSoftmax {
+  const KernelSet* kernels;
+  const MaskMatrix* mask;
+  float* weights;  // (n, m) of one head, holding α·Q_h·K_hᵀ where the mask allows
+  static void rows_done(void* self, int i0, int rows) {
+    const LeanSoftmax& l = *static_cast<const LeanSoftmax*>(self);
+    const int m = l.mask->m;
+    float* block = l.weights + (size_t)i0 * m;
+    l.kernels->softmax_rows({.rows = rows, .cols = m, .s = block, .lds = m, .allowed = l.mask->allowed.data() + (size_t)i0 * m,
+                             .ldm = m, .w = block, .ldw = m, .range = l.mask->ranges.data() + i0});
+  }
+};
+
+// A_h = softmax_rows(S_h where allowed, else −∞)     S_h, A_h:(n, m)
+//   kept scores: A_h from the stored S_h.
+//   lean:        S_h = α·Q_h·K_hᵀ computed only where the mask allows, straight into A_h, each block
+//                of rows turned into weights in place as soon as it is final.
+// Masked cells get exactly 0; a fully masked row is all zeros (mask.fully_masked_rows lists them).
 void Engine::run_softmax() {
   Result& r = result_;
   const KernelSet& K = kernel_set();
-  const size_t hn = (size_t)r.n * r.m;
-  const int HK = r.heads * r.d_k;
-  r.weights.resize((size_t)r.heads * hn);
-  std::vector<uint8_t> fully((size_t)r.n);
+  const int n = r.n, m = r.m, HK = r.heads * r.d_k;
+  r.weights.resize((size_t)r.heads * n * m);
   for (int h = 0; h < r.heads; ++h) {
-    float* w = r.weights.data() + h * hn;
+    float* a_h = r.weights.data() + (size_t)h * n * m;
     if (options_.keep_scores) {
-      softmax_forward(K, r.scores.data() + h * hn, r.mask, w, fully.data());
-      continue;
-    }
-    // Lean: scores only where the mask allows, written straight into the weights, each block of rows
-    // turned into weights (in place) as soon as the product has finished it, while it is in cache.
-    struct Ctx {
-      const KernelSet* K;
-      const Result* r;
-      float* w;
-      uint8_t* fully;
-    } ctx{&K, &r, w, fully.data()};
-    const auto softmax_block = [](void* p, int i0, int rows) {
-      const Ctx& c = *static_cast<Ctx*>(p);
-      const int m = c.r->m;
-      float* wi = c.w + (size_t)i0 * m;
-      c.K->softmax_rows(wi, m, c.r->mask.allowed.data() + (size_t)i0 * m, m, wi, m, rows, m, c.r->mask.ranges.data() + i0,
-                        c.fully + i0);
-    };
-    K.gemm({.M = r.n, .N = r.m, .K = r.d_k, .A = r.q.data() + h * r.d_k, .lda = HK, .B = r.k.data() + h * r.d_k,
-            .ldb = HK, .b_transposed = true, .C = w, .ldc = r.m, .alpha = r.alpha, .n_range = r.mask.ranges.data(),
-            .rows_done = softmax_block, .ctx = &ctx});
-  }
-  r.entropy.assign((size_t)r.heads * r.n, 0.0f);
-  r.max_weight.assign((size_t)r.heads * r.n, 0.0f);
-  if (!options_.row_stats) return;
-  for (int h = 0; h < r.heads; ++h) {
-    for (int i = 0; i < r.n; ++i) {
-      const float* w = r.weights.data() + h * hn + (size_t)i * r.m;
-      const Range range = r.mask.ranges[(size_t)i];
-      double entropy = 0.0;
-      float mx = 0.0f;
-      for (int j = range.lo; j < range.hi; ++j) {
-        if (w[j] > 0.0f) entropy -= w[j] * std::log2((double)w[j]);
-        mx = w[j] > mx ? w[j] : mx;
-      }
-      r.entropy[(size_t)h * r.n + i] = (float)entropy;
-      r.max_weight[(size_t)h * r.n + i] = mx;
+      softmax_forward(K, r.scores.data() + (size_t)h * n * m, r.mask, a_h, nullptr);
+    } else {
+      LeanSoftmax lean{&K, &r.mask, a_h};
+      K.gemm({.M = n, .N = m, .K = r.d_k, .A = r.q.data() + h * r.d_k, .lda = HK, .B = r.k.data() + h * r.d_k,
+              .ldb = HK, .b_transposed = true, .C = a_h, .ldc = m, .alpha = r.alpha, .n_range = r.mask.ranges.data(),
+              .rows_done = LeanSoftmax::rows_done, .ctx = &lean});
     }
   }
+  r.entropy.assign((size_t)r.heads * n, 0.0f);
+  r.max_weight.assign((size_t)r.heads * n, 0.0f);
+  if (options_.row_stats) compute_row_stats(r);
 }
 
 // O_h = A_h·V_h, written into concat's columns [h·d_v, (h+1)·d_v)     A_h:(n, m)  V_h:(m, d_v)

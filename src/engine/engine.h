@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config.h"
@@ -21,7 +22,8 @@
 namespace attn {
 
 // [SECTION] stages, in the order they run
-enum class Stage : int { embed, position, weights, project, mask, score, softmax, mix, output, count };
+// (w_matrices builds W_Q, W_K, W_V, W_O; the attention weights A_h are the softmax stage's output.)
+enum class Stage : int { embed, position, w_matrices, project, mask, score, softmax, mix, output, count };
 const char* to_string(Stage s);
 
 // A read-only view of a matrix inside a larger row-major buffer.
@@ -87,6 +89,8 @@ class Engine {
   // the field and keeps the previous config and result untouched.
   std::string set_config(const Config& config);
   const Config& config() const { return config_; }
+  // Queries and keys of the config last taken (known before compute(): output limits use them).
+  std::pair<int, int> token_counts() const { return {(int)pending_tokens_.size(), (int)pending_source_tokens_.size()}; }
 
   // Recomputes the stages that changed since the last call (all of them the first time).
   void compute();
@@ -105,7 +109,7 @@ class Engine {
  private:
   void run_embed();
   void run_position();
-  void run_weights();
+  void run_w_matrices();
   void run_project();
   void run_mask();
   void run_score();

@@ -38,16 +38,20 @@ ScoreExplanation explain_score(const Result& r, int head, int i, int j) {
 WeightExplanation explain_weight(const Result& r, int head, int i, int j) {
   WeightExplanation e;
   e.head = head, e.i = i, e.j = j;
-  const MatView s = r.scores_head(head);
-  e.score = s(i, j);
+  // Row i of S_h: stored unless the engine ran lean (EngineOptions::keep_scores off); then recomputed
+  // here as α·q_i·k_t, which is what the lean pass computed.
+  std::vector<double> s_row((size_t)r.m);
+  for (int t = 0; t < r.m; ++t)
+    s_row[(size_t)t] = r.scores.empty() ? explain_score(r, head, i, t).score : (double)r.scores_head(head)(i, t);
+  e.score = s_row[(size_t)j];
   e.allowed = r.mask.allows(i, j);
   e.row_max = -INFINITY;
   for (int t = 0; t < r.m; ++t)
-    if (r.mask.allows(i, t)) e.row_max = std::max(e.row_max, (double)s(i, t)), ++e.allowed_keys;
+    if (r.mask.allows(i, t)) e.row_max = std::max(e.row_max, s_row[(size_t)t]), ++e.allowed_keys;
   e.fully_masked = e.allowed_keys == 0;
   if (e.fully_masked) return e;
   for (int t = 0; t < r.m; ++t)
-    if (r.mask.allows(i, t)) e.row_sum += std::exp((double)s(i, t) - e.row_max);
+    if (r.mask.allows(i, t)) e.row_sum += std::exp(s_row[(size_t)t] - e.row_max);
   e.exp_shifted = e.allowed ? std::exp(e.score - e.row_max) : 0.0;
   e.weight = e.exp_shifted / e.row_sum;
   return e;

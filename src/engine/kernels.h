@@ -42,15 +42,27 @@ struct GemmArgs {
   bool accumulate = false;  // C += alpha·A·B instead of C = alpha·A·B (gradients summed over a batch)
 };
 
+// Row-wise masked softmax:
+//   w[i,j] = allowed[i,j] ? exp(s[i,j] − max_i) / Σ_j' exp(s[i,j'] − max_i) : 0
+// with the max and the sum taken over allowed j only. Columns outside range[i] (if given) count as
+// masked. A row with no allowed column gets all-zero weights (and fully_masked[i] = 1, if given).
+// w may be s itself (in place).
+struct SoftmaxArgs {
+  int rows = 0, cols = 0;
+  const float* s = nullptr;          // scores   (rows, cols), row stride lds
+  int lds = 0;
+  const uint8_t* allowed = nullptr;  // the mask (rows, cols), row stride ldm; 1 = may attend
+  int ldm = 0;
+  float* w = nullptr;                // weights  (rows, cols), row stride ldw
+  int ldw = 0;
+  const Range* range = nullptr;      // optional: per row, the columns that may be allowed
+  uint8_t* fully_masked = nullptr;   // optional: per row, 1 when no column is allowed
+};
+
 struct KernelSet {
-  const char* name;  // "avx512", "avx2", "sse2", "simd128", "neon", "scalar"
+  const char* name;  // "avx512", "avx2", "sse2", "simd128", "neon", "scalar", "reference"
   void (*gemm)(const GemmArgs& args);
-  // Row-wise masked softmax: w[i,j] = allowed[i,j] ? exp(s[i,j] - max_i) / Σ_j' exp(s[i,j'] - max_i) : 0,
-  // the max and sum taken over allowed j only. Columns outside range[i] (if given) count as masked.
-  // A row with no allowed column gets all-zero weights and fully_masked[i] = 1 (else 0).
-  //   s:(rows,cols) lds   allowed:(rows,cols) uint8, 1 = may attend   w:(rows,cols) ldw
-  void (*softmax_rows)(const float* s, int lds, const uint8_t* allowed, int ldm, float* w, int ldw, int rows,
-                       int cols, const Range* range, uint8_t* fully_masked);
+  void (*softmax_rows)(const SoftmaxArgs& args);
   // Σ_i a[i]·b[i]
   float (*dot)(const float* a, const float* b, int n);
 };

@@ -1,28 +1,107 @@
 #include "mask.h"
 
+#include <algorithm>
+
 namespace attn {
 
+// [SECTION] mask kinds
+namespace {
+
+using Kind = MaskTerm::Kind;
+
+MaskTerm make_plain(Kind k) { return MaskTerm{.kind = k}; }
+std::string fits(const MaskTerm&, int, int) { return ""; }
+
+// none: allows everything
+void hide_none(const MaskTerm&, int, uint8_t*, int) {}
+
+// causal: query i sees keys j ≤ i
+void hide_causal(const MaskTerm&, int i, uint8_t* row, int m) {
+  for (int j = std::max(i + 1, 0); j < m; ++j) row[j] = 0;
+}
+
+// window w: |i − j| < w, and j ≤ i as well when causal (the w most recent keys, itself included)
+MaskTerm make_window(int, int) { return MaskTerm{.kind = Kind::window, .window = MaskTerm::default_window}; }
+std::string check_window(const MaskTerm& t, int, int) {
+  if (t.window < 1 || t.window > Limits::max_tokens)
+    return ".window: must be between 1 and " + std::to_string(Limits::max_tokens) + ", got " + std::to_string(t.window);
+  return "";
+}
+void hide_window(const MaskTerm& t, int i, uint8_t* row, int m) {
+  const int hi = t.window_causal ? std::min(m, i + 1) : std::min(m, i + t.window);  // keys [lo, hi) stay
+  const int lo = std::clamp(i - t.window + 1, 0, m);
+  for (int j = 0; j < lo; ++j) row[j] = 0;
+  for (int j = std::max(hi, lo); j < m; ++j) row[j] = 0;
+}
+
+// padding: the listed keys are hidden from every query
+std::string check_padding(const MaskTerm& t, int, int m) {
+  if (t.keys.size() > (size_t)Limits::max_padding_keys)
+    return ".padding: " + std::to_string(t.keys.size()) + " keys listed, at most " + std::to_string(Limits::max_padding_keys);
+  for (int key : t.keys)
+    if (key < 0 || key >= m) return ".padding: key index " + std::to_string(key) + " is outside 0.." + std::to_string(m - 1);
+  return "";
+}
+void hide_padding(const MaskTerm& t, int, uint8_t* row, int m) {
+  for (int key : t.keys)
+    if (key >= 0 && key < m) row[key] = 0;
+}
+
+// custom: an explicit n×m matrix, 1 = may attend (the lab starts from all 1s)
+MaskTerm make_custom(int n, int m) {
+  return MaskTerm{.kind = Kind::custom, .rows = n, .cols = m, .cells = std::vector<uint8_t>((size_t)n * m, 1)};
+}
+std::string check_custom(const MaskTerm& t, int n, int m) {
+  if (t.rows != n || t.cols != m || t.cells.size() != (size_t)n * m)
+    return ".custom: expected a " + std::to_string(n) + "x" + std::to_string(m) + " matrix (queries x keys), got " +
+           std::to_string(t.rows) + "x" + std::to_string(t.cols);
+  return "";
+}
+void hide_custom(const MaskTerm& t, int i, uint8_t* row, int m) {
+  for (int j = 0; j < m; ++j) row[j] &= t.cells[(size_t)i * m + j] ? 1 : 0;
+}
+
+constexpr MaskKind kKinds[] = {
+    {Kind::none, "none", true, nullptr, "Allows every key.", [](int, int) { return make_plain(Kind::none); }, fits,
+     hide_none},
+    {Kind::causal, "causal", true, "causal", "Each token sees only itself and earlier tokens, as in a text generator.",
+     [](int, int) { return make_plain(Kind::causal); }, fits, hide_causal},
+    {Kind::window, "window", false, "sliding window",
+     "Each token sees only neighbours closer than the window width (with \"causal\": only the ones before it).",
+     make_window, check_window, hide_window},
+    {Kind::padding, "padding", false, "padding",
+     "Hide chosen keys from every query, as batches hide the padding after short sentences.",
+     [](int, int) { return make_plain(Kind::padding); }, check_padding, hide_padding},
+    {Kind::custom, "custom", false, "custom (click cells)",
+     "Click any cell of the Weights or Masked scores view to allow or hide that single query-key pair.", make_custom,
+     check_custom, hide_custom},
+};
+static_assert(std::size(kKinds) == (size_t)Kind::count, "one entry per MaskTerm::Kind");
+
+}  // namespace
+
+std::span<const MaskKind> mask_kinds() { return kKinds; }
+
+const MaskKind& mask_kind(MaskTerm::Kind kind) {
+  for (const MaskKind& k : kKinds)
+    if (k.kind == kind) return k;
+  return kKinds[0];
+}
+
+const MaskKind* find_mask_kind(std::string_view name) {
+  for (const MaskKind& k : kKinds)
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
+std::string mask_field(size_t k) { return "mask[" + std::to_string(k) + "]"; }
+
+// [SECTION] the mask matrix
 std::string check_mask(const std::vector<MaskTerm>& terms, int n, int m) {
-  for (size_t t = 0; t < terms.size(); ++t) {
-    const MaskTerm& term = terms[t];
-    const std::string where = "mask[" + std::to_string(t) + "]";
-    switch (term.kind) {
-      case MaskTerm::Kind::window:
-        if (term.window < 1) return where + ".window: must be at least 1, got " + std::to_string(term.window);
-        break;
-      case MaskTerm::Kind::padding:
-        for (int key : term.keys)
-          if (key < 0 || key >= m)
-            return where + ".padding: key index " + std::to_string(key) + " is outside 0.." + std::to_string(m - 1);
-        break;
-      case MaskTerm::Kind::custom:
-        if (term.rows != n || term.cols != m)
-          return where + ".custom: expected a " + std::to_string(n) + "x" + std::to_string(m) + " matrix (queries x keys), got " +
-                 std::to_string(term.rows) + "x" + std::to_string(term.cols);
-        break;
-      default: break;
-    }
-  }
+  if (terms.size() > (size_t)Limits::max_mask_terms)
+    return "mask: " + std::to_string(terms.size()) + " terms, at most " + std::to_string(Limits::max_mask_terms);
+  for (size_t t = 0; t < terms.size(); ++t)
+    if (std::string e = mask_kind(terms[t].kind).check(terms[t], n, m); !e.empty()) return mask_field(t) + e;
   return "";
 }
 
@@ -31,29 +110,9 @@ MaskMatrix build_mask(const std::vector<MaskTerm>& terms, int n, int m) {
   mm.n = n, mm.m = m;
   mm.allowed.assign((size_t)n * m, 1);
   for (const MaskTerm& term : terms) {
-    for (int i = 0; i < n; ++i) {
-      uint8_t* row = &mm.allowed[(size_t)i * m];
-      switch (term.kind) {
-        case MaskTerm::Kind::none: break;
-        case MaskTerm::Kind::causal:
-          for (int j = i + 1; j < m; ++j) row[j] = 0;
-          break;
-        case MaskTerm::Kind::window:
-          for (int j = 0; j < m; ++j) {
-            const int dist = i > j ? i - j : j - i;
-            if (dist >= term.window || (term.window_causal && j > i)) row[j] = 0;
-          }
-          break;
-        case MaskTerm::Kind::padding:
-          for (int key : term.keys)
-            if (key >= 0 && key < m) row[key] = 0;
-          break;
-        case MaskTerm::Kind::custom:
-          if (term.rows == n && term.cols == m)
-            for (int j = 0; j < m; ++j) row[j] &= term.cells[(size_t)i * m + j] ? 1 : 0;
-          break;
-      }
-    }
+    const MaskKind& kind = mask_kind(term.kind);
+    if (kind.check(term, n, m).empty())
+      for (int i = 0; i < n; ++i) kind.hide(term, i, &mm.allowed[(size_t)i * m], m);
   }
   mm.ranges.resize((size_t)n);
   for (int i = 0; i < n; ++i) {

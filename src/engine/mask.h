@@ -6,13 +6,39 @@
 // scaled_dot_product_attention gives the same zeros since 2.5; earlier versions returned NaN.)
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config.h"
 #include "kernels.h"
 
 namespace attn {
+
+// [SECTION] mask kinds — the one registration of each kind of mask term. The config parser reads
+// the names, the engine the check and hide functions, the lab its checkbox label, help and the term
+// a tick adds, the tests every entry. Adding a kind: a MaskTerm::Kind value (config.h), an entry in
+// mask.cpp with its functions, its JSON payload (config_json.cpp, one switch) and a test.
+struct MaskKind {
+  MaskTerm::Kind kind;
+  const char* name;   // in the config: the string ("causal") or the object's key ({"window": 3})
+  bool bare;          // written as the bare string `name` (no parameters)
+  const char* label;  // the lab's checkbox (nullptr: not offered there)
+  const char* help;   // one plain sentence: the lab's "(?)" and docs/cli.md
+  // The term the lab adds when the box is ticked, for n queries and m keys.
+  MaskTerm (*make)(int n, int m);
+  // "" when the term fits n queries and m keys, else what is wrong (the caller prefixes the field).
+  std::string (*check)(const MaskTerm& t, int n, int m);
+  // Clears, in row i (m keys), every key the term hides from query i.
+  void (*hide)(const MaskTerm& t, int i, uint8_t* row, int m);
+};
+std::span<const MaskKind> mask_kinds();
+const MaskKind& mask_kind(MaskTerm::Kind kind);
+const MaskKind* find_mask_kind(std::string_view name);  // nullptr if no kind has this name
+
+// The field name of term k in errors: "mask[k]" (a single term given as an object is mask[0]).
+std::string mask_field(size_t k);
 
 struct MaskMatrix {
   int n = 0, m = 0;

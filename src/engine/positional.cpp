@@ -1,6 +1,7 @@
 #include "positional.h"
 
 #include <cmath>
+#include <iterator>
 
 #include "prng.h"
 
@@ -39,5 +40,34 @@ RopeTable rope_table(int n, int d) {
 }
 
 void apply_rope(float* m, int n, int d, int ld) { apply_rope<float>(m, n, d, ld, rope_table(n, d)); }
+
+// [SECTION] the table
+namespace {
+constexpr PositionalKind kKinds[] = {
+    {Positional::none, "none", "none", "No position: attention by itself ignores word order.", nullptr, false},
+    {Positional::sinusoidal, "sinusoidal", "sinusoidal",
+     "Adds sin/cos waves of many wavelengths to X (Vaswani et al. 2017).",
+     [](std::span<float> x, int n, int d, uint64_t) { add_sinusoidal(x, n, d); }, false},
+    {Positional::learned, "learned", "learned", "Adds a seeded random vector per position to X, as a trained table would.",
+     add_learned, false},
+    {Positional::rope, "rope", "RoPE", "Rotates pairs of Q and K coordinates by an angle that grows with position.",
+     nullptr, true},
+};
+static_assert(std::size(kKinds) == (size_t)Positional::count, "one entry per Positional");
+}  // namespace
+
+std::span<const PositionalKind> positional_kinds() { return kKinds; }
+
+const PositionalKind& positional_kind(Positional p) {
+  for (const PositionalKind& k : kKinds)
+    if (k.kind == p) return k;
+  return kKinds[0];
+}
+
+const PositionalKind* find_positional_kind(std::string_view name) {
+  for (const PositionalKind& k : kKinds)
+    if (name == k.name) return &k;
+  return nullptr;
+}
 
 }  // namespace attn

@@ -2,7 +2,10 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
+
+#include "config.h"
 
 namespace attn {
 
@@ -46,5 +49,21 @@ void apply_rope(T* m, int n, int d, int ld, const RopeTable& t, bool inverse = f
     }
   }
 }
+
+// [SECTION] positional encodings — the one registration of each. The config parser reads the names,
+// the engine add / rotates_qk, the lab the labels and help, the tests every entry. Adding one: a
+// Positional value (config.h), its function above, an entry in positional.cpp and a test.
+struct PositionalKind {
+  Positional kind;
+  const char* name;   // in the config
+  const char* label;  // in the lab
+  const char* help;   // one plain sentence
+  // X[pos, :] += P[pos, :] for pos in [0, n)  (nullptr: adds nothing)   x:(n, d)
+  void (*add)(std::span<float> x, int n, int d, uint64_t seed);
+  bool rotates_qk;    // applies apply_rope to each head's Q and K after the projection
+};
+std::span<const PositionalKind> positional_kinds();
+const PositionalKind& positional_kind(Positional p);
+const PositionalKind* find_positional_kind(std::string_view name);  // nullptr if none has this name
 
 }  // namespace attn

@@ -10,6 +10,7 @@ namespace attn::reference {
 namespace {
 
 // C[i,j] (+)= alpha · Σ_p A[i,p]·B[p,j]      A:(M,K) (or Aᵀ:(K,M))  B:(K,N) (or Bᵀ:(N,K))  C:(M,N)
+// Each row is final when written, so rows_done follows every row.
 void gemm_ref(const GemmArgs& g) {
   for (int i = 0; i < g.M; ++i) {
     for (int j = 0; j < g.N; ++j) {
@@ -22,30 +23,32 @@ void gemm_ref(const GemmArgs& g) {
       float& c = g.C[(size_t)i * g.ldc + j];
       c = g.accumulate ? c + g.alpha * sum : g.alpha * sum;
     }
+    if (g.rows_done) g.rows_done(g.ctx, i, 1);
   }
 }
 
 // w[i,j] = exp(s[i,j] − max_i) / Σ_j' exp(s[i,j'] − max_i) over allowed j; 0 where masked.
-void softmax_rows_ref(const float* s, int lds, const uint8_t* allowed, int ldm, float* w, int ldw, int rows,
-                      int cols, const Range* /*range*/, uint8_t* fully_masked) {
-  for (int i = 0; i < rows; ++i) {
-    const float* si = s + (size_t)i * lds;
-    const uint8_t* mi = allowed + (size_t)i * ldm;
-    float* wi = w + (size_t)i * ldw;
+// (range is a permission to skip work: every column is looked at here, which is always correct.)
+void softmax_rows_ref(const SoftmaxArgs& a) {
+  for (int i = 0; i < a.rows; ++i) {
+    const float* si = a.s + (size_t)i * a.lds;
+    const uint8_t* mi = a.allowed + (size_t)i * a.ldm;
+    float* wi = a.w + (size_t)i * a.ldw;
     // pass 1: max over allowed logits (subtracted only for numerical stability)
     float mx = -std::numeric_limits<float>::infinity();
-    for (int j = 0; j < cols; ++j)
+    for (int j = 0; j < a.cols; ++j)
       if (mi[j] && si[j] > mx) mx = si[j];
-    fully_masked[i] = !(mx > -std::numeric_limits<float>::infinity());
+    const bool fully = !(mx > -std::numeric_limits<float>::infinity());
+    if (a.fully_masked) a.fully_masked[i] = fully;
     // pass 2: exponentials and their sum
     float sum = 0.0f;
-    for (int j = 0; j < cols; ++j) {
-      wi[j] = (mi[j] && !fully_masked[i]) ? std::exp(si[j] - mx) : 0.0f;
+    for (int j = 0; j < a.cols; ++j) {
+      wi[j] = (mi[j] && !fully) ? std::exp(si[j] - mx) : 0.0f;
       sum += wi[j];
     }
     // pass 3: normalise
-    if (!fully_masked[i])
-      for (int j = 0; j < cols; ++j) wi[j] /= sum;
+    if (!fully)
+      for (int j = 0; j < a.cols; ++j) wi[j] /= sum;
   }
 }
 

@@ -64,7 +64,8 @@ inline void product(const KernelSet&, const Product<double>& p) {
 // Row-wise masked softmax, in place allowed (w may equal s). See KernelSet::softmax_rows.
 inline void softmax_rows(const KernelSet& ks, const float* s, int lds, const MaskMatrix& mask, float* w, int ldw,
                          uint8_t* fully_masked) {
-  ks.softmax_rows(s, lds, mask.allowed.data(), mask.m, w, ldw, mask.n, mask.m, mask.ranges.data(), fully_masked);
+  ks.softmax_rows({.rows = mask.n, .cols = mask.m, .s = s, .lds = lds, .allowed = mask.allowed.data(), .ldm = mask.m,
+                   .w = w, .ldw = ldw, .range = mask.ranges.data(), .fully_masked = fully_masked});
 }
 
 inline void softmax_rows(const KernelSet&, const double* s, int lds, const MaskMatrix& mask, double* w, int ldw,

@@ -1,14 +1,118 @@
 #include "config_json.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "json_util.h"
+#include "mask.h"
+#include "positional.h"
 
 namespace attn {
 namespace {
 
 using json = nlohmann::json;
+
+// A string as it may appear in a one-line message: printable ASCII kept, every other byte as \xNN
+// (so invalid UTF-8 or a NUL never reaches a terminal), at most `max` bytes of s.
+std::string printable(std::string_view s, size_t max = 40) {
+  std::string out;
+  for (size_t i = 0; i < s.size() && i < max; ++i) {
+    const unsigned char ch = (unsigned char)s[i];
+    if (ch >= 0x20 && ch < 0x7F) {
+      out += (char)ch;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", ch);
+      out += buf;
+    }
+  }
+  if (s.size() > max) out += "...";
+  return out;
+}
+
+// "line L, column C" of byte offset `at` in text (both from 1).
+std::string line_column(std::string_view text, size_t at) {
+  at = std::min(at, text.size());
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < at; ++i) {
+    if (text[i] == '\n') ++line, col = 1;
+    else ++col;
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+// nlohmann's SAX DOM builder, plus: a duplicate key is an error (JSON allows it, but a config whose
+// second "heads" silently wins is a trap), and the error says where, by path or by line and column.
+class StrictDom {
+ public:
+  explicit StrictDom(json& root) : dom_(root, /*allow_exceptions=*/false) {}
+  std::string error;
+
+  bool null() { return value(), dom_.null(); }
+  bool boolean(bool v) { return value(), dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return value(), dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return value(), dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const std::string& s) { return value(), dom_.number_float(v, s); }
+  bool string(std::string& v) { return value(), dom_.string(v); }
+  bool binary(json::binary_t& v) { return value(), dom_.binary(v); }
+  bool start_object(std::size_t n) {
+    value();
+    path_.push_back({false, 0, {}, {}});
+    return dom_.start_object(n);
+  }
+  bool key(std::string& k) {
+    Level& l = path_.back();
+    if (!l.keys.insert(k).second) {
+      error = "config: duplicate key \"" + printable(k) + "\"" + (path_.size() > 1 ? " in " + where() : "");
+      return false;
+    }
+    l.key = k;
+    return dom_.key(k);
+  }
+  bool end_object() { path_.pop_back(); return dom_.end_object(); }
+  bool start_array(std::size_t n) {
+    value();
+    path_.push_back({true, -1, {}, {}});
+    return dom_.start_array(n);
+  }
+  bool end_array() { path_.pop_back(); return dom_.end_array(); }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
+    std::string what = ex.what();
+    if (const size_t p = what.find("] "); p != std::string::npos) what.erase(0, p + 2);
+    if (what.rfind("parse error", 0) == 0)
+      if (const size_t p = what.find(": "); p != std::string::npos) what.erase(0, p + 2);
+    if (const size_t p = what.find("; last read"); p != std::string::npos) what.erase(p);
+    const size_t at = ex.id >= 100 && ex.id < 200 ? static_cast<const nlohmann::detail::parse_error&>(ex).byte : position;
+    error = "config: not valid JSON at " + line_column(text_, at ? at - 1 : 0) + ": " + printable(what, 160);
+    return false;
+  }
+  std::string_view text_;
+
+ private:
+  struct Level {
+    bool array;
+    long index;           // arrays: the element being read
+    std::string key;      // objects: the key being read
+    std::set<std::string> keys;
+  };
+  void value() {  // a value starts: in an array, it is the next element
+    if (!path_.empty() && path_.back().array) ++path_.back().index;
+  }
+  std::string where() const {  // the enclosing object, as a field name: mask[0], source
+    std::string out;
+    for (size_t i = 0; i + 1 < path_.size(); ++i) {
+      const Level& l = path_[i];
+      if (l.array) out += "[" + std::to_string(l.index) + "]";
+      else out += (out.empty() ? "" : ".") + printable(l.key);
+    }
+    return out;
+  }
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  std::vector<Level> path_;
+};
 
 // Every accessor checks the type first, so no nlohmann call below can throw.
 struct Reader {
@@ -99,54 +203,83 @@ struct Reader {
     return true;
   }
 
+  // One mask term: a bare kind name ("causal") or an object {name: payload} (mask.cpp registers the kinds).
   bool mask_term(const json& v, const std::string& field, MaskTerm& t) {
     t = MaskTerm{};
+    std::string bare, objects;
+    for (const MaskKind& k : mask_kinds())
+      (k.bare ? bare : objects) += std::string(k.bare ? (bare.empty() ? "\"" : ", \"") : (objects.empty() ? "" : "|")) +
+                                   k.name + (k.bare ? "\"" : "");
     if (v.is_string()) {
       const std::string s = v.get<std::string>();
-      if (s == "none") t.kind = MaskTerm::Kind::none;
-      else if (s == "causal") t.kind = MaskTerm::Kind::causal;
-      else return fail(field, "expected \"none\", \"causal\" or an object {window|padding|custom}, got \"" + s + "\"");
+      const MaskKind* k = find_mask_kind(s);
+      if (!k || !k->bare) return fail(field, "expected " + bare + " or an object {" + objects + "}, got \"" + printable(s) + "\"");
+      t.kind = k->kind;
       return true;
     }
     if (!v.is_object()) return fail(field, "expected a string or an object");
+    bool causal_given = false;
     for (auto it = v.begin(); it != v.end(); ++it) {
       const std::string& key = it.key();
-      if (key == "window") {
-        t.kind = MaskTerm::Kind::window;
-        if (!get_int(*it, field + ".window", 1, Limits::max_tokens, t.window)) return false;
+      const MaskKind* k = find_mask_kind(key);
+      if (k && !k->bare) {
+        if (t.kind != MaskTerm::Kind::none)
+          return fail(field, std::string("one kind per term, got both ") + to_string(t.kind) + " and " + k->name);
+        t.kind = k->kind;
+        if (!mask_payload(*it, field + "." + key, t)) return false;
       } else if (key == "causal") {
         if (!it->is_boolean()) return fail(field + ".causal", "expected true or false");
         t.window_causal = it->get<bool>();
-      } else if (key == "padding") {
-        t.kind = MaskTerm::Kind::padding;
-        if (!it->is_array()) return fail(field + ".padding", "expected a list of key indices");
-        for (size_t i = 0; i < it->size(); ++i) {
-          int k = 0;
-          if (!get_int((*it)[i], field + ".padding[" + std::to_string(i) + "]", 0, Limits::max_tokens - 1, k)) return false;
-          t.keys.push_back(k);
-        }
-      } else if (key == "custom") {
-        t.kind = MaskTerm::Kind::custom;
-        std::vector<float> cells;
-        if (!get_matrix(*it, field + ".custom", cells, t.rows, t.cols)) return false;
-        for (float c : cells) {
-          if (c != 0.0f && c != 1.0f) return fail(field + ".custom", "expected only 0 and 1");
-          t.cells.push_back(c != 0.0f);
-        }
+        causal_given = true;
       } else {
-        return fail(field + "." + key, "unknown key (expected window, causal, padding or custom)");
+        return fail(field + "." + printable(key), "unknown key (expected " + objects + " or causal)");
       }
     }
-    if (t.kind == MaskTerm::Kind::none) return fail(field, "expected one of window, padding or custom");
+    if (t.kind == MaskTerm::Kind::none) return fail(field, "expected one of " + objects);
+    if (causal_given && t.kind != MaskTerm::Kind::window) return fail(field + ".causal", "only a window term takes causal");
     return true;
+  }
+
+  // The parameters of a term given as {name: payload}; one case per kind that has a payload.
+  bool mask_payload(const json& v, const std::string& f, MaskTerm& t) {
+    switch (t.kind) {
+      case MaskTerm::Kind::window: return get_int(v, f, 1, Limits::max_tokens, t.window);
+      case MaskTerm::Kind::padding:
+        if (!v.is_array()) return fail(f, "expected a list of key indices");
+        if (v.size() > (size_t)Limits::max_padding_keys)
+          return fail(f, std::to_string(v.size()) + " keys listed, at most " + std::to_string(Limits::max_padding_keys));
+        for (size_t i = 0; i < v.size(); ++i) {
+          int k = 0;
+          if (!get_int(v[i], f + "[" + std::to_string(i) + "]", 0, Limits::max_tokens - 1, k)) return false;
+          t.keys.push_back(k);
+        }
+        return true;
+      case MaskTerm::Kind::custom: {
+        std::vector<float> cells;
+        if (v.is_array() && v.size() > (size_t)Limits::max_tokens)
+          return fail(f, std::to_string(v.size()) + " rows, at most " + std::to_string(Limits::max_tokens));
+        if (!get_matrix(v, f, cells, t.rows, t.cols)) return false;
+        for (float c : cells) {
+          if (c != 0.0f && c != 1.0f) return fail(f, "expected only 0 and 1");
+          t.cells.push_back(c != 0.0f);
+        }
+        return true;
+      }
+      default: return true;
+    }
   }
 };
 
 }  // namespace
 
 std::string parse_config(std::string_view text, Config& c) {
-  json root = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded()) return "config: not valid JSON";
+  if ((int64_t)text.size() > Limits::max_config_bytes)
+    return "config: " + format_bytes((int64_t)text.size()) + " of text, at most " + format_bytes(Limits::max_config_bytes);
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return "config: empty (expected a JSON object)";
+  json root;
+  StrictDom dom(root);
+  dom.text_ = text;
+  if (!json::sax_parse(text.begin(), text.end(), &dom)) return dom.error.empty() ? "config: not valid JSON" : dom.error;
   if (!root.is_object()) return "config: expected a JSON object";
   Reader r;
   c = Config{};
@@ -172,11 +305,13 @@ std::string parse_config(std::string_view text, Config& c) {
       std::string s;
       ok = r.get_string(v, key, s);
       if (ok) {
-        if (s == "none") c.positional = Positional::none;
-        else if (s == "sinusoidal") c.positional = Positional::sinusoidal;
-        else if (s == "learned") c.positional = Positional::learned;
-        else if (s == "rope") c.positional = Positional::rope;
-        else ok = r.fail(key, "expected \"none\", \"sinusoidal\", \"learned\" or \"rope\", got \"" + s + "\"");
+        if (const PositionalKind* p = find_positional_kind(s)) {
+          c.positional = p->kind;
+        } else {
+          std::string names;
+          for (const PositionalKind& k : positional_kinds()) names += (names.empty() ? "\"" : ", \"") + std::string(k.name) + "\"";
+          ok = r.fail(key, "expected one of " + names + "; got \"" + printable(s) + "\"");
+        }
       }
     } else if (key == "embedding") {
       std::string s;
@@ -194,16 +329,15 @@ std::string parse_config(std::string_view text, Config& c) {
       } else ok = r.fail(key, "expected true (1/sqrt(d_k)), false (1) or a number");
     } else if (key == "temperature") ok = r.get_float(v, key, c.temperature);
     else if (key == "mask") {
+      // A single term is the list of that one term: it is mask[0] in every message.
       c.mask.clear();
-      if (v.is_array()) {
-        for (size_t i = 0; i < v.size() && ok; ++i) {
-          MaskTerm t;
-          ok = r.mask_term(v[i], "mask[" + std::to_string(i) + "]", t);
-          if (ok && t.kind != MaskTerm::Kind::none) c.mask.push_back(std::move(t));
-        }
-      } else {
+      const json one = json::array({v});
+      const json& terms = v.is_array() ? v : one;
+      if (terms.size() > (size_t)Limits::max_mask_terms)
+        ok = r.fail(key, std::to_string(terms.size()) + " terms, at most " + std::to_string(Limits::max_mask_terms));
+      for (size_t i = 0; i < terms.size() && ok; ++i) {
         MaskTerm t;
-        ok = r.mask_term(v, "mask", t);
+        ok = r.mask_term(terms[i], mask_field(i), t);
         if (ok && t.kind != MaskTerm::Kind::none) c.mask.push_back(std::move(t));
       }
     } else if (key == "cross") {
@@ -244,6 +378,8 @@ std::string parse_config(std::string_view text, Config& c) {
   }
   if (auto it = root.find("edits"); it != root.end()) {
     if (!it->is_array()) return "edits: expected a list of {matrix, head, row, col, value}";
+    if (it->size() > (size_t)Limits::max_edits)
+      return "edits: " + std::to_string(it->size()) + " entries, at most " + std::to_string(Limits::max_edits);
     for (size_t i = 0; i < it->size(); ++i) {
       const json& e = (*it)[i];
       const std::string f = "edits[" + std::to_string(i) + "]";
@@ -299,11 +435,11 @@ std::string config_to_json(const Config& c, int indent) {
   j["temperature"] = c.temperature;
   ojson mask = ojson::array();
   for (const MaskTerm& t : c.mask) {
+    const char* name = to_string(t.kind);
     switch (t.kind) {
       case MaskTerm::Kind::none: break;
-      case MaskTerm::Kind::causal: mask.push_back("causal"); break;
-      case MaskTerm::Kind::window: mask.push_back({{"window", t.window}, {"causal", t.window_causal}}); break;
-      case MaskTerm::Kind::padding: mask.push_back({{"padding", t.keys}}); break;
+      case MaskTerm::Kind::window: mask.push_back({{name, t.window}, {"causal", t.window_causal}}); break;
+      case MaskTerm::Kind::padding: mask.push_back({{name, t.keys}}); break;
       case MaskTerm::Kind::custom: {
         ojson rows = ojson::array();
         for (int i = 0; i < t.rows; ++i) {
@@ -311,8 +447,10 @@ std::string config_to_json(const Config& c, int indent) {
           for (int k = 0; k < t.cols; ++k) row.push_back((int)t.cells[(size_t)i * t.cols + k]);
           rows.push_back(std::move(row));
         }
-        mask.push_back({{"custom", std::move(rows)}});
+        mask.push_back({{name, std::move(rows)}});
+        break;
       }
+      default: mask.push_back(name); break;  // kinds without parameters: the bare name
     }
   }
   j["mask"] = mask.empty() ? ojson("none") : mask;

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "app.h"
+#include "mask.h"
+#include "positional.h"
 #include "panels.h"
 #include "widgets.h"
 
@@ -18,26 +20,22 @@ attn::MaskTerm* find_term(attn::Config& c, Kind kind) {
   return nullptr;
 }
 
-// A checkbox that adds or removes one mask term; returns the term when present.
-attn::MaskTerm* mask_toggle(App& app, const char* label, Kind kind, const char* help) {
+// A checkbox that adds or removes one mask term (label, help and new term from the registration in
+// engine/mask.cpp); returns the term when present.
+attn::MaskTerm* mask_toggle(App& app, Kind kind) {
+  const attn::MaskKind& info = attn::mask_kind(kind);
   attn::MaskTerm* t = find_term(app.config, kind);
   bool on = t != nullptr;
-  if (ImGui::Checkbox(label, &on)) {
+  if (ImGui::Checkbox(info.label, &on)) {
     if (on) {
-      attn::MaskTerm term{kind};
-      if (kind == Kind::window) term.window = 3;
-      if (kind == Kind::custom) {
-        const attn::Result& r = app.engine.result();
-        term.rows = r.n, term.cols = r.m;
-        term.cells.assign((size_t)r.n * r.m, 1);
-      }
-      app.config.mask.push_back(term);
+      const attn::Result& r = app.engine.result();
+      app.config.mask.push_back(info.make(r.n, r.m));
     } else {
       std::erase_if(app.config.mask, [&](const attn::MaskTerm& x) { return x.kind == kind; });
     }
     t = find_term(app.config, kind);
   }
-  help_marker(help);
+  help_marker(info.help);
   return t;
 }
 
@@ -80,10 +78,15 @@ void draw_controls_panel(App& app) {
       c.cross = mode == 1;
       if (c.cross && app.source.empty()) app.source = "le chat dort sur le tapis";
     }
-    const char* pe[] = {"none", "sinusoidal", "learned", "RoPE"};
-    int pe_i = (int)c.positional;
+    const auto pe = attn::positional_kinds();
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    if (ImGui::Combo("position", &pe_i, pe, 4)) c.positional = (attn::Positional)pe_i;
+    if (ImGui::BeginCombo("position", attn::positional_kind(c.positional).label)) {
+      for (const attn::PositionalKind& p : pe) {
+        if (ImGui::Selectable(p.label, p.kind == c.positional)) c.positional = p.kind;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help);
+      }
+      ImGui::EndCombo();
+    }
     help_marker("Attention by itself ignores word order. Sinusoidal and learned encodings add a position vector "
                 "to X; RoPE instead rotates pairs of Q and K coordinates by an angle that grows with position.");
     const char* emb[] = {"hashed (random per word)", "interpretable table"};
@@ -115,15 +118,15 @@ void draw_controls_panel(App& app) {
 
   if (ImGui::CollapsingHeader("Masks", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::TextDisabled("Masks combine: a key must pass all of them.");
-    mask_toggle(app, "causal", Kind::causal, "Each token sees only itself and earlier tokens, as in a text generator.");
-    if (attn::MaskTerm* w = mask_toggle(app, "sliding window", Kind::window, "Each token sees only neighbours closer than the window width.")) {
+    mask_toggle(app, Kind::causal);
+    if (attn::MaskTerm* w = mask_toggle(app, Kind::window)) {
       ImGui::Indent();
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
       ImGui::SliderInt("width", &w->window, 1, std::max(2, r.m), "%d", ImGuiSliderFlags_AlwaysClamp);
       ImGui::Checkbox("only look back", &w->window_causal);
       ImGui::Unindent();
     }
-    if (attn::MaskTerm* p = mask_toggle(app, "padding", Kind::padding, "Hide chosen keys from every query, as batches hide the padding after short sentences.")) {
+    if (attn::MaskTerm* p = mask_toggle(app, Kind::padding)) {
       ImGui::Indent();
       ImGui::TextDisabled("click keys to hide them:");
       for (int j = 0; j < r.m && j < (int)app.source_labels.size(); ++j) {
@@ -138,7 +141,7 @@ void draw_controls_panel(App& app) {
       }
       ImGui::Unindent();
     }
-    if (attn::MaskTerm* cm = mask_toggle(app, "custom (click cells)", Kind::custom, "Click any cell of the Weights or Masked scores view to allow or hide that single query-key pair.")) {
+    if (attn::MaskTerm* cm = mask_toggle(app, Kind::custom)) {
       ImGui::SameLine();
       if (ImGui::SmallButton("allow all")) std::fill(cm->cells.begin(), cm->cells.end(), 1);
     }

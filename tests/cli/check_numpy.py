@@ -80,10 +80,10 @@ def check(name, n, m, d_model, heads, d_k, d_v, masks, scale, temperature, rng):
         err = float(np.max(np.abs(a - b) / (1 + np.abs(b)))) if a.size else 0.0
         worst = max(worst, err)
         assert err < TOL, f"{name} {label}: error {err:.3g} > {TOL}"
+    assert (np.array(got["allowed"], dtype=bool) == allowed).all(), f"{name}: allowed differs"
     for h in range(heads):
         for key in ("q", "k", "v", "scores", "weights", "output"):
             cmp(f"head {h} {key}", got["heads"][h][key], hs[h][key])
-        assert (np.array(got["heads"][h]["allowed"], dtype=bool) == allowed).all(), f"{name}: allowed differs"
         w = np.array(got["heads"][h]["weights"])
         assert (w[~allowed] == 0).all(), f"{name}: masked weight not exactly 0"
     cmp("concat", got["concat"], concat)

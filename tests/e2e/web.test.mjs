@@ -102,7 +102,7 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
   await page.waitForFunction(() => Array.isArray(window.attnlab.config().mask), null, { timeout: 20000 });
   await page.waitForTimeout(500);
   r = await page.evaluate(() => window.attnlab.result());
-  assert.equal(r.heads[w.head].allowed[3][1], 0);
+  assert.equal(r.allowed[3][1], 0);  // the mask, shared by every head (docs/cli.md)
   assert.equal(r.heads[w.head].weights[3][1], 0);
   assert.ok(Math.abs(r.heads[w.head].weights[3].reduce((a, b) => a + b, 0) - 1) < 1e-5);
   const masked = await shot(page, '04-cell-masked');
@@ -129,19 +129,23 @@ test('bad input: invalid configs are refused with the field named and state kept
   const errors = await page.evaluate(() => {
     const out = [];
     for (const bad of [{ heads: 0 }, { temperature: -1 }, { mask: 'diagonal' }, '{"text": ', { d_model: 1e9 },
-                       { text: 'a b', mask: [{ padding: [7] }] }, { colour: 'red' }, 42]) {
+                       { text: 'a b', mask: [{ padding: [7] }] }, { colour: 'red' }, 42,
+                       { d_model: 4096, heads: 16, d_k: 1024, d_v: 1024 }, '{"heads": 1, "heads": 2}']) {
       try { window.attnlab.apply(bad); out.push('accepted'); } catch (e) { out.push(e.message); }
     }
     return out;
   });
   assert.match(errors[0], /^heads:/);
   assert.match(errors[1], /^temperature:/);
-  assert.match(errors[2], /^mask:/);
+  assert.match(errors[2], /^mask\[0\]:/);  // a single term is mask[0], as in the engine's messages
   assert.match(errors[3], /^config: not valid JSON/);
   assert.match(errors[4], /^d_model:/);
   assert.match(errors[5], /^mask\[0\]\.padding:/);
   assert.match(errors[6], /^colour: unknown key/);
   assert.match(errors[7], /^config: expected a JSON object/);
+  // Over the memory budget (docs/cli.md, Limits): refused before anything is allocated.
+  assert.match(errors[8], /^d_model: this config needs about 1\.3 GiB of memory .* over the budget of 512 MiB$/);
+  assert.equal(errors[9], 'config: duplicate key "heads"');
   assert.deepEqual(await page.evaluate(() => window.attnlab.config()), before);
 
   const many = Array.from({ length: 10000 }, (_, i) => 'w' + (i % 50)).join(' ');

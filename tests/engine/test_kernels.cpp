@@ -127,8 +127,10 @@ TEST_P(KernelSweep, SoftmaxMatchesReferenceAndMasksExactly) {
       for (int j = 0; j < cols; ++j) allowed[j] = 0;  // row 0 fully masked
       std::vector<float> w1(s.size(), -1.0f), w2(s.size(), -1.0f);
       std::vector<uint8_t> f1((size_t)rows), f2((size_t)rows);
-      fast.softmax_rows(s.data(), cols, allowed.data(), cols, w1.data(), cols, rows, cols, nullptr, f1.data());
-      reference().softmax_rows(s.data(), cols, allowed.data(), cols, w2.data(), cols, rows, cols, nullptr, f2.data());
+      fast.softmax_rows({.rows = rows, .cols = cols, .s = s.data(), .lds = cols, .allowed = allowed.data(), .ldm = cols,
+                         .w = w1.data(), .ldw = cols, .fully_masked = f1.data()});
+      reference().softmax_rows({.rows = rows, .cols = cols, .s = s.data(), .lds = cols, .allowed = allowed.data(),
+                                .ldm = cols, .w = w2.data(), .ldw = cols, .fully_masked = f2.data()});
       for (int i = 0; i < rows; ++i) {
         ASSERT_EQ(f1[(size_t)i], f2[(size_t)i]);
         double sum = 0;
@@ -154,7 +156,7 @@ TEST_P(KernelSweep, ExpIsAccurateAndFlushesBelowRange) {
     const uint8_t allowed[2] = {1, 1};
     float w[2];
     uint8_t fm;
-    fast.softmax_rows(s, 2, allowed, 2, w, 2, 1, 2, nullptr, &fm);
+    fast.softmax_rows({.rows = 1, .cols = 2, .s = s, .lds = 2, .allowed = allowed, .ldm = 2, .w = w, .ldw = 2, .fully_masked = &fm});
     const double e = std::exp((double)x), expect = e / (1.0 + e);
     worst = std::max(worst, std::fabs(w[1] - expect) / expect);
   }
@@ -163,7 +165,7 @@ TEST_P(KernelSweep, ExpIsAccurateAndFlushesBelowRange) {
   const uint8_t allowed[2] = {1, 1};
   float w[2];
   uint8_t fm;
-  fast.softmax_rows(s, 2, allowed, 2, w, 2, 1, 2, nullptr, &fm);
+  fast.softmax_rows({.rows = 1, .cols = 2, .s = s, .lds = 2, .allowed = allowed, .ldm = 2, .w = w, .ldw = 2, .fully_masked = &fm});
   EXPECT_EQ(w[0], 1.0f);
   EXPECT_EQ(w[1], 0.0f);
 }

@@ -1,13 +1,19 @@
 // libFuzzer target: arbitrary bytes as an attnlab-cli config, then the engine on whatever parses.
 // Any crash, hang, sanitizer report or NaN in a result is a bug.
-//   clang++ -g -O1 -fsanitize=fuzzer,address,undefined ... (see tests/fuzz/run.sh)
+// Built as the CMake target fuzz_config by the sanitizer build with clang (tests/CMakeLists.txt) and
+// run by tests/fuzz/run.sh. Each input runs twice: with the scores kept and lean, and the result's
+// JSON must parse back.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
+
+#include <nlohmann/json.hpp>
 
 #include "config_json.h"
 #include "engine.h"
+#include "explain.h"
 #include "result_json.h"
 #include "tokenizer.h"
 
@@ -20,14 +26,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if ((int64_t)c.d_model * c.heads * (c.d_k + c.d_v) > (1 << 16)) return 0;
   c.max_tokens = std::min(c.max_tokens, 48);
   c.truncate = true;
-  attn::Engine engine;
-  if (!engine.set_config(c).empty()) return 0;
-  engine.compute();
-  const attn::Result& r = engine.result();
-  for (float v : r.weights)
-    if (!std::isfinite(v) || v < 0.0f || v > 1.0f) std::abort();
-  for (float v : r.output)
-    if (std::isnan(v)) std::abort();
-  attn::result_to_json(r, c);
+  for (bool keep_scores : {true, false}) {
+    attn::Engine engine({.keep_scores = keep_scores});
+    if (!engine.set_config(c).empty()) return 0;
+    engine.compute();
+    const attn::Result& r = engine.result();
+    for (float v : r.weights)
+      if (!std::isfinite(v) || v < 0.0f || v > 1.0f) std::abort();
+    for (float v : r.output)
+      if (std::isnan(v)) std::abort();
+    const std::string json = attn::result_to_json(r, c);
+    if (nlohmann::json::parse(json, nullptr, false).is_discarded()) std::abort();
+    if (r.n > 0 && r.m > 0) attn::explain_cell_text(r, 0, r.n - 1, r.m - 1);
+  }
   return 0;
 }

@@ -1,18 +1,14 @@
 #!/usr/bin/env bash
-# Builds the config fuzzer with clang's libFuzzer + ASan + UBSan and runs it for SECONDS (default 20)
-# from the presets as seeds. Usage: tests/fuzz/run.sh [SECONDS] [BUILD_DIR]
+# Runs the config fuzzer (the CMake target fuzz_config of the sanitizer build) for SECONDS (default
+# 20), seeded with the presets and a few hostile inputs. Usage: tests/fuzz/run.sh FUZZER [SECONDS]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-seconds=${1:-20}
-build=${2:-$here/build}
-out="$build/fuzz"
-mkdir -p "$out/corpus"
-cp "$here"/assets/presets/*.json "$out/corpus/"
-printf '{"text":"\xff\xfe","mask":[{"custom":[[1]]}]}' > "$out/corpus/bad.json"
-srcs=("$here"/src/engine/{config,tokenizer,embedding,positional,mask,engine,explain,reference,dispatch,kernels_native,kernels_scalar}.cpp
-      "$here"/src/io/{config_json,result_json}.cpp "$build/generated/embeddings_data.cpp")
-[ -f "$build/generated/embeddings_data.cpp" ] || { echo "run the native build first (cmake -B $build)" >&2; exit 1; }
-clang++ -std=gnu++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -I"$here/src/engine" -I"$here/src/io" -isystem "$build/sysinc" \
-  "$here/tests/fuzz/fuzz_config.cpp" "${srcs[@]}" -o "$out/fuzz_config"
-"$out/fuzz_config" -max_total_time="$seconds" -max_len=4096 -timeout=10 "$out/corpus" 2>&1 | tail -n 3
+fuzzer=$1
+seconds=${2:-20}
+corpus="$(dirname "$fuzzer")/fuzz_corpus"
+mkdir -p "$corpus"
+cp "$here"/assets/presets/*.json "$corpus/"
+printf '{"text":"\xff\xfe","mask":[{"custom":[[1]]}]}' > "$corpus/bad.json"
+printf '{"mask":{"window":2,"causal":false},"positional":"rope","cross":true,"source":"a b c"}' > "$corpus/window.json"
+printf '{"heads":1,"heads":2}' > "$corpus/duplicate.json"
+"$fuzzer" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 "$corpus" 2>&1 | tail -n 3
