@@ -209,6 +209,21 @@
     },
     // The formula strip's text, exactly as shown for the current settings.
     formula() { return call('attnlab_formula'); },
+    // Learn mode: trains a model on a toy task (options: a training config as `attnlab-cli train` reads it,
+    // docs/train.md), switching the page to Learn mode; throws an Error naming the field, and then the
+    // current run is kept as it was.
+    train(options) {
+      const text = typeof options === 'string' ? options : JSON.stringify(options === undefined ? {} : options);
+      if (text === undefined) throw new Error('options: expected an object');
+      const err = call('attnlab_train', text);
+      if (err) throw new Error(err);
+    },
+    // { state, task, step, steps, steps_per_s, train_loss, loss, accuracy, pattern_score, ... }
+    trainStatus() { return JSON.parse(call('attnlab_train_status')); },
+    // Every evaluation of the run so far, each as one `attnlab-cli train --log` line.
+    trainHistory() { return JSON.parse(call('attnlab_train_history')); },
+    // Pauses training (the weights stay; the Train button or train() goes on). Returns trainStatus().
+    stopTraining() { window.Module._attnlab_stop_training(); return api.trainStatus(); },
     version: '1',
   };
 

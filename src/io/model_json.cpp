@@ -412,6 +412,39 @@ std::string gradients_to_json(const ModelSpec& s, double loss, int targets, cons
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] run
 // ---------------------------------------------------------------------------------------------------
+Config layer_config(const learn::Model<float>& model, const std::vector<std::string>& names,
+                    const std::vector<std::string>& source_names, int l) {
+  const ModelSpec& s = model.spec();
+  const std::vector<float>& params = model.params();
+  const int D = s.d_model, n = model.n(), m = model.m();
+  // Layer l as a lab config: X_l (and the encoded source) as explicit rows, the layer's weights.
+  Config c;
+  c.target.tokens = names, c.target.use_tokens = true;
+  c.target.x = std::vector<float>(model.stream(l).begin(), model.stream(l).begin() + (size_t)n * D), c.target.x_rows = n;
+  if (s.cross) {
+    c.cross = true;
+    c.source.tokens = source_names, c.source.use_tokens = true;
+    c.source.x = std::vector<float>(model.source_stream().begin(), model.source_stream().begin() + (size_t)m * D);
+    c.source.x_rows = m;
+  }
+  c.d_model = D, c.heads = s.heads, c.d_k = s.d_k, c.d_v = s.d_v;
+  // positions are already in X_l; RoPE acts on Q and K inside the layer
+  c.positional = s.positional == Positional::rope ? Positional::rope : Positional::none;
+  c.scale_mode = s.scale_mode, c.scale_value = s.scale_value, c.temperature = s.temperature, c.mask = s.mask;
+  const auto per_head = [&](Param kind, int dh) {
+    const float* w = params.data() + model.find(kind, l)->offset;
+    std::vector<float> out((size_t)s.heads * D * dh);
+    for (int h = 0; h < s.heads; ++h)
+      for (int r = 0; r < D; ++r)
+        for (int k = 0; k < dh; ++k) out[((size_t)h * D + r) * dh + k] = w[(size_t)r * s.heads * dh + h * dh + k];
+    return out;
+  };
+  c.w_q = per_head(Param::w_q, s.d_k), c.w_k = per_head(Param::w_k, s.d_k), c.w_v = per_head(Param::w_v, s.d_v);
+  const float* w_o = params.data() + model.find(Param::w_o, l)->offset;
+  c.w_o.assign(w_o, w_o + (size_t)s.heads * s.d_v * D);
+  return c;
+}
+
 std::string run_model_json(const TrainSetup& setup, const std::vector<float>& params, const learn::Example& e,
                            std::string& out, int indent) {
   const ModelSpec& s = setup.spec;
@@ -428,33 +461,10 @@ std::string run_model_json(const TrainSetup& setup, const std::vector<float>& pa
   std::vector<std::string> names, source_names;
   for (int id : b.tokens) names.push_back(task.token_name(id));
   for (int id : b.source) source_names.push_back(task.token_name(id));
-  const int D = s.d_model, n = b.n, m = model.m();
+  const int n = b.n;
   ojson layers = ojson::array();
   for (int l = 0; l < s.layers; ++l) {
-    // Layer l as a lab config: X_l (and the encoded source) as explicit rows, the layer's weights.
-    Config c;
-    c.target.tokens = names, c.target.use_tokens = true;
-    c.target.x = model.stream(l), c.target.x_rows = n;
-    if (s.cross) {
-      c.cross = true;
-      c.source.tokens = source_names, c.source.use_tokens = true;
-      c.source.x = model.source_stream(), c.source.x_rows = m;
-    }
-    c.d_model = D, c.heads = s.heads, c.d_k = s.d_k, c.d_v = s.d_v;
-    // positions are already in X_l; RoPE acts on Q and K inside the layer
-    c.positional = s.positional == Positional::rope ? Positional::rope : Positional::none;
-    c.scale_mode = s.scale_mode, c.scale_value = s.scale_value, c.temperature = s.temperature, c.mask = s.mask;
-    const auto per_head = [&](Param kind, int dh) {
-      const float* w = params.data() + model.find(kind, l)->offset;
-      std::vector<float> out((size_t)s.heads * D * dh);
-      for (int h = 0; h < s.heads; ++h)
-        for (int r = 0; r < D; ++r)
-          for (int k = 0; k < dh; ++k) out[((size_t)h * D + r) * dh + k] = w[(size_t)r * s.heads * dh + h * dh + k];
-      return out;
-    };
-    c.w_q = per_head(Param::w_q, s.d_k), c.w_k = per_head(Param::w_k, s.d_k), c.w_v = per_head(Param::w_v, s.d_v);
-    const float* w_o = params.data() + model.find(Param::w_o, l)->offset;
-    c.w_o.assign(w_o, w_o + (size_t)s.heads * s.d_v * D);
+    const Config c = layer_config(model, names, source_names, l);
     const RunOutput r = run_attention(c);
     if (!r.error.empty()) return "layer " + std::to_string(l) + ": " + r.error;
     ojson layer = ojson::parse(result_to_json(r.result, c));

@@ -37,6 +37,12 @@ std::string parse_batch(std::string_view json_text, const learn::ModelSpec& spec
 std::string gradients_to_json(const learn::ModelSpec& spec, double loss, int targets, const std::vector<double>& grads,
                               int indent = -1);
 
+// Layer `layer` of a model that has just run one example (a batch of 1) as a lab config: the residual
+// stream X_layer (and the encoded source) as explicit rows, that layer's W_Q, W_K, W_V per head and W_O,
+// the model's scale, temperature, mask and RoPE. The lab's Engine then computes exactly that layer.
+Config layer_config(const learn::Model<float>& model, const std::vector<std::string>& names,
+                    const std::vector<std::string>& source_names, int layer);
+
 // Every stage of every layer of a trained model on one example, computed by the lab's Engine (one
 // engine): the top-level fields are layer 0's, exactly as `attnlab-cli run` prints for a config; "layers"
 // holds every layer in the same form; then logits, predictions and accuracy. "" or an error.

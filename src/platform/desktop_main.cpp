@@ -2,8 +2,11 @@
 //
 //   attnlab [--config FILE] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast]
 //           [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-stats]
+//           [--train CONFIG.json [--until-trained]] [--print-train]
 // --fullscreen opens on the primary monitor at its own resolution (F11 toggles it too); --present
 // starts in presenter mode (P toggles it), --high-contrast with white on black.
+// --train opens Learn mode training that config (docs/train.md), --until-trained exits when it stops (with
+// --seconds as a bound); --print-train prints the page's trainStatus() JSON.
 // --frames N / --seconds S run that long and exit (with --screenshot, the last frame is saved as a PNG
 // first); --print-config prints the final config as JSON, --print-stats the frame statistics.
 #include <GLFW/glfw3.h>
@@ -23,6 +26,7 @@
 #include "glfw_input.h"
 #include "imgui_impl_glfw.h"
 #include "gl_renderer.h"
+#include "learn.h"
 #include "png_write.h"
 #include "shell_frame.h"
 
@@ -33,6 +37,8 @@ struct Options {
   int width = 1600, height = 900, frames = 0;
   float scale = 1.0f, seconds = 0.0f;
   bool print_config = false, print_stats = false, fullscreen = false, present = false, high_contrast = false;
+  std::string train_path;  // Learn mode: train this config from the start
+  bool print_train = false, until_trained = false;
 };
 
 bool parse_args(int argc, char** argv, Options& o) {
@@ -55,8 +61,11 @@ bool parse_args(int argc, char** argv, Options& o) {
     else if (a == "--fullscreen") o.fullscreen = true;
     else if (a == "--present") o.present = true;
     else if (a == "--high-contrast") o.high_contrast = true;
+    else if (a == "--train" && more) o.train_path = argv[++i];
+    else if (a == "--print-train") o.print_train = true;
+    else if (a == "--until-trained") o.until_trained = true;
     else {
-      std::fprintf(stderr, "usage: attnlab [--config FILE] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-stats]\n");
+      std::fprintf(stderr, "usage: attnlab [--config FILE] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-stats] [--train CONFIG.json [--until-trained]] [--print-train]\n");
       return false;
     }
   }
@@ -119,6 +128,14 @@ int main(int argc, char** argv) {
   app.ui.presenter = opt.present;
   app.ui.high_contrast = opt.high_contrast;
 
+  if (!opt.train_path.empty()) {
+    std::ifstream f(opt.train_path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    const std::string err = f ? attnlab::learn_train_json(app, ss.str()) : "cannot read the file";
+    if (!err.empty()) return std::fprintf(stderr, "attnlab: %s: %s\n", opt.train_path.c_str(), err.c_str()), 2;
+  }
+
   glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "attnlab: GLFW error %d: %s\n", code, msg); });
   if (!glfwInit()) {
     std::fprintf(stderr, "attnlab: cannot open a window (no display? try xvfb-run)\n");
@@ -162,7 +179,7 @@ int main(int argc, char** argv) {
   app.ui.ui_scale = opt.scale;
 
   int frame_index = 0, saved_x = 40, saved_y = 40, saved_w = opt.width, saved_h = opt.height;
-  const bool timed = opt.frames > 0 || opt.seconds > 0.0f;  // tests: draw every frame
+  const bool timed = opt.frames > 0 || opt.seconds > 0.0f || opt.until_trained;  // tests: draw every frame
   auto last_draw = std::chrono::steady_clock::now();
   while (!glfwWindowShouldClose(window)) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -185,7 +202,8 @@ int main(int argc, char** argv) {
     attnlab::draw_frame(shell, fw, fh, (float)ww, (float)wh);
     ++frame_index;
     const float elapsed = std::chrono::duration<float>(std::chrono::steady_clock::now() - started).count();
-    const bool last = (opt.frames > 0 && frame_index >= opt.frames) || (opt.seconds > 0.0f && elapsed >= opt.seconds);
+    const bool last = (opt.frames > 0 && frame_index >= opt.frames) || (opt.seconds > 0.0f && elapsed >= opt.seconds) ||
+                      (opt.until_trained && !attnlab::learn_busy(app));
     if (last && !opt.screenshot.empty() && !save_screenshot(window, opt.screenshot)) {
       std::fprintf(stderr, "attnlab: cannot write %s\n", opt.screenshot.c_str());
       return 1;
@@ -195,6 +213,7 @@ int main(int argc, char** argv) {
   }
   if (opt.print_config) std::printf("%s\n", attn::config_to_json(app.engine.config()).c_str());
   if (opt.print_stats) std::printf("%s\n", attnlab::stats_json(app).c_str());
+  if (opt.print_train) std::printf("%s\n", attnlab::learn_status_json(app).c_str());
 
   shell.renderer.shutdown();
   ImGui_ImplGlfw_Shutdown();

@@ -18,6 +18,7 @@
 #include "imgui_internal.h"
 #include <string_view>
 #include "gl_renderer.h"
+#include "learn.h"
 #include "result_json.h"
 #include "shell_frame.h"
 #include "export.h"
@@ -290,6 +291,22 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_stats() {
   g_shell->reply += ",\"input\":" + g_shell->input.state_json() + "}";
   return g_shell->reply.c_str();
 }
+
+// Learn mode (docs/web-api.md): a training config as `attnlab-cli train` reads it; "" or the error naming
+// the field (the current run is kept on error).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_train(const char* json) {
+  g_shell->reply = attnlab::learn_train_json(g_shell->app, json ? json : "");
+  return g_shell->reply.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_train_status() {
+  g_shell->reply = attnlab::learn_status_json(g_shell->app);
+  return g_shell->reply.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_train_history() {
+  g_shell->reply = attnlab::learn_history_json(g_shell->app);
+  return g_shell->reply.c_str();
+}
+EMSCRIPTEN_KEEPALIVE void attnlab_stop_training() { attnlab::learn_stop(g_shell->app); }
 
 }  // extern "C"
 

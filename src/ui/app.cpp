@@ -8,6 +8,7 @@
 #include "mask.h"
 #include "positional.h"
 #include "heatmap.h"
+#include "learn.h"
 #include "panels.h"
 #include "tokenizer.h"
 #include "widgets.h"
@@ -408,9 +409,21 @@ void handle_shortcuts(App& app) {
         break;
       case 'w': case 'W': app.ui.show_weights = !app.ui.show_weights; break;
       case 'p': case 'P': app.ui.presenter = true, app.ui.fullscreen_request = 1; break;
+      case 'l': case 'L': set_learn_mode(app, !app.ui.learn_mode); break;
       default: break;
     }
   }
+}
+
+// The end of every frame, in either mode.
+void end_frame(App& app, uint64_t version_at_start) {
+  heatmap_collect_garbage(app.heatmaps, app.textures);
+  app.layout_dirty = false;
+  app.drawn_version = version_at_start;
+  // Keep drawing while a flash fades or a notice is up, and once more after, to take them away.
+  const double now = ImGui::GetTime();
+  const double until = std::max(app.ui.focus_until, app.notice.empty() ? 0.0 : app.notice_until);
+  app.animate_for = until > now ? until - now + 0.1 : 0.0;
 }
 
 }  // namespace
@@ -434,6 +447,8 @@ void frame(App& app) {
 
   if (app.labels_version != app.result_version) refresh_labels(app);
   handle_shortcuts(app);
+  learn_tick(app);  // training takes its slice of the frame whichever mode is shown
+  if (app.ui.learn_mode) return draw_learn_mode(app), end_frame(app, version_at_start);
 
   if (app.ui.presenter) {
     draw_presenter(app);
@@ -463,18 +478,13 @@ void frame(App& app) {
   if (app.ui.show_tour) keep_on_screen(app, "Tour"), draw_tour_window(app);
 
   sync_engine(app);  // clicks in the matrices (mask cells, edits) are ready for the next frame
-  heatmap_collect_garbage(app.heatmaps, app.textures);
-  app.layout_dirty = false;
-  app.drawn_version = version_at_start;
-  // Keep drawing while a flash fades or a notice is up, and once more after, to take them away.
-  const double now = ImGui::GetTime();
-  const double until = std::max(app.ui.focus_until, app.notice.empty() ? 0.0 : app.notice_until);
-  app.animate_for = until > now ? until - now + 0.1 : 0.0;
+  end_frame(app, version_at_start);
 }
 
 bool needs_redraw(const App& app, double seconds_since_last_frame) {
   return app.fonts_dirty || app.layout_dirty || app.drawn_version != app.result_version ||
-         app.engine.needs_compute() || seconds_since_last_frame < app.animate_for || app.ui.focus_text;
+         app.engine.needs_compute() || seconds_since_last_frame < app.animate_for || app.ui.focus_text ||
+         learn_busy(app);
 }
 
 std::string stats_json(const App& app) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -19,6 +20,8 @@
 #include "ui_state.h"
 
 namespace attnlab {
+
+struct LearnState;  // learn.h
 
 // Frame times over the last kWindow frames, for the status bar and window.attnlab.stats().
 struct FrameStats {
@@ -100,6 +103,7 @@ struct App {
   std::function<void(const std::string& filename, View view)> save_png;
   ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h
   ImVec2 last_display_size{0, 0};
+  std::shared_ptr<LearnState> learn;  // Learn mode (learn.h), created on first use
 };
 
 // The lab's defaults: a sentence, 4 heads, no mask; the UI clamps input to 256 tokens.

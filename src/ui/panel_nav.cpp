@@ -1,9 +1,11 @@
 // The navigation bar under the formula strip: on small screens (or a large UI scale) a tab per panel;
-// with a side column, its tabs; on wide screens a button to hide the side panels; always Present.
+// with a side column, its tabs; on wide screens a button to hide the side panels; always Present
+// and Learn (the switch to Learn mode).
 #include <iterator>
 
 #include "app.h"
 #include "imgui_internal.h"
+#include "learn.h"
 #include "panels.h"
 
 namespace attnlab {
@@ -57,6 +59,10 @@ void draw_nav_bar(App& app) {
   }
   remember_item(app, "present");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Full-screen view for a projector (P); arrows step through the presets");
+  ImGui::SameLine();
+  if (ImGui::Button("Learn")) set_learn_mode(app, true);
+  remember_item(app, "mode_learn");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Learn: train a model on a toy task and watch its heads form (L)");
   ImGui::End();
 }
 

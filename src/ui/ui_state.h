@@ -63,6 +63,7 @@ struct UiState {
   bool show_help = false;
   bool show_weights = false;  // the W_Q/W_K/W_V/W_O section
   bool show_tour = false;
+  bool learn_mode = false;  // the Learn mode's windows instead of the lab's (learn.h)
   int tour_step = 0;
   View focus_view = View::count;  // a pipeline click scrolls here and flashes it
   View flash_view = View::count;  // the block that was scrolled to, flashing until focus_until

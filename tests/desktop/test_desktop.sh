@@ -62,5 +62,19 @@ rc=$?
 grep -q '"text":"typed in a real window"' "$out/typed.json" && ok "typed text reached the engine" || bad "config after typing: $(head -c 300 "$out/typed.json")"
 [ -s "$out/desktop-typed.png" ] && ok "screenshot after typing" || bad "no screenshot after typing"
 
+# 3. Learn mode: --train trains previous_token in the window (time-sliced frames) and screenshots it.
+echo '{"task": "previous_token", "train": {"steps": 200, "eval_every": 20}}' > "$out/train.json"
+xvfb-run -a -s "-screen 0 1600x900x24" "$bin" --size 1280x720 --train "$out/train.json" --until-trained --seconds 300 --screenshot "$out/desktop-learn.png" --print-train > "$out/train-status.json" 2> "$out/train.err"
+rc=$?
+[ $rc -eq 0 ] && ok "Learn run exits 0" || bad "Learn run exit $rc: $(cat "$out/train.err")"
+grep -q '"state":"done"' "$out/train-status.json" && ok "Learn mode trained to the end" || bad "Learn status: $(head -c 300 "$out/train-status.json")"
+acc=$(grep -o '"accuracy":[0-9.e-]*' "$out/train-status.json" | head -1 | cut -d: -f2)
+python3 -c "import sys; sys.exit(0 if float('${acc:-0}') >= 0.99 else 1)" && ok "Learn accuracy $acc" || bad "Learn accuracy ${acc:-none}"
+[ -s "$out/desktop-learn.png" ] && ok "Learn screenshot" || bad "no Learn screenshot"
+echo '{"task": "previous_token", "train": {"lr": 0}}' > "$out/train-bad.json"
+xvfb-run -a "$bin" --train "$out/train-bad.json" --frames 1 > /dev/null 2> "$out/train-bad.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'train.lr' "$out/train-bad.err" && ok "bad --train config refused naming train.lr" || bad "bad --train: exit $rc, $(cat "$out/train-bad.err")"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

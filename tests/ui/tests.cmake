@@ -6,3 +6,8 @@ add_test(NAME ui_headless COMMAND attnlab_ui_tests)
 
 # The desktop app in Xvfb, typed into with xdotool.
 add_test(NAME desktop_xvfb COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/../desktop/test_desktop.sh $<TARGET_FILE:attnlab> ${CMAKE_BINARY_DIR}/desktop-test)
+
+# Learn mode, headless: training through the panels' buttons and keys.
+add_executable(attnlab_learn_ui_tests ${CMAKE_CURRENT_LIST_DIR}/test_learn.cpp)
+target_link_libraries(attnlab_learn_ui_tests PRIVATE attnlab_ui ${ATTNLAB_GTEST})
+add_test(NAME ui_learn_headless COMMAND attnlab_learn_ui_tests)

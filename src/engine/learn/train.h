@@ -60,6 +60,7 @@ class Trainer {
   bool diverged() const { return diverged_; }
   const std::string& message() const { return message_; }  // why training stopped early
   int step() const { return step_; }
+  double last_train_loss() const { return last_train_loss_; }  // the last step's training-batch loss
 
   EvalPoint evaluate();  // on the held-out batch, now; appended to history()
   const std::vector<EvalPoint>& history() const { return history_; }

@@ -1,0 +1,253 @@
+// learn.cpp — Learn mode's state machine, time slicing, probe and page API (drawing: panel_learn.cpp).
+#include "learn.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "app.h"
+#include "model_json.h"
+
+namespace attnlab {
+
+namespace lrn = attn::learn;
+using ojson = nlohmann::ordered_json;
+
+lrn::TrainSetup learn_defaults(const lrn::Task& task) {
+  lrn::TrainSetup s = lrn::default_setup(task);
+  // About 40 evaluations a run, so the curves have points to show (each costs ~8 steps' work).
+  s.train.eval_every = std::max(10, s.train.steps / 40);
+  return s;
+}
+
+LearnState& learn_state(App& app) {
+  if (!app.learn) {
+    app.learn = std::make_shared<LearnState>();
+    app.learn->setup = learn_defaults(lrn::tasks().front());
+  }
+  return *app.learn;
+}
+
+bool learn_busy(const App& app) { return app.learn && app.learn->started && app.learn->running; }
+
+const char* learn_phase(const LearnState& L) {
+  if (!L.started) return "idle";
+  if (L.trainer.diverged()) return "diverged";
+  if (L.trainer.done()) return "done";
+  return L.running ? "running" : "paused";
+}
+
+namespace {
+
+double seconds(const LearnState& L) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - L.clock0).count();
+}
+
+// The task's ideal attention on the probe example, per layer and relation: weight 1/|keys| on each key
+// an ideal head would use (what the pattern score measures).
+void build_ideal(LearnState& L) {
+  const lrn::Task& task = L.trainer.task();
+  const lrn::ModelSpec& s = L.run_setup.spec;
+  const lrn::Example e = L.trainer.held_out_example(0);
+  const int n = (int)e.tokens.size(), m = s.cross ? (int)e.source.size() : n;
+  L.ideal.assign((size_t)s.layers * task.relations, std::vector<float>((size_t)n * m, 0.0f));
+  std::vector<int> keys;
+  for (int l = 0; l < s.layers; ++l)
+    for (int r = 0; r < task.relations; ++r)
+      for (int i = 0; i < n; ++i) {
+        keys.clear();
+        task.ideal_keys(e, s.layers, l, r, i, keys);
+        for (int k : keys)
+          if (k >= 0 && k < m) L.ideal[(size_t)l * task.relations + r][(size_t)i * m + k] += 1.0f / (float)keys.size();
+      }
+}
+
+void refresh_probe(LearnState& L) {
+  L.probe = L.trainer.probe(L.trainer.held_out_example(0), L.probe_view != 0);
+  L.probe_step = L.trainer.step();
+}
+
+// A snapshot of the weights at every new evaluation; past kMaxSnapshots every other one is dropped (the
+// first and the newest stay), so a long run keeps an even spread over its whole history.
+void record_snapshots(LearnState& L) {
+  const auto& h = L.trainer.history();
+  if (h.empty() || (!L.snapshots.empty() && L.snapshots.back().step == h.back().step)) return;
+  L.snapshots.push_back({h.back().step, L.trainer.snapshot()});
+  if (L.snapshots.size() > LearnState::kMaxSnapshots) {
+    std::vector<LearnState::Snapshot> kept;
+    for (size_t i = 0; i < L.snapshots.size(); ++i)
+      if (i % 2 == 0 || i + 1 == L.snapshots.size()) kept.push_back(std::move(L.snapshots[i]));
+    L.snapshots = std::move(kept);
+    if (L.replay >= 0) L.replay = std::min(L.replay / 2, (int)L.snapshots.size() - 1);
+  }
+}
+
+}  // namespace
+
+std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
+  LearnState& L = learn_state(app);
+  if (std::string e = lrn::validate(setup); !e.empty()) return L.error = e;
+  // Validated above, so start() cannot refuse it: the current run is replaced only now.
+  L.trainer.start(setup);
+  L.run_setup = setup;
+  L.setup = setup;
+  L.started = true;
+  L.running = run;
+  L.error.clear();
+  L.settings_dirty = false;
+  L.train_loss.clear();
+  L.rate_marks.clear();
+  L.steps_per_s = 0.0;
+  L.trainer.evaluate();  // step 0, the untrained model (as `attnlab-cli train` logs it)
+  L.snapshots.clear();
+  L.replay = -1;
+  record_snapshots(L);
+  build_ideal(L);
+  refresh_probe(L);
+  return "";
+}
+
+std::string learn_train(App& app) {
+  LearnState& L = learn_state(app);
+  if (L.started && !L.trainer.done() && L.setup == L.run_setup) {
+    L.running = true;
+    L.error.clear();
+    return "";
+  }
+  return learn_start(app, L.setup, true);
+}
+
+void learn_pause(App& app) {
+  LearnState& L = learn_state(app);
+  L.running = false;
+  L.rate_marks.clear();
+}
+
+void learn_stop(App& app) { learn_pause(app); }
+
+void learn_step(App& app) {
+  LearnState& L = learn_state(app);
+  if (!L.started || L.setup != L.run_setup || L.trainer.done())
+    if (!learn_start(app, L.setup, false).empty()) return;
+  L.running = false;
+  if (L.trainer.run(1) == 1) L.train_loss.push_back((float)L.trainer.last_train_loss());
+  record_snapshots(L);
+  refresh_probe(L);
+}
+
+void learn_replay(App& app, int index) {
+  LearnState& L = learn_state(app);
+  if (!L.started || index < 0 || index >= (int)L.snapshots.size()) {
+    L.replay = -1;
+    return;
+  }
+  L.replay = index;
+  // The probe through the snapshot's weights; the live weights (and AdamW's moments) are put back.
+  const std::vector<float> live = L.trainer.snapshot();
+  L.trainer.restore(L.snapshots[(size_t)index].params);
+  L.replay_probe = L.trainer.probe(L.trainer.held_out_example(0), L.probe_view != 0);
+  L.trainer.restore(live);
+}
+
+void learn_reset(App& app) {
+  LearnState& L = learn_state(app);
+  learn_start(app, L.started ? L.run_setup : L.setup, false);
+}
+
+void learn_tick(App& app) {
+  if (!app.learn) return;
+  LearnState& L = *app.learn;
+  L.steps_last_frame = 0;
+  if (L.started && L.running) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // At least one step a frame; then as many as fit in the budget (a step never starts past it).
+    double step_ms = 0.0;
+    while (!L.trainer.done()) {
+      const auto s0 = std::chrono::steady_clock::now();
+      if (L.trainer.run(1) != 1) break;
+      L.train_loss.push_back((float)L.trainer.last_train_loss());
+      ++L.steps_last_frame;
+      const auto s1 = std::chrono::steady_clock::now();
+      step_ms = std::max(step_ms * 0.5, std::chrono::duration<double, std::milli>(s1 - s0).count());
+      if (std::chrono::duration<double, std::milli>(s1 - t0).count() + step_ms > L.budget_ms) break;
+    }
+    if (L.trainer.done()) L.running = false;
+    record_snapshots(L);
+    const double now = seconds(L);
+    L.rate_marks.emplace_back(now, L.trainer.step());
+    std::erase_if(L.rate_marks, [&](const auto& m) { return m.first < now - 1.0; });
+    if (L.rate_marks.size() >= 2 && now - L.rate_marks.front().first > 0.05)
+      L.steps_per_s = (L.rate_marks.back().second - L.rate_marks.front().second) / (now - L.rate_marks.front().first);
+    ++app.result_version;  // the Learn views changed: draw this frame's result
+  }
+  if (L.started && L.probe_step != L.trainer.step()) refresh_probe(L);
+}
+
+// [SECTION] inspect in the lab
+std::string learn_open_in_lab(App& app, int layer) {
+  LearnState& L = learn_state(app);
+  if (!L.started) return "nothing trained yet: press Train first";
+  const lrn::ModelSpec& s = L.run_setup.spec;
+  if (layer < 0 || layer >= s.layers) return "layer: must be between 0 and " + std::to_string(s.layers - 1);
+  const lrn::Task& task = L.trainer.task();
+  const lrn::Example e = L.trainer.held_out_example(0);
+  lrn::Batch b;
+  b.size = 1, b.n = (int)e.tokens.size(), b.m = (int)e.source.size();
+  b.tokens = e.tokens, b.targets = e.targets, b.source = e.source;
+  lrn::Model<float> model(s);
+  const bool replaying = L.replay >= 0;
+  model.params() = replaying ? L.snapshots[(size_t)L.replay].params : L.trainer.snapshot();
+  model.forward(b);
+  std::vector<std::string> names, source_names;
+  for (int id : e.tokens) names.push_back(task.token_name(id));
+  for (int id : e.source) source_names.push_back(task.token_name(id));
+  if (std::string err = apply_config(app, attn::layer_config(model, names, source_names, layer)); !err.empty()) return err;
+  app.ui.learn_mode = false;
+  app.layout_dirty = true;
+  const int step = replaying ? L.snapshots[(size_t)L.replay].step : L.trainer.step();
+  notify(app, "Layer " + std::to_string(layer) + " of the " + L.run_setup.task + " model at step " + std::to_string(step) +
+                  ": X is its residual stream, the weights are the trained ones");
+  return "";
+}
+
+// [SECTION] page API
+std::string learn_train_json(App& app, std::string_view options) {
+  LearnState& L = learn_state(app);
+  lrn::TrainSetup setup;
+  if (std::string e = attn::parse_train_config(options, setup); !e.empty()) return L.error = e;
+  if (std::string e = learn_start(app, setup, true); !e.empty()) return e;
+  app.ui.learn_mode = true;
+  return "";
+}
+
+std::string learn_status_json(App& app) {
+  LearnState& L = learn_state(app);
+  ojson j;
+  j["state"] = learn_phase(L);
+  const lrn::TrainSetup& s = L.started ? L.run_setup : L.setup;
+  j["task"] = s.task;
+  j["step"] = L.started ? L.trainer.step() : 0;
+  j["steps"] = s.train.steps;
+  j["steps_per_s"] = std::round(L.steps_per_s * 10.0) / 10.0;
+  if (L.started && !L.train_loss.empty()) j["train_loss"] = L.train_loss.back();
+  if (L.started && !L.trainer.history().empty()) {
+    // The last evaluation on the held-out set, in the same form as `attnlab-cli train` logs it.
+    const ojson last = ojson::parse(attn::eval_point_json(L.trainer.history().back(), L.trainer));
+    j["evaluated_at"] = last["step"];
+    for (const char* k : {"loss", "accuracy", "pattern_score", "task_pattern_score", "pattern_by_relation"})
+      if (last.contains(k)) j[k] = last[k];
+  }
+  j["message"] = L.started ? L.trainer.message() : std::string();
+  j["error"] = L.error;
+  return j.dump();
+}
+
+std::string learn_history_json(App& app) {
+  LearnState& L = learn_state(app);
+  std::string out = "[";
+  if (L.started)
+    for (const lrn::EvalPoint& p : L.trainer.history()) out += (out.size() > 1 ? "," : "") + attn::eval_point_json(p, L.trainer);
+  return out + "]";
+}
+
+}  // namespace attnlab

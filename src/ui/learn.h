@@ -1,0 +1,98 @@
+// learn.h — Learn mode: train an attention-only model on a toy task inside the lab and watch its heads
+// form. The training itself is the learning engine's Trainer (src/engine/learn/train.h); this file holds
+// what the Learn panels edit and show, and the time slicing that keeps the frame budget: every frame
+// runs training steps for at most LearnState::budget_ms, then draws.
+//
+// State machine:  idle (no run) --Train--> running <--Pause/Train--> paused;  running --last step--> done;
+//                 running --non-finite loss--> diverged (last good weights kept);  Reset -> paused at step 0.
+// A refused setting (lr 0, 10⁹ steps, NaN) names the field in `error` and leaves the run as it was.
+#pragma once
+#include <chrono>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "learn/train.h"
+
+namespace attnlab {
+
+struct App;
+
+struct LearnState {
+  attn::learn::TrainSetup setup;        // what the settings panel edits (used by the next Train)
+  attn::learn::Trainer trainer;
+  attn::learn::TrainSetup run_setup;    // the setup of the current run (valid when `started`)
+  bool started = false;                 // a run exists (possibly at step 0)
+  bool running = false;                 // steps are taken every frame
+  std::string error;                    // why the last Train / train() was refused, naming the field
+  std::vector<float> train_loss;        // the training batch's loss at every step of the run
+
+  // The fixed probe (the held-out set's first example) through the current weights.
+  attn::learn::Probe probe;
+  int probe_step = -1;
+  std::vector<std::vector<float>> ideal;  // per layer × relation: the task's ideal pattern (n, m)
+
+  // History: the weights at each evaluation (thinned to at most kMaxSnapshots), to replay any of them.
+  static constexpr size_t kMaxSnapshots = 200;
+  struct Snapshot {
+    int step;
+    std::vector<float> params;
+  };
+  std::vector<Snapshot> snapshots;
+  int replay = -1;                      // index into snapshots shown in the views, -1 = the live weights
+  attn::learn::Probe replay_probe;      // the probe through snapshots[replay]
+
+  int probe_view = 0;                   // the thumbnails show 0: A, 1: ∂L/∂A, 2: ∂L/∂S (this example's loss)
+  int open_layer = 0;                   // the layer "Open in the lab" shows
+
+  float budget_ms = 10.0f;              // training time per frame (the rest of a 60 Hz frame draws)
+  int steps_last_frame = 0;
+  double steps_per_s = 0.0;             // measured over the last second of running
+  std::vector<std::pair<double, int>> rate_marks;  // (seconds, step) while running
+  std::chrono::steady_clock::time_point clock0 = std::chrono::steady_clock::now();
+  bool settings_dirty = false;          // settings edited since the run started
+};
+
+// A task's defaults as the Learn panel offers them: the CLI's, with evaluations often enough for curves.
+attn::learn::TrainSetup learn_defaults(const attn::learn::Task& task);
+
+// The Learn state, created on first use (App owns it).
+LearnState& learn_state(App& app);
+bool learn_busy(const App& app);  // training is running: the shell must keep drawing frames
+
+// Plain-words state: "idle", "running", "paused", "done", "diverged".
+const char* learn_phase(const LearnState& L);
+
+// Starts a new run from `setup` (running or paused). On a refused setup returns the message naming the
+// field and changes nothing else (the current run, its weights and its state are kept).
+std::string learn_start(App& app, const attn::learn::TrainSetup& setup, bool run = true);
+// Train: resume the current run, or start one from the settings when there is none, it is finished or
+// the settings changed. Returns "" or the refusal.
+std::string learn_train(App& app);
+void learn_pause(App& app);
+void learn_step(App& app);   // one step, then paused (starts a paused run first when needed)
+void learn_reset(App& app);  // the same settings again from step 0, paused
+
+// Shows the weights of snapshots[index] in the probe view (-1: back to the live weights).
+void learn_replay(App& app, int index);
+
+// Shows layer `layer` of the model (live or replayed weights) on the probe example in the lab: X is the
+// residual stream entering that layer, W_Q/W_K/W_V/W_O its trained weights; switches to the lab. "" or why not.
+std::string learn_open_in_lab(App& app, int layer);
+
+// Runs this frame's slice of training (called by frame() in both modes) and refreshes the probe.
+void learn_tick(App& app);
+
+// The page API (docs/web-api.md): a training config in the attnlab-cli train schema (docs/train.md).
+std::string learn_train_json(App& app, std::string_view options);
+std::string learn_status_json(App& app);   // state, step, loss, accuracy, pattern scores, steps/s
+std::string learn_history_json(App& app);  // every evaluation, as `attnlab-cli train --log` lines, in an array
+void learn_stop(App& app);                 // pause; Train (or train()) resumes
+
+// The Learn mode's windows (panel_learn.cpp) with their Lab | Learn switch; the lab's nav bar has a
+// Learn button. set_learn_mode switches (L does too).
+void draw_learn_mode(App& app);
+void draw_mode_switch(App& app);
+void set_learn_mode(App& app, bool learn);
+
+}  // namespace attnlab

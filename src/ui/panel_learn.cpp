@@ -1,0 +1,553 @@
+// panel_learn.cpp — Learn mode's windows: the settings and run buttons, the curves (loss, held-out accuracy,
+// pattern scores), and every layer's and head's attention on a fixed probe example beside the task's ideal
+// pattern. Curves and thumbnails are drawn here with ImDrawList (small, self-contained); the state and
+// the time slicing live in learn.cpp.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app.h"
+#include "colormap.h"
+#include "imgui_internal.h"  // BringWindowToDisplayFront
+#include "learn.h"
+#include "mask.h"
+#include "widgets.h"
+
+namespace attnlab {
+
+namespace lrn = attn::learn;
+
+namespace {
+
+// [SECTION] layout
+float strip_height() {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  return std::max(st.WindowMinSize.y, ImGui::GetFrameHeight() + 2.0f * st.WindowPadding.y);
+}
+
+void place(App& app, float x, float y, float w, float h) {
+  const ImGuiCond cond = app.layout_dirty ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(ImVec2(x, y), cond);
+  ImGui::SetNextWindowSize(ImVec2(w, h), cond);
+}
+
+void remember_rect(App& app, const std::string& name, ImVec2 a, ImVec2 b) {
+  app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+}
+
+// [SECTION] settings
+void section(const char* title) {
+  ImGui::Spacing();
+  ImGui::TextColored(ImVec4(0.70f, 0.75f, 0.85f, 1.0f), "%s", title);
+  ImGui::Separator();
+}
+
+// Settings sit two to a row: `second` puts the next one in the right half.
+void second() { ImGui::SameLine(ImGui::GetWindowContentRegionMin().x + ImGui::GetContentRegionAvail().x * 0.5f + 4.0f); }
+float field_width() { return ImGui::GetFontSize() * 3.6f; }
+
+bool input_int(const char* label, int* v, const char* help) {
+  ImGui::SetNextItemWidth(field_width());
+  const bool changed = ImGui::InputInt(label, v, 0, 0);
+  if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
+  return changed;
+}
+
+bool input_float(const char* label, float* v, const char* help) {
+  ImGui::SetNextItemWidth(field_width());
+  const bool changed = ImGui::InputFloat(label, v, 0, 0, "%.4g");
+  if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
+  return changed;
+}
+
+bool has_causal(const std::vector<attn::MaskTerm>& mask) {
+  return std::any_of(mask.begin(), mask.end(), [](const auto& t) { return t.kind == attn::MaskTerm::Kind::causal; });
+}
+
+// The lab's attention settings (sizes, encoding, scale, temperature, mask) into the model's spec.
+void take_lab_settings(App& app, lrn::TrainSetup& s) {
+  const attn::Config& c = app.engine.config();
+  s.spec.d_model = c.d_model, s.spec.heads = c.heads, s.spec.d_k = c.d_k, s.spec.d_v = c.d_v;
+  s.spec.positional = c.positional;
+  s.spec.scale_mode = c.scale_mode, s.spec.scale_value = c.scale_value;
+  s.spec.temperature = c.temperature;
+  s.spec.mask.clear();
+  for (const attn::MaskTerm& t : c.mask)  // hand-drawn and padding masks belong to the lab's own tokens
+    if (t.kind != attn::MaskTerm::Kind::custom && t.kind != attn::MaskTerm::Kind::padding) s.spec.mask.push_back(t);
+}
+
+void draw_settings(App& app, LearnState& L) {
+  lrn::TrainSetup& s = L.setup;
+  const auto& table = lrn::tasks();
+  const lrn::Task* task = lrn::find_task(s.task);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (ImGui::BeginCombo("##task", s.task.c_str())) {
+    for (const lrn::Task& t : table)
+      if (ImGui::Selectable(t.name, &t == task)) s = learn_defaults(t), task = &t;
+    ImGui::EndCombo();
+  }
+  remember_item(app, "learn_task");
+  if (task) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(task->help);
+    ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Expect: %s.", task->pattern);
+    ImGui::PopTextWrapPos();
+  }
+
+  section("Model");
+  if (ImGui::SmallButton("Use the lab's settings")) take_lab_settings(app, s);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("d_model, heads, d_k, d_v, positional encoding, scale, temperature and mask as the lab has them");
+  input_int("d_model", &s.spec.d_model, "Width of the residual stream.");
+  second(), input_int("heads", &s.spec.heads, "Attention heads per layer.");
+  input_int("d_k", &s.spec.d_k, "Query/key size per head.");
+  second(), input_int("d_v", &s.spec.d_v, "Value size per head.");
+  ImGui::SetNextItemWidth(field_width());
+  ImGui::SliderInt("layers", &s.spec.layers, 1, lrn::ModelLimits::max_layers);
+  second(), ImGui::Checkbox("tied", &s.spec.tied);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Unembedding tied to the embedding: W_U = W_E\xE1\xB5\x80");
+  static const attn::Positional kPos[] = {attn::Positional::none, attn::Positional::sinusoidal,
+                                          attn::Positional::learned, attn::Positional::rope};
+  ImGui::SetNextItemWidth(field_width());
+  if (ImGui::BeginCombo("positions", attn::to_string(s.spec.positional), ImGuiComboFlags_NoArrowButton)) {
+    for (attn::Positional p : kPos)
+      if (ImGui::Selectable(attn::to_string(p), p == s.spec.positional)) s.spec.positional = p;
+    ImGui::EndCombo();
+  }
+  bool causal = has_causal(s.spec.mask);
+  second();
+  if (ImGui::Checkbox("causal", &causal)) {
+    std::erase_if(s.spec.mask, [](const auto& t) { return t.kind == attn::MaskTerm::Kind::causal; });
+    if (causal) s.spec.mask.push_back({attn::MaskTerm::Kind::causal});
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Causal mask: query i sees keys 0..i only");
+  bool scaled = s.spec.scale_mode == attn::ScaleMode::inv_sqrt_dk;
+  if (ImGui::Checkbox("\xC3\x97 1/\xE2\x88\x9A" "d_k", &scaled)) s.spec.scale_mode = scaled ? attn::ScaleMode::inv_sqrt_dk : attn::ScaleMode::none;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scale the scores by 1/\xE2\x88\x9A" "d_k (off: no scaling)");
+  second(), input_float("\xCF\x84", &s.spec.temperature, "Temperature: the scores are divided by it.");
+
+  section("Training");
+  input_float("lr", &s.train.adamw.lr, "AdamW learning rate, in (0, 10].");
+  second(), input_int("batch", &s.train.batch, "Sequences per step.");
+  input_int("steps", &s.train.steps, "Optimiser steps in the run (at most 1,000,000).");
+  int seed = (int)std::min<uint64_t>(s.train.seed, 2147483647u);
+  second();
+  if (input_int("seed", &seed, "Weights, batches and the held-out set all follow from it.")) s.train.seed = (uint64_t)std::max(seed, 0);
+  input_int("eval every", &s.train.eval_every, "Steps between evaluations on the held-out set (the curves' points).");
+}
+
+// [SECTION] run buttons and status
+void draw_run_controls(App& app, LearnState& L) {
+  ImGui::Separator();
+  const bool running = L.running;
+  const float w = ImGui::GetFontSize() * 5.0f;
+  if (ImGui::Button(running ? "Pause" : "Train", ImVec2(w, 0))) running ? learn_pause(app) : (void)learn_train(app);
+  remember_item(app, "learn_train");
+  ImGui::SameLine();
+  if (ImGui::Button("Step", ImVec2(w, 0))) learn_step(app);
+  remember_item(app, "learn_step");
+  ImGui::SameLine();
+  if (ImGui::Button("Reset", ImVec2(w, 0))) learn_reset(app);
+  remember_item(app, "learn_reset");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to step 0: fresh weights from the seed, paused");
+  ImGui::TextDisabled("Space: train/pause   . : one step");
+
+  if (!L.error.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "Not started: %s", L.error.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  if (L.started && L.setup != L.run_setup)
+    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "Settings changed: Train starts a new run");
+  if (!L.started) {
+    ImGui::TextDisabled("Press Train to start.");
+    return;
+  }
+  const lrn::Trainer& t = L.trainer;
+  ImGui::Text("%s \xC2\xB7 step %d / %d", learn_phase(L), t.step(), L.run_setup.train.steps);
+  ImGui::ProgressBar(L.run_setup.train.steps ? (float)t.step() / (float)L.run_setup.train.steps : 1.0f, ImVec2(-FLT_MIN, 0), "");
+  if (L.running) ImGui::Text("%.0f steps/s (%d this frame)", L.steps_per_s, L.steps_last_frame);
+  else if (L.steps_per_s > 0) ImGui::TextDisabled("%.0f steps/s while running", L.steps_per_s);
+  if (!t.history().empty()) {
+    const lrn::EvalPoint& p = t.history().back();
+    ImGui::Text("held-out loss %.4f", p.loss);
+    ImGui::Text("accuracy %.1f%%   pattern score %.2f", 100.0 * p.accuracy, p.pattern_score);
+    ImGui::TextDisabled("(evaluated at step %d on %d sequences)", p.step, L.run_setup.train.eval_batch);
+  }
+  if (!t.message().empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", t.message().c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+void handle_learn_keys(App& app) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  LearnState& L = learn_state(app);
+  for (ImWchar c : io.InputQueueCharacters) {
+    if (c == ' ') L.running ? learn_pause(app) : (void)learn_train(app);
+    if (c == '.') learn_step(app);
+  }
+}
+
+// [SECTION] curves
+struct Series {
+  std::vector<ImVec2> pts;  // (step, value)
+  ImU32 color;
+  float thickness;
+  std::string name;
+};
+
+// A plot of `series` over steps [0, x_max] and values [y_lo, y_hi], with a hover readout.
+void plot(const char* id, const char* title, ImVec2 size, float x_max, float y_lo, float y_hi,
+          const std::vector<Series>& series, const char* fmt, int marker = -1) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::TextUnformatted(title);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float label_w = ImGui::CalcTextSize("0.000").x + 4.0f;
+  const ImVec2 a(p0.x + label_w, p0.y), b(p0.x + size.x, p0.y + size.y - ImGui::GetTextLineHeight());
+  ImGui::InvisibleButton(id, size);
+  const bool hovered = ImGui::IsItemHovered();
+  dl->AddRectFilled(a, b, IM_COL32(22, 24, 28, 255));
+  const auto X = [&](float x) { return a.x + (b.x - a.x) * (x_max > 0 ? x / x_max : 0.0f); };
+  const auto Y = [&](float y) { return b.y - (b.y - a.y) * std::clamp((y - y_lo) / (y_hi - y_lo), 0.0f, 1.0f); };
+  char buf[32];
+  for (int k = 0; k <= 4; ++k) {  // grid and value labels
+    const float v = y_lo + (y_hi - y_lo) * (float)k / 4.0f;
+    dl->AddLine(ImVec2(a.x, Y(v)), ImVec2(b.x, Y(v)), IM_COL32(255, 255, 255, k == 0 ? 60 : 22));
+    std::snprintf(buf, sizeof buf, fmt, v);
+    dl->AddText(ImVec2(p0.x, Y(v) - ImGui::GetTextLineHeight() * 0.5f), IM_COL32(160, 160, 160, 255), buf);
+  }
+  std::snprintf(buf, sizeof buf, "%d", (int)x_max);
+  dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(buf).x, b.y), IM_COL32(160, 160, 160, 255), buf);
+  dl->AddText(ImVec2(a.x, b.y), IM_COL32(160, 160, 160, 255), "step 0");
+  dl->PushClipRect(a, b, true);
+  std::vector<ImVec2> line;
+  for (const Series& s : series) {
+    // At most about two points per pixel: average runs of points that share a pixel.
+    line.clear();
+    const size_t per = std::max<size_t>(1, s.pts.size() / (size_t)std::max(1.0f, 2.0f * (b.x - a.x)));
+    for (size_t i = 0; i < s.pts.size(); i += per) {
+      float sx = 0, sy = 0;
+      const size_t end = std::min(s.pts.size(), i + per);
+      for (size_t j = i; j < end; ++j) sx += s.pts[j].x, sy += s.pts[j].y;
+      line.emplace_back(X(sx / (float)(end - i)), Y(sy / (float)(end - i)));
+    }
+    if (line.size() == 1) dl->AddCircleFilled(line[0], s.thickness + 1.5f, s.color);
+    else dl->AddPolyline(line.data(), (int)line.size(), s.color, 0, s.thickness);
+  }
+  if (marker >= 0) dl->AddLine(ImVec2(X((float)marker), a.y), ImVec2(X((float)marker), b.y), IM_COL32(255, 205, 90, 200), 2.0f);
+  dl->PopClipRect();
+  if (hovered && x_max > 0) {
+    const float step = std::clamp((ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x), 0.0f, 1.0f) * x_max;
+    dl->AddLine(ImVec2(X(step), a.y), ImVec2(X(step), b.y), IM_COL32(255, 255, 255, 90));
+    ImGui::BeginTooltip();
+    ImGui::Text("step %d", (int)std::lround(step));
+    for (const Series& s : series) {
+      if (s.pts.empty()) continue;
+      const auto it = std::min_element(s.pts.begin(), s.pts.end(),
+                                       [&](const ImVec2& u, const ImVec2& v) { return std::fabs(u.x - step) < std::fabs(v.x - step); });
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.color), "%s: %.4f (step %d)", s.name.c_str(), it->y, (int)it->x);
+    }
+    ImGui::EndTooltip();
+  }
+}
+
+void draw_curves(App& app, LearnState& L) {
+  if (!L.started) {
+    ImGui::TextDisabled("The loss, the held-out accuracy and each head's pattern score appear here while training runs.");
+    return;
+  }
+  const lrn::Trainer& t = L.trainer;
+  const auto& hist = t.history();
+  const float x_max = (float)std::max(1, L.run_setup.train.steps);
+  const int layers = L.run_setup.spec.layers, heads = L.run_setup.spec.heads, R = t.task().relations;
+
+  Series train{{}, IM_COL32(120, 170, 230, 150), 1.0f, "training batch"};
+  for (size_t i = 0; i < L.train_loss.size(); ++i) train.pts.emplace_back((float)(i + 1), L.train_loss[i]);
+  Series held{{}, IM_COL32(255, 200, 80, 255), 2.0f, "held-out"};
+  Series acc{{}, IM_COL32(120, 220, 140, 255), 2.0f, "held-out accuracy"};
+  float loss_hi = 0.5f;
+  for (const lrn::EvalPoint& p : hist) {
+    held.pts.emplace_back((float)p.step, (float)p.loss);
+    acc.pts.emplace_back((float)p.step, (float)p.accuracy);
+    loss_hi = std::max(loss_hi, (float)p.loss);
+  }
+  for (float v : L.train_loss) loss_hi = std::max(loss_hi, std::isfinite(v) ? v : 0.0f);
+  std::vector<Series> pattern;
+  for (int l = 0; l < layers; ++l)
+    for (int h = 0; h < heads; ++h)
+      for (int r = 0; r < R; ++r) {
+        Series s{{}, head_color(l * heads + h, r ? 0.45f : 1.0f), r ? 1.2f : 1.6f, "layer " + std::to_string(l) + " head " + std::to_string(h)};
+        if (R > 1) s.name += std::string(" (") + t.task().relation_names[r] + (r ? ", faint)" : ")");
+        for (const lrn::EvalPoint& p : hist)
+          s.pts.emplace_back((float)p.step, (float)p.pattern[((size_t)l * heads + h) * R + r]);
+        pattern.push_back(std::move(s));
+      }
+
+  const int marker = L.replay >= 0 ? L.snapshots[(size_t)L.replay].step : -1;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+  const float w = (avail.x - 2.0f * gap) / 3.0f;
+  const float h = std::max(60.0f, avail.y - 2.0f * ImGui::GetTextLineHeightWithSpacing());
+  ImGui::BeginGroup();
+  plot("##loss", "Loss (cross-entropy): batch, held-out", ImVec2(w, h), x_max, 0.0f, std::ceil(loss_hi), {train, held}, "%.2f", marker);
+  ImGui::EndGroup();
+  remember_rect(app, "learn_loss_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  ImGui::SameLine(0, gap);
+  ImGui::BeginGroup();
+  plot("##accuracy", "Held-out accuracy", ImVec2(w, h), x_max, 0.0f, 1.0f, {acc}, "%.2f", marker);
+  ImGui::EndGroup();
+  ImGui::SameLine(0, gap);
+  ImGui::BeginGroup();
+  plot("##pattern", "Pattern score per head", ImVec2(w, h), x_max, 0.0f, 1.0f, pattern, "%.2f", marker);
+  ImGui::EndGroup();
+}
+
+// [SECTION] attention thumbnails
+// One (n, m) matrix of weights in [0, 1] as cells, masked cells grey. Returns the hovered cell or (-1, -1).
+// range > 0: signed data on the diverging map over [−range, range]; else weights on the sequential map.
+std::pair<int, int> thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range = 0.0f) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##cells", size);
+  const float cw = size.x / (float)m, ch = size.y / (float)n;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) {
+      const bool masked = mask && !mask->allows(i, j);
+      const float v = w[(size_t)i * m + j];
+      const ImU32 c = masked ? kMaskedColor : range > 0 ? colormap(Colormap::diverging, v / range) : colormap(Colormap::sequential, v);
+      dl->AddRectFilled(ImVec2(a.x + j * cw, a.y + i * ch), ImVec2(a.x + (j + 1) * cw, a.y + (i + 1) * ch), c);
+    }
+  if (!ImGui::IsItemHovered()) return {-1, -1};
+  const ImVec2 mp = ImGui::GetIO().MousePos;
+  const int i = std::clamp((int)((mp.y - a.y) / ch), 0, n - 1), j = std::clamp((int)((mp.x - a.x) / cw), 0, m - 1);
+  dl->AddRect(ImVec2(a.x + j * cw, a.y + i * ch), ImVec2(a.x + (j + 1) * cw, a.y + (i + 1) * ch), IM_COL32(255, 255, 255, 255));
+  return {i, j};
+}
+
+void colour_scale(float width, float range) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float h = ImGui::GetTextLineHeight() * 0.6f;
+  if (range > 0) ImGui::Text("%.2g", -range);
+  else ImGui::TextUnformatted("weight 0");
+  ImGui::SameLine();
+  const ImVec2 b = ImGui::GetCursorScreenPos();
+  const int k = 32;
+  for (int i = 0; i < k; ++i)
+    dl->AddRectFilled(ImVec2(b.x + width * i / k, b.y + h * 0.4f), ImVec2(b.x + width * (i + 1) / k + 1, b.y + h * 1.4f),
+                      range > 0 ? colormap(Colormap::diverging, 2.0f * i / (k - 1) - 1.0f)
+                                : colormap(Colormap::sequential, (float)i / (k - 1)));
+  ImGui::Dummy(ImVec2(width, h));
+  ImGui::SameLine();
+  if (range > 0) ImGui::Text("%.2g   (one scale for every head; grey = masked)", range);
+  else ImGui::TextUnformatted("1   (one scale for every thumbnail; grey = masked)");
+}
+
+// The history scrubber: any evaluated step's weights, replayed in the thumbnails below.
+void draw_replay(App& app, LearnState& L) {
+  const int count = (int)L.snapshots.size();
+  if (count < 2) return;
+  int index = L.replay >= 0 ? L.replay : count - 1;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
+  char label[48];
+  std::snprintf(label, sizeof label, "step %d", L.snapshots[(size_t)index].step);
+  if (ImGui::SliderInt("##replay", &index, 0, count - 1, label)) learn_replay(app, index == count - 1 ? -1 : index);
+  remember_item(app, "learn_replay");
+  ImGui::SameLine();
+  if (L.replay >= 0) {
+    if (ImGui::SmallButton("Live")) learn_replay(app, -1);
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "replaying the weights of step %d", L.snapshots[(size_t)L.replay].step);
+  } else {
+    ImGui::TextDisabled("history: drag to replay an earlier step (%d kept)", count);
+  }
+}
+
+void draw_probe(App& app, LearnState& L) {
+  if (!L.started || L.probe.weights.empty()) {
+    ImGui::TextDisabled("Every layer's and head's attention on one held-out example appears here, beside the pattern the task needs.");
+    return;
+  }
+  draw_replay(app, L);
+  const bool replaying = L.replay >= 0;
+  const lrn::Probe& p = replaying ? L.replay_probe : L.probe;
+  const int shown_step = replaying ? L.snapshots[(size_t)L.replay].step : L.probe_step;
+  const lrn::Task& task = L.trainer.task();
+  const lrn::ModelSpec& spec = L.run_setup.spec;
+  const int n = p.n, m = p.m, R = task.relations;
+  const auto name = [&](int id) { return task.token_name(id); };
+  const std::vector<int>& keys_tokens = spec.cross ? p.example.source : p.example.tokens;
+
+  // The probe: its tokens, and what the model predicts where there is a target.
+  std::string in, out;
+  int right = 0, counted = 0;
+  for (int i = 0; i < n; ++i) in += (i ? " " : "") + name(p.example.tokens[i]);
+  for (int i = 0; i < n; ++i) {
+    if (p.example.targets[i] < 0) continue;
+    ++counted;
+    right += p.predictions[i] == p.example.targets[i];
+  }
+  if (spec.cross) {
+    std::string src;
+    for (int j = 0; j < m; ++j) src += (j ? " " : "") + name(p.example.source[j]);
+    ImGui::Text("source: %s", src.c_str());
+  }
+  ImGui::Text("probe (held-out example 0, step %d): %s", shown_step, in.c_str());
+  ImGui::SameLine();
+  ImGui::TextDisabled("\xE2\x80\x94 %d of %d targets right", right, counted);
+  // What the thumbnails show: the weights, or this example's gradients (one symmetric scale for all heads).
+  static const char* kViews[] = {"A (weights)", "\xE2\x88\x82L/\xE2\x88\x82" "A", "\xE2\x88\x82L/\xE2\x88\x82S"};
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  if (ImGui::Combo("##probe_view", &L.probe_view, kViews, 3)) {
+    L.probe_step = -1;  // probe again, with gradients when they are shown
+    if (L.replay >= 0) learn_replay(app, L.replay);
+  }
+  remember_item(app, "learn_probe_view");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("\xE2\x88\x82L/\xE2\x88\x82" "A and \xE2\x88\x82L/\xE2\x88\x82S: how this example's loss changes with each attention weight and each score (backward pass)");
+  ImGui::SameLine();
+  const std::vector<std::vector<float>>* grads = L.probe_view == 1 ? &p.weight_grads : L.probe_view == 2 ? &p.score_grads : nullptr;
+  if (grads && grads->size() != (size_t)spec.layers) grads = nullptr;  // not probed with gradients yet
+  float range = 0.0f;
+  if (grads)
+    for (const auto& g : *grads)
+      for (float v : g) range = std::max(range, std::fabs(v));
+  if (grads && range == 0.0f) range = 1.0f;
+  colour_scale(ImGui::GetFontSize() * 8.0f, range);
+  ImGui::SameLine(0, ImGui::GetFontSize() * 2.0f);
+  int& open_layer = L.open_layer;
+  open_layer = std::clamp(open_layer, 0, spec.layers - 1);
+  if (spec.layers > 1) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+    ImGui::SliderInt("##open_layer", &open_layer, 0, spec.layers - 1, "layer %d");
+    ImGui::SameLine();
+  }
+  if (ImGui::SmallButton("Open in the lab")) {
+    if (std::string err = learn_open_in_lab(app, open_layer); !err.empty()) notify(app, err);
+  }
+  remember_item(app, "learn_open");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Every stage of this layer on the probe, with the trained weights, in the lab's matrices (hover any cell)");
+
+  const attn::MaskMatrix mask = attn::build_mask(spec.mask, n, m);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float gap = 8.0f * app.style_scale, label_h = ImGui::GetTextLineHeightWithSpacing();
+  const int cols = spec.heads + R;
+  const float aspect = (float)n / (float)m;
+  float side = std::min((avail.x - gap * cols) / (float)cols, (avail.y - spec.layers * (label_h + gap)) / spec.layers / aspect);
+  side = std::max(side, 24.0f);
+  const ImVec2 size(side, side * aspect);
+  const auto& last = L.trainer.history();
+  for (int l = 0; l < spec.layers; ++l) {
+    for (int h = 0; h < spec.heads + R; ++h) {
+      if (h) ImGui::SameLine(0, gap + (h == spec.heads ? gap : 0.0f));
+      ImGui::BeginGroup();
+      ImGui::PushID(l * 64 + h);
+      const bool ideal = h >= spec.heads;
+      const int r = h - spec.heads;
+      std::string label;
+      if (ideal) label = R > 1 ? std::string("ideal: ") + task.relation_names[r] : "ideal";
+      else {
+        label = "L" + std::to_string(l) + " head " + std::to_string(h);
+        const auto at = std::find_if(last.rbegin(), last.rend(), [&](const lrn::EvalPoint& e) { return e.step <= shown_step; });
+        if (at != last.rend()) {
+          double best = 0;
+          for (int k = 0; k < R; ++k) best = std::max(best, at->pattern[((size_t)l * spec.heads + h) * R + k]);
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "  %.2f", best);
+          label += buf;
+        }
+      }
+      if (ideal) ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s", label.c_str());
+      else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(l * spec.heads + h)), "%s", label.c_str());
+      const float* w = ideal ? L.ideal[(size_t)l * R + r].data()
+                             : (grads ? (*grads)[l].data() : p.weights[l].data()) + (size_t)h * n * m;
+      const auto [qi, kj] = thumbnail(w, n, m, &mask, size, ideal ? 0.0f : range);
+      remember_rect(app, ideal ? "learn_l" + std::to_string(l) + "_ideal" + std::to_string(r)
+                               : "learn_l" + std::to_string(l) + "_h" + std::to_string(h),
+                    ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+      if (qi >= 0)
+        ImGui::SetTooltip("%s\nquery %d (%s) \xE2\x86\x92 key %d (%s): %s %.4g%s", label.c_str(), qi,
+                          name(p.example.tokens[qi]).c_str(), kj, name(keys_tokens[kj]).c_str(),
+                          ideal || !grads ? "weight" : kViews[L.probe_view], w[(size_t)qi * m + kj],
+                          mask.allows(qi, kj) ? "" : " (masked)");
+      ImGui::PopID();
+      ImGui::EndGroup();
+    }
+  }
+}
+
+}  // namespace
+
+// [SECTION] windows
+void set_learn_mode(App& app, bool learn) {
+  if (app.ui.learn_mode == learn) return;
+  app.ui.learn_mode = learn;
+  app.layout_dirty = true;
+  learn_state(app);  // Learn mode opens with the first task's settings
+}
+
+void draw_mode_switch(App& app) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float bw = ImGui::CalcTextSize("Learn").x + 2.0f * st.FramePadding.x;
+  const float w = 2.0f * bw + st.ItemSpacing.x + 2.0f * st.WindowPadding.x + ImGui::CalcTextSize("Mode").x + st.ItemSpacing.x;
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - w, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(w, strip_height()), ImGuiCond_Always);
+  ImGui::Begin("##mode", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoFocusOnAppearing);
+  ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("Mode");
+  for (int k = 0; k < 2; ++k) {
+    const bool on = (k == 1) == app.ui.learn_mode;
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Button, on ? st.Colors[ImGuiCol_ButtonActive] : st.Colors[ImGuiCol_FrameBg]);
+    if (ImGui::Button(k ? "Learn" : "Lab", ImVec2(bw, 0))) set_learn_mode(app, k == 1);
+    ImGui::PopStyleColor();
+    remember_item(app, k ? "mode_learn" : "mode_lab");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(k ? "Learn: train a model on a toy task and watch its heads form (L)" : "The attention lab (L)");
+  }
+  ImGui::End();
+}
+
+void draw_learn_mode(App& app) {
+  LearnState& L = learn_state(app);
+  handle_learn_keys(app);
+  const ImGuiIO& io = ImGui::GetIO();
+  const float s = app.style_scale, W = io.DisplaySize.x, H = io.DisplaySize.y, top = strip_height();
+  const float left_w = std::clamp(W * 0.26f, 280.0f * s, 420.0f * s), right_w = std::max(200.0f, W - left_w);
+  const float body_h = H - top, curves_h = body_h * 0.38f;
+
+  place(app, 0, 0, W, top);
+  ImGui::Begin("Learn##strip", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Learn \xE2\x80\x94 train attention on a toy task and watch its heads form");
+  ImGui::End();
+
+  place(app, 0, top, left_w, body_h);
+  ImGui::Begin("Training");
+  draw_settings(app, L);
+  draw_run_controls(app, L);
+  ImGui::End();
+
+  place(app, left_w, top, right_w, curves_h);
+  ImGui::Begin("Curves");
+  draw_curves(app, L);
+  ImGui::End();
+
+  place(app, left_w, top + curves_h, right_w, body_h - curves_h);
+  ImGui::Begin("Attention on a probe");
+  draw_probe(app, L);
+  ImGui::End();
+
+  draw_mode_switch(app);
+}
+
+}  // namespace attnlab

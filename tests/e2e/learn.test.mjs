@@ -1,0 +1,149 @@
+// Learn mode in the browser: train previous_token through clicks and keys, pause and resume, read the
+// attention thumbnails' pixels for the sub-diagonal; the same seed gives the page and `attnlab-cli train`
+// the same loss curve; bad settings are refused with the field named and the run kept.
+//   ATTNLAB_SITE=build-web/site ATTNLAB_CLI=build/attnlab-cli ATTNLAB_OUT=build/e2e node --test tests/e2e/learn.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, openLab, decodePng, frames } from './lib.mjs';
+
+const SITE = process.env.ATTNLAB_SITE;
+const CLI = process.env.ATTNLAB_CLI;
+const OUT = process.env.ATTNLAB_OUT || '/tmp/attnlab-e2e';
+assert.ok(SITE && fs.existsSync(path.join(SITE, 'attnlab.wasm')), 'set ATTNLAB_SITE to the built site folder');
+fs.mkdirSync(OUT, { recursive: true });
+
+let server, browser;
+before(async () => { server = await serve(SITE); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function shot(page, name) {
+  return decodePng(await page.screenshot({ path: path.join(OUT, name + '.png') }));
+}
+const widgets = (page) => page.evaluate(() => window.attnlab.layout().widgets);
+const status = (page) => page.evaluate(() => window.attnlab.trainStatus());
+async function clickWidget(page, name) {
+  const w = (await widgets(page))[name];
+  assert.ok(w, `widget ${name} is not drawn`);
+  await page.mouse.click(w.x + w.w / 2, w.y + w.h / 2, { delay: 80 });
+  await frames(page);
+}
+// An idle lab draws nothing: small mouse moves over the title strip (no tooltip there) make it draw.
+async function settle(page, count = 3) {
+  for (let i = 0; i < count; i++) {
+    await page.mouse.move(6 + i, 6);
+    await frames(page, 1);
+  }
+}
+const luminance = (img, x, y) => {
+  const i = (Math.round(y) * img.width + Math.round(x)) * 4;
+  return 0.299 * img.rgba[i] + 0.587 * img.rgba[i + 1] + 0.114 * img.rgba[i + 2];
+};
+// For a thumbnail of n×n cells: in how many rows i ≥ 1 the cell (i, i−1) is clearly brighter than (i, i).
+function subDiagonalRows(img, r, n) {
+  let rows = 0;
+  for (let i = 1; i < n; i++) {
+    const at = (row, col) => luminance(img, r.x + (col + 0.5) * r.w / n, r.y + (row + 0.5) * r.h / n);
+    if (at(i, i - 1) > at(i, i) + 60) rows++;
+  }
+  return rows;
+}
+
+test('Learn mode trains previous_token through clicks and keys, pauses, resumes, and its pixels show the sub-diagonal', async () => {
+  const { page, problems } = await openLab(browser, server.url);
+  await clickWidget(page, 'mode_learn');
+  await settle(page);
+  await shot(page, 'learn-01-idle');
+  assert.equal((await status(page)).state, 'idle');
+  assert.equal((await status(page)).task, 'previous_token');
+
+  await clickWidget(page, 'learn_train');
+  await page.waitForFunction(() => window.attnlab.trainStatus().step > 0, null, { timeout: 20000 });
+  await clickWidget(page, 'learn_train');  // now labelled Pause
+  await page.waitForFunction(() => window.attnlab.trainStatus().state === 'paused', null, { timeout: 20000 });
+  const pausedAt = (await status(page)).step;
+  await settle(page);  // frames drawn while paused: the run must stay put
+  assert.equal((await status(page)).step, pausedAt, 'a paused run took steps');
+  assert.equal((await status(page)).state, 'paused');
+
+  await page.keyboard.press('Space');  // resume from the keyboard
+  await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 120000, polling: 200 });
+  const done = await status(page);
+  assert.equal(done.step, done.steps);
+  assert.ok(done.accuracy >= 0.99, `held-out accuracy ${done.accuracy}`);
+  assert.ok(done.steps_per_s > 0, 'steps per second were measured');
+  await settle(page);
+  const img = await shot(page, 'learn-02-trained');
+
+  const w = await widgets(page);
+  const n = 16;  // previous_token's default length
+  const best = Math.max(subDiagonalRows(img, w.learn_l0_h0, n), subDiagonalRows(img, w.learn_l0_h1, n));
+  assert.ok(best >= n - 2, `the best head shows the sub-diagonal in only ${best} of ${n - 1} rows`);
+  assert.equal(subDiagonalRows(img, w.learn_l0_ideal0, n), n - 1, 'the ideal pattern is the sub-diagonal');
+
+  // Open in the lab: the trained layer's every stage in the lab's matrices, its weights the probe's.
+  await clickWidget(page, 'learn_open');
+  await settle(page);
+  const r = await page.evaluate(() => window.attnlab.result());
+  assert.equal(r.tokens.length, n);
+  const heads = r.heads.map((hd) => hd.weights);
+  const subDiag = heads.map((a) => a.slice(1).reduce((t, row, i) => t + row[i], 0) / (n - 1));
+  assert.ok(Math.max(...subDiag) > 0.9, `the lab shows sub-diagonal mass ${subDiag}`);
+  assert.ok((await page.evaluate(() => window.attnlab.layout())).views.weights, 'the lab draws the weights');
+  await shot(page, 'learn-04-in-the-lab');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the same seed gives the page and attnlab-cli train the same loss curve', { skip: !CLI && 'ATTNLAB_CLI not set' }, async () => {
+  const cfg = { task: 'previous_token', train: { steps: 120, eval_every: 20, seed: 5 } };
+  const { page, problems } = await openLab(browser, server.url);
+  await page.evaluate((c) => window.attnlab.train(c), cfg);
+  await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 60000, polling: 100 });
+  const web = await page.evaluate(() => window.attnlab.trainHistory());
+  const log = path.join(OUT, 'learn-cli.jsonl');
+  execFileSync(CLI, ['train', '-', '--log', log, '--quiet'], { input: JSON.stringify(cfg) });
+  const cli = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(web.map((p) => p.step), [0, 20, 40, 60, 80, 100, 120]);
+  assert.deepEqual(cli.map((p) => p.step), web.map((p) => p.step));
+  for (let i = 0; i < web.length; i++) {
+    // WebAssembly SIMD and native AVX sum in different orders: float tolerance, not bit equality.
+    assert.ok(Math.abs(web[i].loss - cli[i].loss) <= 2e-3 * (1 + cli[i].loss), `step ${web[i].step}: loss ${web[i].loss} vs ${cli[i].loss}`);
+    assert.ok(Math.abs(web[i].train_loss - cli[i].train_loss) <= 2e-3 * (1 + cli[i].train_loss), `step ${web[i].step}: train_loss`);
+    assert.ok(Math.abs(web[i].accuracy - cli[i].accuracy) <= 0.01, `step ${web[i].step}: accuracy ${web[i].accuracy} vs ${cli[i].accuracy}`);
+  }
+  assert.ok(web.at(-1).loss < web[0].loss * 0.5, 'the loss fell');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('bad settings are refused with the field named, and the running state is kept', async () => {
+  const { page, problems } = await openLab(browser, server.url);
+  await page.evaluate(() => window.attnlab.train({ task: 'previous_token', train: { steps: 400 } }));
+  await page.waitForFunction(() => window.attnlab.trainStatus().step >= 10, null, { timeout: 20000 });
+  const stopped = await page.evaluate(() => window.attnlab.stopTraining());
+  assert.equal(stopped.state, 'paused');
+  const cases = [
+    [{ task: 'previous_token', train: { lr: 0 } }, /train\.lr/],
+    [{ task: 'previous_token', train: { lr: NaN } }, /train\.lr/],  // JSON.stringify turns NaN into null
+    [{ task: 'previous_token', train: { lr: Infinity } }, /train\.lr/],
+    ['{"task": "previous_token", "train": {"lr": 1e999}}', /JSON/],  // out of a double's range: the parser refuses it
+    [{ task: 'previous_token', train: { steps: 1e9 } }, /train\.steps/],
+    [{ task: 'previous_token', temperature: -1 }, /temperature/],
+    [{ task: 'juggling' }, /task/],
+    ['{"task": ', /./],
+  ];
+  for (const [options, field] of cases) {
+    const err = await page.evaluate((o) => { try { window.attnlab.train(o); return null; } catch (e) { return e.message; } }, options);
+    assert.ok(err && field.test(err), `${JSON.stringify(options)}: ${err}`);
+    const s = await status(page);
+    assert.equal(s.state, 'paused', `${JSON.stringify(options)} changed the state`);
+    assert.equal(s.step, stopped.step, `${JSON.stringify(options)} changed the run`);
+  }
+  await settle(page, 2);
+  await shot(page, 'learn-03-refused');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

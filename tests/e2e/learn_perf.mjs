@@ -1,0 +1,34 @@
+// Learn mode's responsiveness in headless Chromium (software WebGL): a measurement, not a test.
+//   ATTNLAB_SITE=build-web/site node tests/e2e/learn_perf.mjs
+// Trains the induction task with its defaults (2 layers, 2 heads, d_model 32, n 32, batch 32) from
+// attnlab.train() and prints one JSON line: the app's own work per frame while training (median, p95, from
+// attnlab.stats()), steps per second, and the seconds until the best last-layer head's prefix-match
+// score first passed 0.5 (evaluations every 20 steps), and the final accuracy.
+import { serve, launch, openLab } from './lib.mjs';
+
+const server = await serve(process.env.ATTNLAB_SITE);
+const browser = await launch();
+const { page } = await openLab(browser, server.url, { width: 1280, height: 720 });
+await page.mouse.move(5, 5);
+const r = await page.evaluate(async () => {
+  const api = window.attnlab;
+  api.train({ task: 'induction', train: { eval_every: 20 } });
+  api.resetStats();
+  const t0 = performance.now();
+  let passed = null, s;
+  for (;;) {
+    await new Promise((done) => setTimeout(done, 100));
+    s = api.trainStatus();
+    const last = s.pattern_score ? s.pattern_score[s.pattern_score.length - 1] : [0];
+    if (passed === null && Math.max(...last) > 0.5) passed = { seconds: (performance.now() - t0) / 1000, step: s.evaluated_at };
+    if (s.state !== 'running') break;
+    if (passed && performance.now() - t0 > 60000) break;
+  }
+  const st = api.stats();
+  return { task: 'induction', state: s.state, step: s.step, accuracy: s.accuracy, steps_per_s: s.steps_per_s,
+           prefix_match_over_0_5: passed, seconds: (performance.now() - t0) / 1000,
+           frame_ms_median: st.frame_ms_median, frame_ms_p95: st.frame_ms_p95, frames: st.frames };
+});
+console.log(JSON.stringify(r));
+await browser.close();
+await server.close();

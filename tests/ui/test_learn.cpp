@@ -1,0 +1,330 @@
+// Learn mode, run headless through the real panels: switch modes by click and key, train previous_token
+// with the Train button to ≥ 99% held-out accuracy, read the probe's attention for the sub-diagonal,
+// pause and resume, step, reset, and refuse bad settings without losing the run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "app.h"
+#include "imgui.h"
+#include "imgui_internal.h"
+#include "learn.h"
+
+namespace {
+
+using attnlab::App;
+using attnlab::LearnState;
+
+class Learn : public ::testing::Test {
+ protected:
+  App app;
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1280, 720);
+    for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = k + 1;
+    app.config = attnlab::default_lab_config();
+    app.text = app.config.target.text;
+    attnlab::setup_style(app, nullptr, 0, 1.0f);
+    unsigned char* pixels;
+    int pw, ph;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &pw, &ph);
+    frames(2);
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  void frames(int n) {
+    for (int i = 0; i < n; ++i) {
+      ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+      ImGui::NewFrame();
+      attnlab::frame(app);
+      ImGui::Render();
+    }
+  }
+  ImVec2 centre(const char* widget) {
+    const auto it = app.widget_rects.find(widget);
+    EXPECT_NE(it, app.widget_rects.end()) << widget;
+    if (it == app.widget_rects.end()) return ImVec2(-1, -1);
+    return ImVec2(it->second.x + it->second.z * 0.5f, it->second.y + it->second.w * 0.5f);
+  }
+  void click(const char* widget) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = centre(widget);
+    frames(1);
+    io.MouseDown[0] = true;
+    frames(1);
+    io.MouseDown[0] = false;
+    frames(2);  // the click acts in the release frame; the next one draws its result
+  }
+  void type(const char* s) {
+    ImGui::GetIO().AddInputCharactersUTF8(s);
+    frames(1);
+  }
+  LearnState& L() { return attnlab::learn_state(app); }
+  // Frames until training stops (done or diverged); a bound keeps a broken run from hanging the test.
+  void train_to_end() {
+    for (int i = 0; i < 20000 && L().running; ++i) frames(1);
+  }
+};
+
+TEST_F(Learn, TheSwitchAndTheKeyChangeModes) {
+  EXPECT_FALSE(app.ui.learn_mode);
+  click("mode_learn");
+  EXPECT_TRUE(app.ui.learn_mode);
+  frames(2);
+  for (const char* w : {"Training", "Curves", "Attention on a probe"}) {
+    ImGuiWindow* win = ImGui::FindWindowByName(w);
+    ASSERT_NE(win, nullptr) << w;
+    EXPECT_TRUE(win->Active) << w;
+  }
+  EXPECT_FALSE(ImGui::FindWindowByName("Matrices")->Active);  // the lab's windows are hidden
+  click("mode_lab");
+  EXPECT_FALSE(app.ui.learn_mode);
+  EXPECT_TRUE(ImGui::FindWindowByName("Matrices")->Active);
+  type("l");
+  EXPECT_TRUE(app.ui.learn_mode);
+  type("L");
+  EXPECT_FALSE(app.ui.learn_mode);
+}
+
+TEST_F(Learn, TrainButtonLearnsPreviousTokenAndTheProbeShowsTheSubDiagonal) {
+  click("mode_learn");
+  EXPECT_EQ(L().setup.task, "previous_token");  // the first task of the table
+  EXPECT_EQ(std::string(attnlab::learn_phase(L())), "idle");
+  click("learn_train");
+  EXPECT_TRUE(L().running);
+  EXPECT_GT(L().trainer.step(), 0);
+
+  // Pause: the step stays put across frames; Train resumes from there.
+  click("learn_train");
+  EXPECT_FALSE(L().running);
+  const int paused_at = L().trainer.step();
+  frames(10);
+  EXPECT_EQ(L().trainer.step(), paused_at);
+  EXPECT_EQ(std::string(attnlab::learn_phase(L())), "paused");
+  click("learn_step");
+  EXPECT_EQ(L().trainer.step(), paused_at + 1);
+  type(".");  // the key does the same
+  EXPECT_EQ(L().trainer.step(), paused_at + 2);
+  type(" ");  // Space resumes
+  EXPECT_TRUE(L().running);
+  train_to_end();
+
+  EXPECT_EQ(std::string(attnlab::learn_phase(L())), "done");
+  ASSERT_FALSE(L().trainer.history().empty());
+  const auto& last = L().trainer.history().back();
+  EXPECT_EQ(last.step, L().setup.train.steps);
+  EXPECT_GE(last.accuracy, 0.99);
+  EXPECT_GE(last.pattern_score, 0.9);
+  EXPECT_EQ((int)L().train_loss.size(), L().setup.train.steps);  // every step's loss was kept
+  EXPECT_LT(L().train_loss.back(), L().train_loss.front() * 0.2f);
+
+  // The probe's attention: some head of layer 0 puts most of each row on the previous key.
+  frames(2);
+  const auto& p = L().probe;
+  ASSERT_EQ(p.layers, 1);
+  double best = 0;
+  for (int h = 0; h < p.heads; ++h) {
+    double mass = 0;
+    for (int i = 1; i < p.n; ++i) mass += p.weights[0][((size_t)h * p.n + i) * p.m + (i - 1)];
+    best = std::max(best, mass / (p.n - 1));
+  }
+  EXPECT_GT(best, 0.9);
+  // and the thumbnails and the ideal pattern were drawn
+  for (const char* w : {"learn_l0_h0", "learn_l0_h1", "learn_l0_ideal0", "learn_loss_plot"})
+    EXPECT_NE(app.widget_rects.find(w), app.widget_rects.end()) << w;
+  // The ideal pattern is the sub-diagonal.
+  const auto& ideal = L().ideal[0];
+  for (int i = 1; i < p.n; ++i) EXPECT_FLOAT_EQ(ideal[(size_t)i * p.m + i - 1], 1.0f) << i;
+
+  // History: replaying step 0's snapshot shows the untrained attention; the live weights stay.
+  ASSERT_GE(L().snapshots.size(), 3u);
+  EXPECT_EQ(L().snapshots.front().step, 0);
+  EXPECT_EQ(L().snapshots.back().step, L().setup.train.steps);
+  const auto live = L().trainer.snapshot();
+  attnlab::learn_replay(app, 0);
+  frames(2);
+  EXPECT_EQ(L().trainer.snapshot(), live);
+  double untrained = 0;
+  for (int h = 0; h < p.heads; ++h)
+    for (int i = 1; i < p.n; ++i) untrained = std::max(untrained, (double)L().replay_probe.weights[0][((size_t)h * p.n + i) * p.m + (i - 1)]);
+  EXPECT_LT(untrained, 0.6);  // no head attends sharply to the previous token yet
+  EXPECT_NE(app.widget_rects.find("learn_replay"), app.widget_rects.end());
+  attnlab::learn_replay(app, -1);
+  EXPECT_EQ(L().replay, -1);
+
+  // Reset: step 0, paused, the untrained model (accuracy near chance).
+  click("learn_reset");
+  EXPECT_EQ(L().trainer.step(), 0);
+  EXPECT_FALSE(L().running);
+  EXPECT_LT(L().trainer.history().back().accuracy, 0.3);
+}
+
+TEST_F(Learn, TrainingIsTimeSlicedAcrossFrames) {
+  attnlab::LearnState& s = L();
+  s.setup = attn::learn::default_setup(*attn::learn::find_task("induction"));
+  s.budget_ms = 1.0f;  // a tight slice: a frame stops after about a millisecond of training
+  app.ui.learn_mode = true;
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  frames(3);
+  EXPECT_GT(s.trainer.step(), 0);
+  EXPECT_LT(s.trainer.step(), s.setup.train.steps);  // 1000 induction steps never fit in 3 ms-slices
+  EXPECT_GE(s.steps_last_frame, 1);
+  EXPECT_TRUE(attnlab::needs_redraw(app, 10.0));  // the shells keep drawing while it trains
+  attnlab::learn_pause(app);
+  frames(1);
+  EXPECT_FALSE(attnlab::needs_redraw(app, 10.0));
+}
+
+TEST_F(Learn, BadSettingsAreRefusedWithTheFieldNamedAndTheRunKept) {
+  click("mode_learn");
+  click("learn_train");
+  click("learn_train");  // pause
+  const int at = L().trainer.step();
+  ASSERT_GT(at, 0);
+  const auto before = L().trainer.snapshot();
+  struct Bad {
+    const char* field;
+    void (*set)(attn::learn::TrainSetup&);
+  } cases[] = {
+      {"train.lr", [](attn::learn::TrainSetup& s) { s.train.adamw.lr = 0.0f; }},
+      {"train.lr", [](attn::learn::TrainSetup& s) { s.train.adamw.lr = std::nanf(""); }},
+      {"train.steps", [](attn::learn::TrainSetup& s) { s.train.steps = 1000000000; }},
+      {"temperature", [](attn::learn::TrainSetup& s) { s.spec.temperature = INFINITY; }},
+      {"train.batch", [](attn::learn::TrainSetup& s) { s.train.batch = 0; }},
+      {"heads", [](attn::learn::TrainSetup& s) { s.spec.heads = 0; }},
+  };
+  for (const Bad& b : cases) {
+    const attn::learn::TrainSetup good = L().setup;
+    b.set(L().setup);
+    click("learn_train");
+    EXPECT_NE(L().error.find(b.field), std::string::npos) << b.field << ": " << L().error;
+    EXPECT_FALSE(L().running) << b.field;
+    EXPECT_EQ(L().trainer.step(), at) << b.field;
+    EXPECT_EQ(L().trainer.snapshot(), before) << b.field;
+    L().setup = good;
+  }
+  // The page API refuses the same way, and the paused run is still there.
+  EXPECT_NE(attnlab::learn_train_json(app, R"({"task": "previous_token", "train": {"lr": 0}})").find("train.lr"), std::string::npos);
+  EXPECT_NE(attnlab::learn_train_json(app, R"({"task": "previous_token", "train": {"steps": 1000000000}})").find("train.steps"),
+            std::string::npos);
+  EXPECT_NE(attnlab::learn_train_json(app, R"({"task": "juggling"})").find("task"), std::string::npos);
+  EXPECT_NE(attnlab::learn_train_json(app, "{not json").size(), 0u);
+  EXPECT_EQ(L().trainer.step(), at);
+  EXPECT_NE(attnlab::learn_status_json(app).find("\"state\":\"paused\""), std::string::npos);
+  // A good setting clears the message and resumes.
+  click("learn_train");
+  EXPECT_TRUE(L().error.empty());
+  EXPECT_GT(L().trainer.step(), at);
+}
+
+TEST_F(Learn, PageApiTrainsAndReportsLikeTheCli) {
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "previous_token", "train": {"steps": 60, "eval_every": 20, "seed": 7}})"), "");
+  EXPECT_TRUE(app.ui.learn_mode);
+  train_to_end();
+  const std::string status = attnlab::learn_status_json(app);
+  for (const char* k : {"\"state\":\"done\"", "\"step\":60", "\"steps\":60", "\"loss\":", "\"accuracy\":", "\"pattern_score\":[["})
+    EXPECT_NE(status.find(k), std::string::npos) << k << " in " << status;
+  // The history holds step 0, 20, 40, 60, and equals a second run with the same seed.
+  const std::string h1 = attnlab::learn_history_json(app);
+  attn::learn::Trainer again;
+  attn::learn::TrainSetup s = L().run_setup;
+  ASSERT_EQ(again.start(s), "");
+  again.evaluate();
+  while (!again.done()) again.run(s.train.eval_every);
+  ASSERT_EQ(again.history().size(), L().trainer.history().size());
+  for (size_t i = 0; i < again.history().size(); ++i) {
+    EXPECT_EQ(again.history()[i].step, L().trainer.history()[i].step);
+    EXPECT_EQ(again.history()[i].loss, L().trainer.history()[i].loss) << i;  // bit-identical: same code, same seed
+  }
+  EXPECT_EQ(std::count(h1.begin(), h1.end(), '{') >= 4, true);
+  attnlab::learn_stop(app);
+  EXPECT_FALSE(L().running);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(Learn, LongRunsKeepAnEvenSpreadOfSnapshots) {
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "previous_token", "train": {"steps": 450, "eval_every": 2, "eval_batch": 16}})"), "");
+  train_to_end();
+  const auto& snaps = L().snapshots;
+  EXPECT_EQ(L().trainer.history().size(), 226u);  // step 0 and every second step
+  EXPECT_LE(snaps.size(), LearnState::kMaxSnapshots);
+  EXPECT_GE(snaps.size(), LearnState::kMaxSnapshots / 2);
+  EXPECT_EQ(snaps.front().step, 0);
+  EXPECT_EQ(snaps.back().step, 450);
+  for (size_t i = 1; i < snaps.size(); ++i) EXPECT_LT(snaps[i - 1].step, snaps[i].step);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(Learn, OpenInTheLabShowsTheTrainedLayerInTheMatrices) {
+  EXPECT_NE(attnlab::learn_open_in_lab(app, 0), "");  // nothing trained yet: refused, the lab untouched
+  EXPECT_FALSE(app.ui.learn_mode);
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "induction", "train": {"steps": 20}})"), "");
+  train_to_end();
+  frames(1);
+  const auto probe = L().probe;
+  ASSERT_EQ(probe.layers, 2);
+  for (int layer : {0, 1}) {
+    app.ui.learn_mode = true;
+    click("learn_open");  // the button opens layer 0; the API any layer
+    if (layer == 1) {
+      ASSERT_EQ(attnlab::learn_open_in_lab(app, 1), "");
+    }
+    frames(2);
+    EXPECT_FALSE(app.ui.learn_mode);
+    const attn::Result& r = app.engine.result();
+    ASSERT_EQ(r.n, probe.n);
+    ASSERT_EQ(r.heads, probe.heads);
+    // The lab's engine computes the same attention as the model's layer (same stages, float tolerance).
+    for (int h = 0; h < r.heads; ++h) {
+      const attn::MatView a = r.weights_head(h);
+      for (int i = 0; i < r.n; ++i)
+        for (int j = 0; j < r.m; ++j)
+          EXPECT_NEAR(a(i, j), probe.weights[layer][((size_t)h * probe.n + i) * probe.m + j], 1e-4) << layer << " " << h << " " << i << " " << j;
+    }
+    EXPECT_TRUE(app.view_rects[(int)attnlab::View::weights].drawn);
+  }
+  EXPECT_NE(attnlab::learn_open_in_lab(app, 2), "");  // no such layer
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(Learn, TheProbeShowsThisExamplesGradients) {
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "previous_token", "train": {"steps": 30}})"), "");
+  train_to_end();
+  L().probe_view = 2;  // ∂L/∂S
+  L().probe_step = -1;
+  frames(2);
+  const auto& p = L().probe;
+  ASSERT_EQ(p.score_grads.size(), 1u);
+  ASSERT_EQ(p.weight_grads.size(), 1u);
+  double largest = 0;
+  for (int h = 0; h < p.heads; ++h)
+    for (int i = 0; i < p.n; ++i) {
+      // Through a softmax row the score gradients sum to zero: Σ_j ∂L/∂S_ij = Σ_j A_ij (g_ij − Σ_k A_ik g_ik) = 0.
+      double row = 0;
+      for (int j = 0; j < p.m; ++j) {
+        const float g = p.score_grads[0][((size_t)h * p.n + i) * p.m + j];
+        row += g;
+        largest = std::max(largest, (double)std::fabs(g));
+        if (j > i) {
+          EXPECT_EQ(g, 0.0f) << "masked cell " << i << "," << j;  // causal: no gradient
+        }
+      }
+      EXPECT_NEAR(row, 0.0, 1e-5) << h << " " << i;
+    }
+  EXPECT_GT(largest, 0.0);
+  EXPECT_NE(app.widget_rects.find("learn_probe_view"), app.widget_rects.end());
+}
+
+}  // namespace
