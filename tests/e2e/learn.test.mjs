@@ -2,26 +2,16 @@
 // attention thumbnails' pixels for the sub-diagonal; the same seed gives the page and `attnlab-cli train`
 // the same loss curve; bad settings are refused with the field named and the run kept.
 //   ATTNLAB_SITE=build-web/site ATTNLAB_CLI=build/attnlab-cli ATTNLAB_OUT=build/e2e node --test tests/e2e/learn.test.mjs
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, openLab, decodePng, frames } from './lib.mjs';
+import { labSuite, openLab, frames } from './lib.mjs';
 
-const SITE = process.env.ATTNLAB_SITE;
+const lab = labSuite();
 const CLI = process.env.ATTNLAB_CLI;
-const OUT = process.env.ATTNLAB_OUT || '/tmp/attnlab-e2e';
-assert.ok(SITE && fs.existsSync(path.join(SITE, 'attnlab.wasm')), 'set ATTNLAB_SITE to the built site folder');
-fs.mkdirSync(OUT, { recursive: true });
-
-let server, browser;
-before(async () => { server = await serve(SITE); browser = await launch(); });
-after(async () => { await browser?.close(); await server?.close(); });
-
-async function shot(page, name) {
-  return decodePng(await page.screenshot({ path: path.join(OUT, name + '.png') }));
-}
+const shot = lab.shot;
 const widgets = (page) => page.evaluate(() => window.attnlab.layout().widgets);
 const status = (page) => page.evaluate(() => window.attnlab.trainStatus());
 async function clickWidget(page, name) {
@@ -52,7 +42,7 @@ function subDiagonalRows(img, r, n) {
 }
 
 test('Learn mode trains previous_token through clicks and keys, pauses, resumes, and its pixels show the sub-diagonal', async () => {
-  const { page, problems } = await openLab(browser, server.url);
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
   await clickWidget(page, 'mode_learn');
   await settle(page);
   await shot(page, 'learn-01-idle');
@@ -99,11 +89,11 @@ test('Learn mode trains previous_token through clicks and keys, pauses, resumes,
 
 test('the same seed gives the page and attnlab-cli train the same loss curve', { skip: !CLI && 'ATTNLAB_CLI not set' }, async () => {
   const cfg = { task: 'previous_token', train: { steps: 120, eval_every: 20, seed: 5 } };
-  const { page, problems } = await openLab(browser, server.url);
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
   await page.evaluate((c) => window.attnlab.train(c), cfg);
   await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 60000, polling: 100 });
   const web = await page.evaluate(() => window.attnlab.trainHistory());
-  const log = path.join(OUT, 'learn-cli.jsonl');
+  const log = path.join(lab.OUT, 'learn-cli.jsonl');
   execFileSync(CLI, ['train', '-', '--log', log, '--quiet'], { input: JSON.stringify(cfg) });
   const cli = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual(web.map((p) => p.step), [0, 20, 40, 60, 80, 100, 120]);
@@ -120,7 +110,7 @@ test('the same seed gives the page and attnlab-cli train the same loss curve', {
 });
 
 test('bad settings are refused with the field named, and the running state is kept', async () => {
-  const { page, problems } = await openLab(browser, server.url);
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
   await page.evaluate(() => window.attnlab.train({ task: 'previous_token', train: { steps: 400 } }));
   await page.waitForFunction(() => window.attnlab.trainStatus().step >= 10, null, { timeout: 20000 });
   const stopped = await page.evaluate(() => window.attnlab.stopTraining());
