@@ -13,18 +13,21 @@ namespace attnlab {
 
 namespace {
 
-// The selected head's weights: random from the seed, or built by hand for one pattern.
+// The selected head's weights: random from the seed or given in the config (a trained model opened
+// from Learn mode), or built by hand for one pattern.
 void draw_handmade_control(App& app) {
   attn::Config& c = app.config;
   const int h = app.ui.head;
   auto it = std::find_if(c.handmade.begin(), c.handmade.end(), [&](const attn::HandmadeHead& x) { return x.head == h; });
-  const char* current = it == c.handmade.end() ? "random (untrained)" : attn::handmade_label(it->kind);
+  const bool given = !c.w_q.empty() || !c.w_k.empty() || !c.w_v.empty();
+  const char* base = given ? "given in the config" : "random (untrained)";
+  const char* current = it == c.handmade.end() ? base : attn::handmade_label(it->kind);
   ImGui::AlignTextToFramePadding();
   ImGui::Text("head %d:", h);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("(?)").x - 12.0f));
   if (ImGui::BeginCombo("##handmade", current)) {
-    if (ImGui::Selectable("random (untrained)", it == c.handmade.end()) && it != c.handmade.end()) c.handmade.erase(it);
+    if (ImGui::Selectable(base, it == c.handmade.end()) && it != c.handmade.end()) c.handmade.erase(it);
     for (const attn::HandmadeKind& k : attn::handmade_kinds()) {
       const bool chosen = it != c.handmade.end() && it->kind == k.name;
       if (ImGui::Selectable((std::string("hand-built: ") + k.label).c_str(), chosen) && !chosen) {
