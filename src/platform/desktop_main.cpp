@@ -14,6 +14,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <cmath>
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -76,15 +79,22 @@ bool parse_args(int argc, char** argv, Options& o) {
   return true;
 }
 
-bool save_screenshot(GLFWwindow* window, const std::string& path) {
-  int w = 0, h = 0;
-  glfwGetFramebufferSize(window, &w, &h);
+// Saves the frame just drawn (the back buffer) as a PNG: all of it, or the rectangle `crop` (x, y, w, h
+// in framebuffer pixels, row 0 at the top; w <= 0: everything).
+bool save_screenshot(GLFWwindow* window, const std::string& path, ImVec4 crop = ImVec4(0, 0, 0, 0)) {
+  int fw = 0, fh = 0;
+  glfwGetFramebufferSize(window, &fw, &fh);
+  int x = 0, y = 0, w = fw, h = fh;
+  if (crop.z > 0.0f && crop.w > 0.0f) {
+    x = std::clamp((int)crop.x, 0, fw - 1), y = std::clamp((int)crop.y, 0, fh - 1);
+    w = std::clamp((int)std::ceil(crop.z), 1, fw - x), h = std::clamp((int)std::ceil(crop.w), 1, fh - y);
+  }
   std::vector<uint8_t> pixels((size_t)w * h * 4), flipped(pixels.size());
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadBuffer(GL_BACK);
-  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-  for (int y = 0; y < h; ++y)  // GL's row 0 is the bottom
-    std::memcpy(&flipped[(size_t)y * w * 4], &pixels[(size_t)(h - 1 - y) * w * 4], (size_t)w * 4);
+  glReadPixels(x, fh - y - h, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  for (int r = 0; r < h; ++r)  // GL's row 0 is the bottom
+    std::memcpy(&flipped[(size_t)r * w * 4], &pixels[(size_t)(h - 1 - r) * w * 4], (size_t)w * 4);
   return attnlab::write_png(path, w, h, flipped.data());
 }
 
@@ -171,6 +181,15 @@ int main(int argc, char** argv) {
   attnlab::GlTextures textures;
   app.textures = &textures;
   app.share = [window](const std::string& json) { glfwSetClipboardString(window, json.c_str()); };
+  // The Export menu saves into the current folder and says where.
+  app.download = [&app](const std::string& name, const std::string&, const std::string& data) {
+    std::ofstream out(name, std::ios::binary);
+    out.write(data.data(), (std::streamsize)data.size());
+    attnlab::notify(app, out ? "Saved " + name + " in " + std::filesystem::current_path().string() : "Cannot write " + name);
+  };
+  std::string png_name;  // a PNG asked for this frame, saved once the frame is drawn
+  attnlab::View png_view = attnlab::View::count;
+  app.save_png = [&](const std::string& name, attnlab::View view) { png_name = name, png_view = view; };
   shell.font = attnlab::embedded_font();
   shell.font_size = attnlab::embedded_font_size();
   float xscale = 1.0f, yscale = 1.0f;
@@ -201,6 +220,15 @@ int main(int argc, char** argv) {
     glfwGetWindowSize(window, &ww, &wh);
     attnlab::draw_frame(shell, fw, fh, (float)ww, (float)wh);
     ++frame_index;
+    if (!png_name.empty()) {  // the block's rect is in window units; the framebuffer may be denser
+      const float k = ww > 0 ? (float)fw / (float)ww : 1.0f;
+      const ImVec4 r = png_view == attnlab::View::count ? ImVec4(0, 0, 0, 0) : app.block_rects[(int)png_view];
+      const ImVec4 crop = r.z > 0.0f ? ImVec4((r.x - 4.0f) * k, (r.y - 4.0f) * k, (r.z + 8.0f) * k, (r.w + 8.0f) * k) : r;
+      attnlab::notify(app, save_screenshot(window, png_name, crop)
+                               ? "Saved " + png_name + " in " + std::filesystem::current_path().string()
+                               : "Cannot write " + png_name);
+      png_name.clear();
+    }
     const float elapsed = std::chrono::duration<float>(std::chrono::steady_clock::now() - started).count();
     const bool last = (opt.frames > 0 && frame_index >= opt.frames) || (opt.seconds > 0.0f && elapsed >= opt.seconds) ||
                       (opt.until_trained && !attnlab::learn_busy(app));

@@ -2,7 +2,7 @@
 # The desktop app in a real X server (Xvfb): a screenshot run, then a person's session typed with
 # xdotool. Usage: test_desktop.sh ATTNLAB_BINARY OUT_DIR
 set -u
-bin=$1 out=$2
+bin=$(realpath "$1") out=$(realpath -m "$2")
 mkdir -p "$out"
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
@@ -61,6 +61,30 @@ rc=$?
 [ $rc -eq 0 ] && ok "interactive run exits 0" || bad "interactive run exit $rc: $(cat "$out/typed.err")"
 grep -q '"text":"typed in a real window"' "$out/typed.json" && ok "typed text reached the engine" || bad "config after typing: $(head -c 300 "$out/typed.json")"
 [ -s "$out/desktop-typed.png" ] && ok "screenshot after typing" || bad "no screenshot after typing"
+
+# 2b. Export saves files into the current folder: Export (right of the formula strip), then "The whole
+# lab as PNG" and "Config as JSON", clicked where they are drawn at 1280x720.
+mkdir -p "$out/export" && rm -f "$out/export"/*
+(cd "$out/export" && DISPLAY=$display "$bin" --size 1280x720 --seconds 8 > /dev/null 2> "$out/export.err") &
+app=$!
+DISPLAY=$display xdotool search --sync --name "Attention Lab" > /dev/null
+sleep 2
+DISPLAY=$display xdotool mousemove --sync 1096 19 click 1
+sleep 0.5
+DISPLAY=$display xdotool mousemove --sync 1060 36 click 1
+sleep 0.5
+DISPLAY=$display xdotool mousemove --sync 1096 19 click 1
+sleep 0.5
+DISPLAY=$display xdotool mousemove --sync 1100 78 click 1
+wait $app
+png=$(ls "$out/export"/*.png 2> /dev/null | head -1)
+if [ -n "$png" ] && [ "$(identify -format '%wx%h' "$png")" = "1280x720" ] && [ "$(identify -format '%k' "$png")" -gt 1000 ]; then
+  ok "Export saved the lab as a PNG: $(basename "$png")"
+else
+  bad "Export: no 1280x720 PNG in $out/export ($(ls "$out/export"))"
+fi
+python3 -c "import json,sys; c=json.load(open(sys.argv[1])); sys.exit(0 if c['heads'] == 4 else 1)" "$out/export/attention-lab_config.json" 2> /dev/null &&
+  ok "Export saved the config as JSON" || bad "Export: no config JSON ($(ls "$out/export"))"
 
 # 3. Learn mode: --train trains previous_token in the window (time-sliced frames) and screenshots it.
 echo '{"task": "previous_token", "train": {"steps": 200, "eval_every": 20}}' > "$out/train.json"
