@@ -7,8 +7,8 @@
 //   panel      — head selector, the weights badge, a preset's explanation, the three rows, the zoom window
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <cstdio>
+#include <iterator>
 
 #include "app.h"
 #include "export.h"
@@ -16,6 +16,7 @@
 #include "handmade_heads.h"
 #include "heatmap.h"
 #include "imgui_internal.h"
+#include "mask.h"
 #include "panels.h"
 #include "widgets.h"
 
@@ -119,10 +120,7 @@ void toggle_mask_cell(App& app, int i, int j) {
     if (t.kind == attn::MaskTerm::Kind::custom) custom = &t;
   const attn::Result& r = app.engine.result();
   if (!custom) {
-    attn::MaskTerm t{attn::MaskTerm::Kind::custom};
-    t.rows = r.n, t.cols = r.m;
-    t.cells.assign((size_t)r.n * r.m, 1);
-    app.config.mask.push_back(std::move(t));
+    app.config.mask.push_back(attn::mask_kind(attn::MaskTerm::Kind::custom).make(r.n, r.m));  // all allowed
     custom = &app.config.mask.back();
     notify(app, "Custom mask on: click cells to hide or allow single pairs");
   }

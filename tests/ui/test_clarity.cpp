@@ -213,9 +213,12 @@ TEST_F(Lab, WhoIsItShowsThePatternItPromises) {
 TEST_F(Lab, TheTourDrivesTheLabAndKeepsItsHighlight) {
   app.ui.show_tour = true;
   for (int k = 0; k < attnlab::tour_step_count(); ++k) {
+    app.notice.clear();
     attnlab::tour_open_step(app, k);
     frames(3);
     EXPECT_TRUE(app.error.empty()) << "step " << k << ": " << app.error;
+    // Every step's set-up (config and view JSON) parses and applies: a broken one is announced.
+    EXPECT_EQ(app.notice.find("could not be set up"), std::string::npos) << "step " << k << ": " << app.notice;
     EXPECT_LT(app.ui.focus_until, 0.0) << "step " << k << ": the highlight must last";
     EXPECT_NE(app.ui.flash_view, View::count);
     EXPECT_NE(ImGui::FindWindowByName("Tour"), nullptr);
