@@ -368,7 +368,7 @@ void remember_windows(App& app) {
 }
 
 void cycle_mask(App& app) {
-  // none -> causal -> sliding window (3, causal) -> none
+  // none -> causal -> sliding window (the mask table's default width, causal) -> none
   auto& mask = app.config.mask;
   const bool has_causal = std::any_of(mask.begin(), mask.end(), [](auto& t) { return t.kind == attn::MaskTerm::Kind::causal; });
   const bool has_window = std::any_of(mask.begin(), mask.end(), [](auto& t) { return t.kind == attn::MaskTerm::Kind::window; });
@@ -377,10 +377,9 @@ void cycle_mask(App& app) {
     mask.push_back({attn::MaskTerm::Kind::causal});
     notify(app, "Mask: causal");
   } else if (has_causal) {
-    attn::MaskTerm w{attn::MaskTerm::Kind::window};
-    w.window = 3;
-    mask.push_back(w);
-    notify(app, "Mask: sliding window of 3 (causal)");
+    const attn::Result& r = app.engine.result();
+    mask.push_back(attn::mask_kind(attn::MaskTerm::Kind::window).make(r.n, r.m));  // the table's default window
+    notify(app, "Mask: sliding window of " + std::to_string(mask.back().window) + " (causal)");
   } else {
     notify(app, "Mask: none");
   }

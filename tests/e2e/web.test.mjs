@@ -122,6 +122,7 @@ test('typing, changing heads and clicking a mask cell update the engine and the 
 test('bad input: invalid configs are refused with the field named and state kept; huge and exotic text is handled', async () => {
   const { page, problems } = await openLab(lab.browser, lab.server.url);
   const before = await page.evaluate(() => window.attnlab.config());
+  const heapBefore = await page.evaluate(() => window.Module.HEAPU8.buffer.byteLength);
   const errors = await page.evaluate(() => {
     const out = [];
     for (const bad of [{ heads: 0 }, { temperature: -1 }, { mask: 'diagonal' }, '{"text": ', { d_model: 1e9 },
@@ -143,6 +144,8 @@ test('bad input: invalid configs are refused with the field named and state kept
   assert.match(errors[8], /^d_model: this config needs about 1\.3 GiB of memory .* over the budget of 512 MiB$/);
   assert.equal(errors[9], 'config: duplicate key "heads"');
   assert.deepEqual(await page.evaluate(() => window.attnlab.config()), before);
+  // The refusals allocated nothing: the WebAssembly heap (which can only grow) kept its size.
+  assert.equal(await page.evaluate(() => window.Module.HEAPU8.buffer.byteLength), heapBefore);
 
   const many = Array.from({ length: 10000 }, (_, i) => 'w' + (i % 50)).join(' ');
   await page.evaluate((text) => window.attnlab.apply({ text }), many);
