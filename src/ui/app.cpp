@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 
 #include "imgui_internal.h"
@@ -385,33 +386,48 @@ void cycle_mask(App& app) {
   }
 }
 
-// Shortcuts are typed characters (layout-independent, and Dear ImGui 1.86 names only a few keys),
-// read only while no text box has the keyboard.
+// [SECTION] keyboard shortcuts: one table, read by handle_shortcuts() and by the Help window.
+// Shortcuts are typed characters (layout-independent, and Dear ImGui 1.86 names only a few keys) or
+// named keys, read only while no text box has the keyboard.
+void next_head(App& app) { app.ui.head = (app.ui.head + 1) % std::max(app.engine.result().heads, 1); }
+void previous_head(App& app) {
+  const int heads = std::max(app.engine.result().heads, 1);
+  app.ui.head = (app.ui.head + heads - 1) % heads;
+}
+void toggle_tour(App& app) {
+  app.ui.show_tour = !app.ui.show_tour;
+  if (app.ui.show_tour) tour_open_step(app, app.ui.tour_step);
+}
+
+constexpr Shortcut kShortcuts[] = {
+    {"]", ImGuiKey_PageDown, "] or PageDown", "next head", next_head},
+    {"[", ImGuiKey_PageUp, "[ or PageUp", "previous head", previous_head},
+    {"mM", ImGuiKey_COUNT, "M", "cycle the mask: none, causal, sliding window", cycle_mask},
+    {"/", ImGuiKey_COUNT, "/", "put the cursor in the text box", [](App& app) { app.ui.focus_text = true; }},
+    {"nN", ImGuiKey_COUNT, "N", "numbers in cells on/off", [](App& app) { app.ui.show_numbers = !app.ui.show_numbers; }},
+    {"wW", ImGuiKey_COUNT, "W", "show the weight matrices W_Q, W_K, W_V, W_O", [](App& app) { app.ui.show_weights = !app.ui.show_weights; }},
+    {"tT", ImGuiKey_COUNT, "T", "guided tour", toggle_tour},
+    {"hH?", ImGuiKey_COUNT, "H or ?", "this help", [](App& app) { app.ui.show_help = !app.ui.show_help; }},
+    {"pP", ImGuiKey_COUNT, "P", "presenter mode: arrows or PageUp/PageDown step through presets, C contrast, Esc leaves",
+     [](App& app) { app.ui.presenter = true, app.ui.fullscreen_request = 1; }},
+    {"lL", ImGuiKey_COUNT, "L", "Learn mode (and back): train a model on a toy task", [](App& app) { set_learn_mode(app, !app.ui.learn_mode); }},
+    {"", ImGuiKey_Escape, "Esc", "clear the selected cell and query", [](App& app) { app.ui.selected = {}, app.ui.query = -1; }},
+    // Dear ImGui's own keyboard navigation, listed for the Help window.
+    {"", ImGuiKey_COUNT, "Arrows, Space", "move between controls and press them; in a matrix, move between cells (Enter clicks)", nullptr},
+    {"", ImGuiKey_COUNT, "Tab, Shift+Tab", "next or previous field or slider; Ctrl+Tab: next panel", nullptr},
+};
+
 void handle_shortcuts(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
-  const int heads = std::max(app.engine.result().heads, 1);
   if (io.WantTextInput || app.ui.presenter) return;  // presenter mode has its own keys
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown))) app.ui.head = (app.ui.head + 1) % heads;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp))) app.ui.head = (app.ui.head + heads - 1) % heads;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) app.ui.selected = {}, app.ui.query = -1;
-  for (ImWchar c : io.InputQueueCharacters) {
-    switch (c) {
-      case ']': app.ui.head = (app.ui.head + 1) % heads; break;
-      case '[': app.ui.head = (app.ui.head + heads - 1) % heads; break;
-      case 'm': case 'M': cycle_mask(app); break;
-      case '/': app.ui.focus_text = true; break;
-      case 'n': case 'N': app.ui.show_numbers = !app.ui.show_numbers; break;
-      case 'h': case 'H': case '?': app.ui.show_help = !app.ui.show_help; break;
-      case 't': case 'T':
-        app.ui.show_tour = !app.ui.show_tour;
-        if (app.ui.show_tour) tour_open_step(app, app.ui.tour_step);
+  for (const Shortcut& s : kShortcuts)
+    if (s.run && s.key != ImGuiKey_COUNT && ImGui::IsKeyPressed(ImGui::GetKeyIndex(s.key))) s.run(app);
+  for (ImWchar c : io.InputQueueCharacters)
+    for (const Shortcut& s : kShortcuts)
+      if (s.run && c < 128 && c != 0 && std::strchr(s.chars, (int)c)) {
+        s.run(app);
         break;
-      case 'w': case 'W': app.ui.show_weights = !app.ui.show_weights; break;
-      case 'p': case 'P': app.ui.presenter = true, app.ui.fullscreen_request = 1; break;
-      case 'l': case 'L': set_learn_mode(app, !app.ui.learn_mode); break;
-      default: break;
-    }
-  }
+      }
 }
 
 // The end of every frame, in either mode.
@@ -426,6 +442,8 @@ void end_frame(App& app, uint64_t version_at_start) {
 }
 
 }  // namespace
+
+std::span<const Shortcut> shortcuts() { return kShortcuts; }
 
 void frame(App& app) {
   for (ViewRect& v : app.view_rects) v.drawn = false;

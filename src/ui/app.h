@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -57,6 +58,18 @@ struct WindowRect {
   float x, y, w, h;
   int scroll;
 };
+
+struct App;
+// A keyboard shortcut (app.cpp's table, also what the Help window lists): typed characters and/or a
+// named key, what it does in words, and the action (nullptr: Dear ImGui's own navigation, listed only).
+struct Shortcut {
+  const char* chars;  // typed characters that trigger it ("": none)
+  ImGuiKey key;       // a named key that triggers it (ImGuiKey_COUNT: none)
+  const char* keys;   // for people: "] or PageDown"
+  const char* what;
+  void (*run)(App& app);
+};
+std::span<const Shortcut> shortcuts();
 
 struct App {
   attn::Engine engine;

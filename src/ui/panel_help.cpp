@@ -13,25 +13,11 @@ void draw_help_window(App& app) {
   }
   ImGui::TextUnformatted("Keyboard");
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    const char* rows[][2] = {
-        {"] or PageDown", "next head"},
-        {"[ or PageUp", "previous head"},
-        {"M", "cycle the mask: none, causal, sliding window"},
-        {"/", "put the cursor in the text box"},
-        {"N", "numbers in cells on/off"},
-        {"W", "show the weight matrices W_Q, W_K, W_V, W_O"},
-        {"T", "guided tour"},
-        {"H or ?", "this help"},
-        {"P", "presenter mode: arrows or PageUp/PageDown step through presets, C contrast, Esc leaves"},
-        {"Arrows, Space", "move between controls and press them; in a matrix, move between cells (Enter clicks)"},
-        {"Tab, Shift+Tab", "next or previous field or slider; Ctrl+Tab: next panel"},
-        {"Esc", "clear the selected cell and query"},
-    };
-    for (auto& row : rows) {
+    for (const Shortcut& k : shortcuts()) {
       ImGui::TableNextColumn();
-      ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", row[0]);
+      ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", k.keys);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(row[1]);
+      ImGui::TextUnformatted(k.what);
     }
     ImGui::EndTable();
   }

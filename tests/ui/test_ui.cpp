@@ -74,6 +74,20 @@ TEST_F(Lab, KeyboardShortcutsSwitchHeadsAndMasks) {
   ASSERT_EQ(app.engine.config().mask.size(), 1u);
   EXPECT_EQ(app.engine.config().mask[0].kind, attn::MaskTerm::Kind::causal);
   EXPECT_EQ(result().weights_head(0)(0, 1), 0.0f);
+  type("m");  // the sliding window, as wide as the mask table's default
+  ASSERT_EQ(app.engine.config().mask.size(), 1u);
+  EXPECT_EQ(app.engine.config().mask[0].kind, attn::MaskTerm::Kind::window);
+  EXPECT_EQ(app.engine.config().mask[0].window, attn::MaskTerm::default_window);
+  type("n");
+  EXPECT_FALSE(app.ui.show_numbers);
+  type("l");
+  EXPECT_TRUE(app.ui.learn_mode);
+  type("L");
+  EXPECT_FALSE(app.ui.learn_mode);
+  // The Help window lists every shortcut from the same table the keys run from.
+  int typed = 0;
+  for (const attnlab::Shortcut& k : attnlab::shortcuts()) typed += k.chars[0] != 0;
+  EXPECT_GE(typed, 9);
 }
 
 TEST_F(Lab, EditingAQCellChangesTheScoresDownstream) {
