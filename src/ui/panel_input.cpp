@@ -63,7 +63,7 @@ void draw_input_panel(App& app) {
   ImGui::Text("%d tokens", r.n);
   if (r.dropped_tokens > 0) {
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "(%d more left out: limit 256)", r.dropped_tokens);
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "(%d more left out: limit %d)", r.dropped_tokens, attn::Limits::max_tokens_ui);
   }
   chips(app, app.labels, true);
   if (app.config.cross) {
