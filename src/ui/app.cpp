@@ -465,7 +465,7 @@ void frame(App& app) {
   if (app.labels_version != app.result_version) refresh_labels(app);
   handle_shortcuts(app);
   learn_tick(app);  // training takes its slice of the frame whichever mode is shown
-  if (app.ui.learn_mode) return draw_learn_mode(app), end_frame(app, version_at_start);
+  if (app.ui.learn_mode) return draw_learn_mode(app), remember_windows(app), end_frame(app, version_at_start);
 
   if (app.ui.presenter) {
     draw_presenter(app);

@@ -24,6 +24,7 @@ struct LearnState {
   attn::learn::TrainSetup run_setup;    // the setup of the current run (valid when `started`)
   bool started = false;                 // a run exists (possibly at step 0)
   bool running = false;                 // steps are taken every frame
+  int tab = 0;                          // narrow screens show one window at a time: 0 training, 1 curves, 2 probe
   std::string error;                    // why the last Train / train() was refused, naming the field
   std::vector<float> train_loss;        // the training batch's loss at every step of the run
 

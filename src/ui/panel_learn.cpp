@@ -523,29 +523,47 @@ void draw_learn_mode(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
   const float s = app.style_scale, W = io.DisplaySize.x, H = io.DisplaySize.y, top = strip_height();
   const float left_w = std::clamp(W * 0.26f, 280.0f * s, 420.0f * s), right_w = std::max(200.0f, W - left_w);
-  const float body_h = H - top, curves_h = body_h * 0.38f;
+  // Side by side while the curves and the probe keep a readable width; else (phones, a large UI
+  // scale) one window at a time under a row of tabs, like the lab's tabs layout.
+  const bool narrow = right_w < 420.0f * s;
 
   place(app, 0, 0, W, top);
   ImGui::Begin("Learn##strip", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Learn \xE2\x80\x94 train attention on a toy task and watch its heads form");
+  ImGui::TextUnformatted(narrow ? "Learn" : "Learn \xE2\x80\x94 train attention on a toy task and watch its heads form");
   ImGui::End();
 
-  place(app, 0, top, left_w, body_h);
-  ImGui::Begin("Training");
-  draw_settings(app, L);
-  draw_run_controls(app, L);
-  ImGui::End();
-
-  place(app, left_w, top, right_w, curves_h);
-  ImGui::Begin("Curves");
-  draw_curves(app, L);
-  ImGui::End();
-
-  place(app, left_w, top + curves_h, right_w, body_h - curves_h);
-  ImGui::Begin("Attention on a probe");
-  draw_probe(app, L);
-  ImGui::End();
+  float body_top = top;
+  if (narrow) {
+    place(app, 0, top, W, top);
+    ImGui::Begin("Learn##tabs", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
+    const char* names[] = {"Training", "Curves", "Attention"};
+    for (int k = 0; k < 3; ++k) {
+      if (k) ImGui::SameLine();
+      const bool on = L.tab == k;
+      if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+      if (ImGui::Button(names[k])) L.tab = k, app.layout_dirty = true;
+      if (on) ImGui::PopStyleColor();
+      remember_item(app, (std::string("learn_tab_") + names[k]).c_str());
+    }
+    ImGui::End();
+    body_top += top;
+  }
+  const float body_h = H - body_top, curves_h = body_h * 0.38f;
+  const auto window = [&](int tab, const char* name, float x, float y, float w, float h, auto&& draw) {
+    if (narrow && L.tab != tab) return;
+    if (narrow) x = 0, y = body_top, w = W, h = body_h;
+    place(app, x, y, w, h);
+    ImGui::Begin(name);
+    draw();
+    ImGui::End();
+  };
+  window(0, "Training", 0, body_top, left_w, body_h, [&] {
+    draw_settings(app, L);
+    draw_run_controls(app, L);
+  });
+  window(1, "Curves", left_w, body_top, right_w, curves_h, [&] { draw_curves(app, L); });
+  window(2, "Attention on a probe", left_w, body_top + curves_h, right_w, body_h - curves_h, [&] { draw_probe(app, L); });
 
   draw_mode_switch(app);
 }

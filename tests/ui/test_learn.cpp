@@ -328,3 +328,34 @@ TEST_F(Learn, TheProbeShowsThisExamplesGradients) {
 }
 
 }  // namespace
+
+namespace {
+
+// On a phone the Learn windows take turns under a row of tabs, each using the whole width; on a
+// laptop they stand side by side and there are no tabs.
+TEST_F(Learn, OnAPhoneEachLearnWindowGetsTheScreenUnderTabs) {
+  attnlab::set_learn_mode(app, true);
+  frames(2);
+  EXPECT_EQ(app.widget_rects.count("learn_tab_Curves"), 0u) << "no tabs at 1280x720";
+  ImGui::GetIO().DisplaySize = ImVec2(390, 844);
+  frames(3);
+  const struct { const char* tab; const char* window; } tabs[] = {
+      {"learn_tab_Training", "Training"}, {"learn_tab_Curves", "Curves"}, {"learn_tab_Attention", "Attention on a probe"}};
+  for (const auto& t : tabs) {
+    click(t.tab);
+    frames(2);
+    const ImGuiWindow* w = ImGui::FindWindowByName(t.window);
+    ASSERT_NE(w, nullptr) << t.window;
+    EXPECT_TRUE(w->WasActive) << t.window << " is not shown after its tab";
+    EXPECT_NEAR(w->Size.x, 390.0f, 0.5f) << t.window;
+    EXPECT_GE(w->Pos.y, 0.0f);
+    EXPECT_LE(w->Pos.y + w->Size.y, 844.5f) << t.window;
+    for (const auto& other : tabs)
+      if (other.window != t.window) {
+        const ImGuiWindow* o = ImGui::FindWindowByName(other.window);
+        EXPECT_TRUE(o == nullptr || !o->WasActive) << other.window << " is shown beside " << t.window;
+      }
+  }
+}
+
+}  // namespace
