@@ -289,19 +289,24 @@ void draw_curves(App& app, LearnState& L) {
       }
 
   const int marker = L.replay >= 0 ? L.snapshots[(size_t)L.replay].step : -1;
+  // Three plots side by side, or stacked when each would be narrower than ~14 text heights (phones).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
-  const float w = (avail.x - 2.0f * gap) / 3.0f;
-  const float h = std::max(60.0f, avail.y - 2.0f * ImGui::GetTextLineHeightWithSpacing());
+  const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f, line = ImGui::GetTextLineHeightWithSpacing();
+  const bool stacked = (avail.x - 2.0f * gap) / 3.0f < 14.0f * ImGui::GetFontSize();
+  const float w = stacked ? avail.x : (avail.x - 2.0f * gap) / 3.0f;
+  const float h = stacked ? std::max(60.0f, avail.y / 3.0f - 2.0f * line) : std::max(60.0f, avail.y - 2.0f * line);
+  const auto next = [&] {
+    if (!stacked) ImGui::SameLine(0, gap);
+  };
   ImGui::BeginGroup();
   plot("##loss", "Loss (cross-entropy): batch, held-out", ImVec2(w, h), x_max, 0.0f, std::ceil(loss_hi), {train, held}, "%.2f", marker);
   ImGui::EndGroup();
   remember_rect(app, "learn_loss_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-  ImGui::SameLine(0, gap);
+  next();
   ImGui::BeginGroup();
   plot("##accuracy", "Held-out accuracy", ImVec2(w, h), x_max, 0.0f, 1.0f, {acc}, "%.2f", marker);
   ImGui::EndGroup();
-  ImGui::SameLine(0, gap);
+  next();
   ImGui::BeginGroup();
   plot("##pattern", "Pattern score per head", ImVec2(w, h), x_max, 0.0f, 1.0f, pattern, "%.2f", marker);
   ImGui::EndGroup();
