@@ -38,13 +38,8 @@ struct Block {
   bool per_head = true;
   float max_cell = 44.0f;
   float stretch = 1.0f;  // share of the row's width
-  bool notes = true;     // the per-row readouts (weights, when row_stats is on) if the line has room
+  std::vector<std::string> notes;  // per-row readouts beside the colour bar (add_notes); empty: none
 };
-
-// Whether a block shows its per-row readouts (spread, entropy, max) beside the colour bar.
-bool with_notes(const App& app, const Block& b) {
-  return b.notes && app.ui.row_stats && b.view == View::weights && !app.engine.result().scores.empty();
-}
 
 // Every view's title, help and labels, written once: the rows and the zoom window read them.
 Block block_of(const App& app, View v) {
@@ -149,6 +144,12 @@ std::vector<std::string> row_notes(const attn::Result& r, int head) {
   return notes;
 }
 
+// The weights' per-row readouts (spread, entropy, max), when row_stats is on.
+void add_notes(const App& app, Block& b) {
+  const attn::Result& r = app.engine.result();
+  if (app.ui.row_stats && b.view == View::weights && !r.scores.empty()) b.notes = row_notes(r, app.ui.head);
+}
+
 bool has_mask(const attn::Config& c) {
   for (const attn::MaskTerm& t : c.mask)
     if (t.kind != attn::MaskTerm::Kind::none) return true;
@@ -161,7 +162,7 @@ attn::MatView matrix_of(const App& app, View v) {
   return view_matrix(app.engine.result(), v, app.ui.head);
 }
 
-HeatmapSpec spec_for(App& app, const Block& b, const std::vector<std::string>* notes) {
+HeatmapSpec spec_for(App& app, const Block& b) {
   const attn::Result& r = app.engine.result();
   const int head = b.per_head ? app.ui.head : 0;
   HeatmapSpec s;
@@ -177,8 +178,8 @@ HeatmapSpec spec_for(App& app, const Block& b, const std::vector<std::string>* n
   s.show_numbers = app.ui.show_numbers;
   s.cell = {b.view, head, -1, -1};
   s.key_cell = &app.ui.key_cell;
-  s.row_notes = notes;
-  s.notes_header = notes ? "\xCE\x94S  H bits  max" : nullptr;
+  s.row_notes = b.notes.empty() ? nullptr : &b.notes;
+  s.notes_header = b.notes.empty() ? nullptr : "\xCE\x94S  H bits  max";
   const int tok = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
   // The hovered (or picked) token's row and column light up; in cross-attention keys are another text.
   s.highlight_row = b.rows && (b.query_rows || !r.cross) ? tok : -1;
@@ -231,13 +232,10 @@ void toggle_range(App& app, const Block& b, float fit_range) {
 }
 
 void draw_block(App& app, const Block& b, float width, float row_h, float header_h, bool zoomed = false) {
-  const attn::Result& r = app.engine.result();
   ImGui::PushID((int)b.view);
   ImGui::BeginGroup();
   const attn::MatView m = matrix_of(app, b.view);
-  std::vector<std::string> notes;
-  if (with_notes(app, b)) notes = row_notes(r, app.ui.head);
-  HeatmapSpec s = spec_for(app, b, notes.empty() ? nullptr : &notes);
+  HeatmapSpec s = spec_for(app, b);
   const float fixed = app.ui.fixed_range[(int)b.view];
   const HeatmapColors colors = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID(zoomed ? "zoomed" : "colors"), m, b.cmap, b.mask,
                                               fixed, app.result_version);
@@ -321,8 +319,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
 // textures and state survive a re-wrap.
 void row_of(App& app, std::initializer_list<View> views) {
   std::vector<Block> blocks;
-  for (View v : views) blocks.push_back(block_of(app, v));
-  const attn::Result& r = app.engine.result();
+  for (View v : views) add_notes(app, blocks.emplace_back(block_of(app, v)));
   constexpr float kMinCell = 8.0f;  // CSS px at UI scale 1: the smallest cell a finger or a pointer can aim at
   const float avail = ImGui::GetContentRegionAvail().x, sc = app.style_scale;
   // The width each block needs: its cells at kMinCell plus what its heatmap draws beside them (row
@@ -331,17 +328,15 @@ void row_of(App& app, std::initializer_list<View> views) {
   const float pad = ImGui::GetStyle().CellPadding.x, outer_pad = 2.0f * pad;
   std::vector<float> need(blocks.size()), notes_w(blocks.size());
   for (size_t i = 0; i < blocks.size(); ++i) {
-    std::vector<std::string> notes;
-    if (with_notes(app, blocks[i])) notes = row_notes(r, app.ui.head);
-    const HeatmapSpec s = spec_for(app, blocks[i], notes.empty() ? nullptr : &notes);
+    const HeatmapSpec s = spec_for(app, blocks[i]);
     const HeatmapGeometry g = heatmap_geometry(s, 1e6f);
     need[i] = g.gutter + g.bar_w + kMinCell * sc * (float)s.m.cols + 2.0f * pad + 1.0f;  // + ImGui's rounding
     notes_w[i] = g.notes_w;
   }
-  const auto needs = [&](const std::vector<const Block*>& line, size_t i) { return need[(size_t)(line[i] - blocks.data())]; };
+  const auto index = [&](const Block* b) { return (size_t)(b - blocks.data()); };
   const auto fits = [&](const std::vector<const Block*>& line) {
     float total = 0.0f;
-    for (size_t i = 0; i < line.size(); ++i) total += needs(line, i);
+    for (const Block* b : line) total += need[index(b)];
     return total + outer_pad <= avail;
   };
   // Filled from the last block backwards, so what wraps is the first block (X, the widest) and the
@@ -361,13 +356,11 @@ void row_of(App& app, std::initializer_list<View> views) {
     const int n = (int)line.size();
     // The row readouts are an extra: shown when the line has room for them too.
     float min_total = 0.0f, stretch = 0.0f, notes_total = 0.0f;
-    for (size_t i = 0; i < line.size(); ++i)
-      min_total += needs(line, i), stretch += line[i]->stretch, notes_total += notes_w[(size_t)(line[i] - blocks.data())];
+    for (const Block* b : line) min_total += need[index(b)], stretch += b->stretch, notes_total += notes_w[index(b)];
     const bool notes_fit = min_total + notes_total + outer_pad <= avail;
     for (const Block* b : line) {
-      const size_t i = (size_t)(b - blocks.data());
-      if (notes_fit) need[i] += notes_w[i];
-      else blocks[i].notes = false;
+      if (notes_fit) need[index(b)] += notes_w[index(b)];
+      else blocks[index(b)].notes.clear();
     }
     if (notes_fit) min_total += notes_total;
     // Each block gets what it needs, and the room left over in proportion to its stretch.
@@ -375,7 +368,7 @@ void row_of(App& app, std::initializer_list<View> views) {
     std::vector<float> weight(line.size());
     float total = 0.0f;
     for (size_t i = 0; i < line.size(); ++i)
-      total += weight[i] = needs(line, i) + (outer - outer_pad - min_total) * line[i]->stretch / stretch;
+      total += weight[i] = need[index(line[i])] + (outer - outer_pad - min_total) * line[i]->stretch / stretch;
     ImGui::PushID((int)li);
     if (ImGui::BeginTable("row", n, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX, ImVec2(outer, 0.0f))) {
       for (size_t i = 0; i < line.size(); ++i)
@@ -386,9 +379,7 @@ void row_of(App& app, std::initializer_list<View> views) {
       bool same_rows = true;
       for (size_t i = 0; i < line.size(); ++i) {
         const Block* b = line[i];
-        std::vector<std::string> notes;
-        if (with_notes(app, *b)) notes = row_notes(r, app.ui.head);
-        const HeatmapSpec s = spec_for(app, *b, notes.empty() ? nullptr : &notes);
+        const HeatmapSpec s = spec_for(app, *b);
         const HeatmapGeometry g = heatmap_geometry(s, inner * weight[i] / total);
         row_h = std::min(row_h, g.cell_h);
         header_h = std::max(header_h, g.header);
@@ -418,6 +409,7 @@ void draw_zoom_window(App& app) {
   std::snprintf(title, sizeof title, "%s, large###zoom", view_name(app.ui.zoom_view));
   if (ImGui::Begin(title, &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_HorizontalScrollbar)) {
     Block b = block_of(app, app.ui.zoom_view);
+    add_notes(app, b);
     b.max_cell = 90.0f;  // as large as the window allows both ways (draw_block passes its height)
     draw_block(app, b, ImGui::GetContentRegionAvail().x, 0.0f, 0.0f, true);
   }
