@@ -6,9 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "app.h"
-#include "imgui.h"
-#include "imgui_internal.h"
+#include "lab.h"
 #include "learn.h"
 
 namespace {
@@ -16,33 +14,10 @@ namespace {
 using attnlab::App;
 using attnlab::LearnState;
 
-class Learn : public ::testing::Test {
+// The lab's headless fixture (lab.h), plus clicks on named widgets and Learn mode's state.
+class Learn : public labtest::Lab {
  protected:
-  App app;
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1280, 720);
-    for (int k = 0; k < ImGuiKey_COUNT; ++k) io.KeyMap[k] = k + 1;
-    app.config = attnlab::default_lab_config();
-    app.text = app.config.target.text;
-    attnlab::setup_style(app, nullptr, 0, 1.0f);
-    unsigned char* pixels;
-    int pw, ph;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &pw, &ph);
-    frames(2);
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
-
-  void frames(int n) {
-    for (int i = 0; i < n; ++i) {
-      ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
-      ImGui::NewFrame();
-      attnlab::frame(app);
-      ImGui::Render();
-    }
-  }
+  using Lab::click;
   ImVec2 centre(const char* widget) {
     const auto it = app.widget_rects.find(widget);
     EXPECT_NE(it, app.widget_rects.end()) << widget;
@@ -50,17 +25,8 @@ class Learn : public ::testing::Test {
     return ImVec2(it->second.x + it->second.z * 0.5f, it->second.y + it->second.w * 0.5f);
   }
   void click(const char* widget) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = centre(widget);
-    frames(1);
-    io.MouseDown[0] = true;
-    frames(1);
-    io.MouseDown[0] = false;
-    frames(2);  // the click acts in the release frame; the next one draws its result
-  }
-  void type(const char* s) {
-    ImGui::GetIO().AddInputCharactersUTF8(s);
-    frames(1);
+    click(centre(widget));  // the click acts in the release frame
+    frames(1);              // and the next one draws its result
   }
   LearnState& L() { return attnlab::learn_state(app); }
   // Frames until training stops (done or diverged); a bound keeps a broken run from hanging the test.
