@@ -152,6 +152,14 @@
     stats() { return JSON.parse(call('attnlab_stats')); },
     // Starts stats() afresh, e.g. before measuring a scenario.
     resetStats() { window.Module._attnlab_reset_stats(); },
+    // Draws n frames now (1–60), whether or not anything changed, and returns stats().frames. Input the
+    // page has already received is handled on them. The lab draws only when something changes, so a
+    // script that waits for "the next frames" after an input can wait forever; this cannot.
+    redraw(n = 1) {
+      if (!Number.isInteger(n) || n < 1 || n > 60) throw new Error('redraw: expected a whole number of frames from 1 to 60, got ' + n);
+      for (let i = 0; i < n; i++) window.Module._attnlab_redraw();
+      return JSON.parse(call('attnlab_stats')).frames;
+    },
     // Where matrices and controls are drawn, in CSS pixels (for tests and scripted tours).
     layout() {
       const raw = JSON.parse(call('attnlab_layout'));

@@ -28,11 +28,7 @@ function saturated(img, r) {
     }
   return hot / n;
 }
-// Draws n frames now: an idle lab draws nothing by itself, and a change made through the API needs
-// a frame or two to reach the screen.
-async function draw(page, n = 3) {
-  for (let i = 0; i < n; i++) await page.evaluate(() => window.Module._attnlab_redraw());
-}
+const draw = (page, n = 3) => page.evaluate((k) => window.attnlab.redraw(k), n);
 async function setScaling(page, on) {
   await page.evaluate((on) => { const c = window.attnlab.config(); c.scale = on; window.attnlab.apply(c); }, on);
   await draw(page);

@@ -118,11 +118,13 @@ export function changedFraction(a, b, rect) {
   return n ? changed / n : 0;
 }
 
-// Waits until the lab has drawn `count` more frames: it handles input on the frames it draws, and a
-// software renderer draws only a few per second.
+// Draws `count` frames now, one per animation frame, so input the page has received is handled
+// (Dear ImGui samples input once per frame). Waiting for frames to come by themselves races the lab's
+// idle rule: after an input it draws a few frames and stops, and a slow machine may read the frame
+// count only after they were drawn.
 export async function frames(page, count = 2) {
-  const start = await page.evaluate(() => window.attnlab.stats().frames);
-  await page.waitForFunction((n) => window.attnlab.stats().frames >= n, start + count, { timeout: 20000, polling: 20 });
+  for (let i = 0; i < count; i++)
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(window.attnlab.redraw(1)))));
 }
 
 // A test file's shared set-up: the site from ATTNLAB_SITE served on loopback, one Chromium, and the

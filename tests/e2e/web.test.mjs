@@ -162,6 +162,11 @@ test('bad input: invalid configs are refused with the field named and state kept
   await shot(page, '06-cjk-emoji');
   const stats = await page.evaluate(() => window.attnlab.stats());
   assert.ok(stats.frames >= 3 && stats.frame_ms_p95 > 0);
+  // redraw(n) draws exactly n frames now, idle or not, and refuses what is not 1–60 frames.
+  const drawn = await page.evaluate(() => { const f = window.attnlab.stats().frames; return window.attnlab.redraw(4) - f; });
+  assert.equal(drawn, 4);
+  const refused = await page.evaluate(() => [0, 61, 1.5, 'x', NaN].map((n) => { try { window.attnlab.redraw(n); return 'drawn'; } catch (e) { return e.message; } }));
+  for (const m of refused) assert.match(m, /^redraw: expected a whole number of frames from 1 to 60/);
   assert.deepEqual(problems, []);
   await page.close();
 });
