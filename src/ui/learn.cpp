@@ -28,7 +28,9 @@ LearnState& learn_state(App& app) {
   return *app.learn;
 }
 
-bool learn_busy(const App& app) { return app.learn && app.learn->started && app.learn->running; }
+bool learn_busy(const App& app) {
+  return app.learn && app.learn->started && (app.learn->running || app.learn->trainer.evaluation_pending());
+}
 
 const char* learn_phase(const LearnState& L) {
   if (!L.started) return "idle";
@@ -89,6 +91,7 @@ std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
   if (std::string e = lrn::validate(setup); !e.empty()) return L.error = e;
   // Validated above, so start() cannot refuse it: the current run is replaced only now.
   L.trainer.start(setup);
+  L.trainer.set_deferred_evaluation(true);  // learn_tick spreads evaluations over frames
   L.run_setup = setup;
   L.setup = setup;
   L.started = true;
@@ -98,10 +101,9 @@ std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
   L.train_loss.clear();
   L.rate_marks.clear();
   L.steps_per_s = 0.0;
-  L.trainer.evaluate();  // step 0, the untrained model (as `attnlab-cli train` logs it)
+  L.trainer.begin_evaluation();  // step 0, the untrained model (as `attnlab-cli train` logs it)
   L.snapshots.clear();
   L.replay = -1;
-  record_snapshots(L);
   build_ideal(L);
   refresh_probe(L);
   return "";
@@ -158,21 +160,28 @@ void learn_tick(App& app) {
   if (!app.learn) return;
   LearnState& L = *app.learn;
   L.steps_last_frame = 0;
-  if (L.started && L.running) {
+  const bool evaluating = L.started && L.trainer.evaluation_pending();
+  if (evaluating || (L.started && L.running)) {
     const auto t0 = std::chrono::steady_clock::now();
-    // At least one step a frame; then as many as fit in the budget (a step never starts past it).
-    double step_ms = 0.0;
-    while (!L.trainer.done()) {
+    // Work in units of one training step or one chunk of an evaluation (the held-out batch a training
+    // batch at a time), at least one a frame, then as many as fit in the budget: a unit never starts
+    // when the slowest recent one would end past it.
+    double unit_ms = 0.0;
+    for (;;) {
       const auto s0 = std::chrono::steady_clock::now();
-      if (L.trainer.run(1) != 1) break;
-      L.train_loss.push_back((float)L.trainer.last_train_loss());
-      ++L.steps_last_frame;
+      if (L.trainer.evaluation_pending()) {
+        if (L.trainer.continue_evaluation(1)) record_snapshots(L);
+      } else if (L.running && !L.trainer.done() && L.trainer.run(1) == 1) {
+        L.train_loss.push_back((float)L.trainer.last_train_loss());
+        ++L.steps_last_frame;
+      } else {
+        break;
+      }
       const auto s1 = std::chrono::steady_clock::now();
-      step_ms = std::max(step_ms * 0.5, std::chrono::duration<double, std::milli>(s1 - s0).count());
-      if (std::chrono::duration<double, std::milli>(s1 - t0).count() + step_ms > L.budget_ms) break;
+      unit_ms = std::max(unit_ms * 0.5, std::chrono::duration<double, std::milli>(s1 - s0).count());
+      if (std::chrono::duration<double, std::milli>(s1 - t0).count() + unit_ms > L.budget_ms) break;
     }
     if (L.trainer.done()) L.running = false;
-    record_snapshots(L);
     const double now = seconds(L);
     L.rate_marks.emplace_back(now, L.trainer.step());
     std::erase_if(L.rate_marks, [&](const auto& m) { return m.first < now - 1.0; });

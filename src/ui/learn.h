@@ -59,7 +59,7 @@ attn::learn::TrainSetup learn_defaults(const attn::learn::Task& task);
 
 // The Learn state, created on first use (App owns it).
 LearnState& learn_state(App& app);
-bool learn_busy(const App& app);  // training is running: the shell must keep drawing frames
+bool learn_busy(const App& app);  // training runs or an evaluation is under way: keep drawing frames
 
 // Plain-words state: "idle", "running", "paused", "done", "diverged".
 const char* learn_phase(const LearnState& L);

@@ -205,6 +205,52 @@ TEST(Training, ShortSeededRunLearnsPreviousToken) {
   EXPECT_GT(after.pattern_score, 3 * before.pattern_score);
 }
 
+TEST(Training, DeferredEvaluationsEqualWholeOnesAndKeepTheOrder) {
+  // An evaluation a chunk at a time (as the lab spreads it over frames) gives the same points, bit for
+  // bit, as one run whole; the chunks are training batches, the last one shorter.
+  TrainSetup s = default_setup(*find_task("induction"));
+  s.train.steps = 6, s.train.eval_every = 3, s.train.batch = 24, s.train.eval_batch = 60;
+  Trainer whole, chunked;
+  ASSERT_EQ(whole.start(s), "");
+  ASSERT_EQ(chunked.start(s), "");
+  chunked.set_deferred_evaluation(true);
+  EXPECT_EQ(chunked.evaluation_chunks(), 3);  // 24 + 24 + 12
+  whole.evaluate();
+  chunked.begin_evaluation();
+  EXPECT_FALSE(chunked.continue_evaluation(2));
+  EXPECT_TRUE(chunked.evaluation_pending());
+  EXPECT_TRUE(chunked.history().empty());
+  EXPECT_TRUE(chunked.continue_evaluation(1));
+  while (!whole.done()) whole.run(100);
+  int runs = 0;
+  while (!chunked.done()) {
+    EXPECT_LE(chunked.run(100), 3);  // stops at a step due for an evaluation
+    EXPECT_FALSE(chunked.done());    // not done while the last evaluation is pending
+    while (chunked.evaluation_pending()) chunked.continue_evaluation(1);
+    ++runs;
+  }
+  EXPECT_EQ(runs, 2);
+  ASSERT_EQ(whole.history().size(), 3u);
+  ASSERT_EQ(chunked.history().size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    const EvalPoint &a = whole.history()[i], &b = chunked.history()[i];
+    EXPECT_EQ(a.step, b.step);
+    EXPECT_EQ(a.loss, b.loss);
+    EXPECT_EQ(a.accuracy, b.accuracy);
+    EXPECT_EQ(a.pattern, b.pattern);
+    EXPECT_EQ(a.pattern_score, b.pattern_score);
+    EXPECT_EQ(a.train_loss, b.train_loss);
+  }
+  // run() finishes a pending evaluation before it steps on, so the history stays in step order.
+  Trainer c2;
+  ASSERT_EQ(c2.start(s), "");
+  c2.set_deferred_evaluation(true);
+  c2.begin_evaluation();
+  c2.run(100);
+  ASSERT_EQ(c2.history().size(), 1u);
+  EXPECT_EQ(c2.history()[0].loss, whole.history()[0].loss);
+}
+
 TEST(Training, TimeSlicedRunsEqualOneRunAndProbesWork) {
   TrainSetup s = default_setup(*find_task("reverse"));
   s.train.steps = 12, s.train.eval_every = 100, s.train.eval_batch = 8;

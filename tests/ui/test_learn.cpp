@@ -33,6 +33,11 @@ class Learn : public labtest::Lab {
   void train_to_end() {
     for (int i = 0; i < 20000 && L().running; ++i) frames(1);
   }
+  // Frames until the evaluation under way (spread over frames) is in the history.
+  void evaluated() {
+    for (int i = 0; i < 1000 && L().trainer.evaluation_pending(); ++i) frames(1);
+    ASSERT_FALSE(L().trainer.evaluation_pending());
+  }
 };
 
 TEST_F(Learn, TheSwitchAndTheKeyChangeModes) {
@@ -123,6 +128,7 @@ TEST_F(Learn, TrainButtonLearnsPreviousTokenAndTheProbeShowsTheSubDiagonal) {
 
   // Reset: step 0, paused, the untrained model (accuracy near chance).
   click("learn_reset");
+  evaluated();
   EXPECT_EQ(L().trainer.step(), 0);
   EXPECT_FALSE(L().running);
   EXPECT_LT(L().trainer.history().back().accuracy, 0.3);
@@ -134,6 +140,7 @@ TEST_F(Learn, TrainingIsTimeSlicedAcrossFrames) {
   s.budget_ms = 1.0f;  // a tight slice: a frame stops after about a millisecond of training
   app.ui.learn_mode = true;
   ASSERT_EQ(attnlab::learn_train(app), "");
+  evaluated();  // step 0's evaluation, itself spread over frames
   frames(3);
   EXPECT_GT(s.trainer.step(), 0);
   EXPECT_LT(s.trainer.step(), s.setup.train.steps);  // 1000 induction steps never fit in 3 ms-slices
@@ -142,6 +149,50 @@ TEST_F(Learn, TrainingIsTimeSlicedAcrossFrames) {
   attnlab::learn_pause(app);
   frames(1);
   EXPECT_FALSE(attnlab::needs_redraw(app, 10.0));
+}
+
+TEST_F(Learn, AnEvaluationIsSpreadOverFramesAChunkAtATime) {
+  // The held-out batch (256 sequences) is evaluated a training batch (32) at a time: with no budget a
+  // frame does one unit of work (a step or a chunk), so step 0's evaluation takes 8 frames, then
+  // training goes on, and the points equal those of a run that evaluates whole.
+  attnlab::LearnState& s = L();
+  s.setup = attn::learn::default_setup(*attn::learn::find_task("previous_token"));
+  s.setup.train.steps = 4, s.setup.train.eval_every = 2;
+  s.budget_ms = 0.0f;
+  app.ui.learn_mode = true;
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  ASSERT_EQ(s.trainer.evaluation_chunks(), 8);
+  EXPECT_TRUE(s.trainer.evaluation_pending());
+  EXPECT_TRUE(attnlab::needs_redraw(app, 10.0));
+  for (int f = 0; f < 7; ++f) {
+    frames(1);
+    EXPECT_TRUE(s.trainer.evaluation_pending()) << "frame " << f;
+    EXPECT_EQ(s.trainer.step(), 0);
+  }
+  frames(1);
+  EXPECT_FALSE(s.trainer.evaluation_pending());
+  ASSERT_EQ(s.trainer.history().size(), 1u);
+  frames(1);
+  EXPECT_EQ(s.trainer.step(), 1);
+  frames(1);
+  EXPECT_EQ(s.trainer.step(), 2);  // due for an evaluation: the next 8 frames run it, no step
+  EXPECT_TRUE(s.trainer.evaluation_pending());
+  train_to_end();
+  EXPECT_EQ(learn_phase(s), std::string("done"));
+  attn::learn::Trainer whole;
+  ASSERT_EQ(whole.start(s.run_setup), "");
+  whole.evaluate();
+  while (!whole.done()) whole.run(100);
+  ASSERT_EQ(whole.history().size(), 3u);
+  ASSERT_EQ(s.trainer.history().size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(s.trainer.history()[i].step, whole.history()[i].step);
+    EXPECT_EQ(s.trainer.history()[i].loss, whole.history()[i].loss);  // bit-identical
+    EXPECT_EQ(s.trainer.history()[i].accuracy, whole.history()[i].accuracy);
+    EXPECT_EQ(s.trainer.history()[i].pattern, whole.history()[i].pattern);
+  }
+  frames(1);
+  EXPECT_FALSE(attnlab::needs_redraw(app, 10.0));  // nothing left to do: the lab goes idle
 }
 
 TEST_F(Learn, BadSettingsAreRefusedWithTheFieldNamedAndTheRunKept) {

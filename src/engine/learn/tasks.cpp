@@ -332,25 +332,22 @@ Batch make_batch(const Task& task, const ModelSpec& spec, int size, int n, Rng& 
 }
 
 template <class T>
-Metrics measure(const Task& task, const Model<T>& model, const Batch& batch, double loss) {
+void MetricSums::add(const Task& task, const Model<T>& model, const Batch& batch, double batch_loss) {
   const ModelSpec& s = model.spec();
   const int B = batch.size, n = batch.n, m = model.m(), V = s.vocab, L = s.layers, H = s.heads, R = task.relations;
-  Metrics out;
-  out.loss = loss, out.layers = L, out.heads = H, out.relations = R;
+  if (mass.empty()) mass.assign((size_t)L * H * R, 0.0), queries.assign((size_t)L * R, 0.0);
   // accuracy: argmax of the logits at each target cell
-  int correct = 0, total = 0;
+  long long cells = 0;
   for (int r = 0; r < B * n; ++r) {
     const int target = batch.targets[(size_t)r];
     if (target < 0) continue;
     const T* z = model.logits().data() + (size_t)r * V;
     correct += (int)(std::max_element(z, z + V) - z) == target;
-    ++total;
+    ++cells;
   }
-  out.accuracy = total ? (double)correct / total : 0.0;
-  // pattern: for each (layer, head, relation), the weight on the ideal keys, averaged over the queries
-  // that have ideal keys
-  out.pattern.assign((size_t)L * H * R, 0.0);
-  std::vector<double> queries((size_t)L * R, 0.0);
+  total += cells;
+  loss += batch_loss * (double)cells;
+  // pattern: for each (layer, head, relation), the weight on the ideal keys of each query that has some
   std::vector<int> keys;
   Example e;
   for (int b = 0; b < B; ++b) {
@@ -366,16 +363,27 @@ Metrics measure(const Task& task, const Model<T>& model, const Batch& batch, dou
           queries[(size_t)l * R + r] += 1.0;
           for (int h = 0; h < H; ++h) {
             const T* a = model.weights(l).data() + (((size_t)b * H + h) * n + i) * m;
-            double mass = 0.0;
-            for (int j : keys) mass += a[j];
-            out.pattern[((size_t)l * H + h) * R + r] += mass;
+            double sum = 0.0;
+            for (int j : keys) sum += a[j];
+            mass[((size_t)l * H + h) * R + r] += sum;
           }
         }
   }
+}
+
+Metrics MetricSums::finish(const Task& task, int L, int H) const {
+  const int R = task.relations;
+  Metrics out;
+  out.loss = total ? loss / (double)total : 0.0;
+  out.accuracy = total ? (double)correct / (double)total : 0.0;
+  out.layers = L, out.heads = H, out.relations = R;
+  // the mean mass per query
+  out.pattern.assign((size_t)L * H * R, 0.0);
   for (int l = 0; l < L; ++l)
     for (int h = 0; h < H; ++h)
       for (int r = 0; r < R; ++r)
-        if (queries[(size_t)l * R + r] > 0) out.pattern[((size_t)l * H + h) * R + r] /= queries[(size_t)l * R + r];
+        if (!queries.empty() && queries[(size_t)l * R + r] > 0)
+          out.pattern[((size_t)l * H + h) * R + r] = mass[((size_t)l * H + h) * R + r] / queries[(size_t)l * R + r];
   // the task's score: per relation the best head (of the last layer, or of any); the worst relation
   out.pattern_score = 1.0;
   for (int r = 0; r < R; ++r) {
@@ -387,6 +395,17 @@ Metrics measure(const Task& task, const Model<T>& model, const Batch& batch, dou
   return out;
 }
 
+template <class T>
+Metrics measure(const Task& task, const Model<T>& model, const Batch& batch, double loss) {
+  MetricSums sums;
+  sums.add(task, model, batch, loss);
+  Metrics out = sums.finish(task, model.spec().layers, model.spec().heads);
+  out.loss = loss;  // as given, not re-derived from the sum
+  return out;
+}
+
+template void MetricSums::add(const Task&, const Model<float>&, const Batch&, double);
+template void MetricSums::add(const Task&, const Model<double>&, const Batch&, double);
 template Metrics measure(const Task&, const Model<float>&, const Batch&, double);
 template Metrics measure(const Task&, const Model<double>&, const Batch&, double);
 

@@ -81,4 +81,17 @@ struct Metrics {
 template <class T>
 Metrics measure(const Task& task, const Model<T>& model, const Batch& batch, double loss);
 
+// The sums behind Metrics, so a held-out set can be measured a chunk at a time (the lab spreads an
+// evaluation over frames) and `attnlab-cli train` and the page add the same numbers in the same order.
+struct MetricSums {
+  double loss = 0.0;                 // Σ mean loss × target cells, over the chunks
+  long long correct = 0, total = 0;  // target cells
+  std::vector<double> mass;          // (layers, heads, relations): attention on the ideal keys
+  std::vector<double> queries;       // (layers, relations): queries that have ideal keys
+  // Adds the model's last forward pass on `batch` (whose mean loss was `loss`).
+  template <class T>
+  void add(const Task& task, const Model<T>& model, const Batch& batch, double loss);
+  Metrics finish(const Task& task, int layers, int heads) const;
+};
+
 }  // namespace attn::learn

@@ -39,6 +39,17 @@ std::string Trainer::start(const TrainSetup& setup, const KernelSet* kernels) {
   batch_rng_ = Rng(hash_string("batches", setup.train.seed));
   Rng held_out_rng(hash_string("held-out", setup.train.seed));
   held_out_ = make_batch(*task_, setup.spec, setup.train.eval_batch, setup.spec.n_ctx, held_out_rng);
+  held_out_chunks_.clear();
+  const int n = held_out_.n, m = held_out_.m, chunk = std::max(1, std::min(setup.train.batch, held_out_.size));
+  for (int first = 0; first < held_out_.size; first += chunk) {
+    Batch c;
+    c.size = std::min(chunk, held_out_.size - first), c.n = n, c.m = m;
+    c.tokens.assign(held_out_.tokens.begin() + (size_t)first * n, held_out_.tokens.begin() + (size_t)(first + c.size) * n);
+    c.targets.assign(held_out_.targets.begin() + (size_t)first * n, held_out_.targets.begin() + (size_t)(first + c.size) * n);
+    if (m) c.source.assign(held_out_.source.begin() + (size_t)first * m, held_out_.source.begin() + (size_t)(first + c.size) * m);
+    held_out_chunks_.push_back(std::move(c));
+  }
+  pending_ = {};
   step_ = 0, diverged_ = false, message_.clear(), history_.clear();
   last_train_loss_ = last_grad_norm_ = 0.0;
   t0_ = std::chrono::steady_clock::now();
@@ -48,6 +59,7 @@ std::string Trainer::start(const TrainSetup& setup, const KernelSet* kernels) {
 int Trainer::run(int k) {
   int ran = 0;
   const TrainOptions& t = setup_.train;
+  if (pending_.active) continue_evaluation((int)held_out_chunks_.size());  // keeps the history in step order
   while (ran < k && !done()) {
     // the batch is drawn into the same buffers every step (the generator's vectors aside)
     batch_ = make_batch(*task_, setup_.spec, t.batch, setup_.spec.n_ctx, batch_rng_);
@@ -72,21 +84,47 @@ int Trainer::run(int k) {
     }
     ++step_, ++ran;
     last_train_loss_ = loss, last_grad_norm_ = norm;
-    if (step_ % t.eval_every == 0 || step_ == t.steps) evaluate();
+    if (step_ % t.eval_every == 0 || step_ == t.steps) {
+      if (defer_) {
+        begin_evaluation();
+        break;
+      }
+      evaluate();
+    }
   }
   return ran;
 }
 
-EvalPoint Trainer::evaluate() {
+void Trainer::begin_evaluation() {
   eval_model_.params() = model_.params();
-  const double loss = eval_model_.forward(held_out_);
-  const Metrics m = measure(*task_, eval_model_, held_out_, loss);
-  EvalPoint p;
-  p.step = step_, p.loss = loss, p.accuracy = m.accuracy, p.train_loss = last_train_loss_;
-  p.grad_norm = last_grad_norm_, p.pattern_score = m.pattern_score, p.pattern = m.pattern;
+  pending_ = {};
+  pending_.active = true;
+  EvalPoint& p = pending_.point;
+  p.step = step_, p.train_loss = last_train_loss_, p.grad_norm = last_grad_norm_;
   p.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
-  history_.push_back(p);
-  return p;
+}
+
+bool Trainer::continue_evaluation(int chunks) {
+  if (!pending_.active) return false;
+  for (; chunks > 0 && pending_.next < held_out_chunks_.size(); --chunks, ++pending_.next) {
+    const Batch& c = held_out_chunks_[pending_.next];
+    const double loss = eval_model_.forward(c);
+    pending_.sums.add(*task_, eval_model_, c, loss);
+  }
+  if (pending_.next < held_out_chunks_.size()) return false;
+  const Metrics m = pending_.sums.finish(*task_, setup_.spec.layers, setup_.spec.heads);
+  EvalPoint p = pending_.point;
+  p.loss = m.loss, p.accuracy = m.accuracy, p.pattern_score = m.pattern_score, p.pattern = m.pattern;
+  history_.push_back(std::move(p));
+  pending_ = {};
+  return true;
+}
+
+EvalPoint Trainer::evaluate() {
+  if (pending_.active) continue_evaluation((int)held_out_chunks_.size());
+  begin_evaluation();
+  continue_evaluation((int)held_out_chunks_.size());
+  return history_.back();
 }
 
 void Trainer::restore(const std::vector<float>& params) {

@@ -56,13 +56,24 @@ class Trainer {
   // Runs up to k more steps (fewer at the end, or on divergence); evaluates every eval_every steps and
   // after the last. Returns the number of steps run.
   int run(int k);
-  bool done() const { return step_ >= setup_.train.steps || diverged_; }
+  // Training has ended (all steps, or divergence) and its last evaluation is in the history.
+  bool done() const { return (step_ >= setup_.train.steps || diverged_) && !pending_.active; }
   bool diverged() const { return diverged_; }
   const std::string& message() const { return message_; }  // why training stopped early
   int step() const { return step_; }
   double last_train_loss() const { return last_train_loss_; }  // the last step's training-batch loss
 
-  EvalPoint evaluate();  // on the held-out batch, now; appended to history()
+  // An evaluation on the held-out batch, now, whole; appended to history().
+  EvalPoint evaluate();
+  // A frame loop spreads evaluations over frames instead: with deferred evaluation, run() stops after a
+  // step that is due for one and leaves it pending; continue_evaluation() then runs the held-out batch a
+  // chunk (a training batch's worth of sequences) at a time and returns true once the point is in the
+  // history. Either way the same numbers are added in the same order: the history is bit-identical.
+  void set_deferred_evaluation(bool on) { defer_ = on; }
+  bool evaluation_pending() const { return pending_.active; }
+  bool continue_evaluation(int chunks = 1);
+  void begin_evaluation();  // of the weights as they are now (finish it with continue_evaluation)
+  int evaluation_chunks() const { return (int)held_out_chunks_.size(); }
   const std::vector<EvalPoint>& history() const { return history_; }
   const TrainSetup& setup() const { return setup_; }
   const Task& task() const { return *task_; }
@@ -86,6 +97,14 @@ class Trainer {
   AdamW adamw_;
   Rng batch_rng_{0};
   Batch batch_, held_out_;
+  std::vector<Batch> held_out_chunks_;  // held_out_ cut into training-batch-sized pieces
+  struct PendingEval {
+    bool active = false;
+    size_t next = 0;     // the next chunk
+    EvalPoint point;     // step, train loss, gradient norm and time, as at the step evaluated
+    MetricSums sums;
+  } pending_;
+  bool defer_ = false;
   std::vector<float> backup_;
   int step_ = 0;
   bool diverged_ = false;
