@@ -80,6 +80,26 @@
       return { error: 'the link is damaged (' + e.message + ')' };
     }
   }
+  // #preset=<key> or ?preset=<key>: a built-in preset (attnlab.presets() lists the keys).
+  function presetFromLink() {
+    const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
+    return hash.get('preset') || new URLSearchParams(location.search).get('preset');
+  }
+  function applyLink() {
+    const shared = configFromHash();
+    const preset = presetFromLink();
+    try {
+      if (shared) {
+        if (shared.error) throw new Error(shared.error);
+        api.apply(shared);
+        if (shared.__view) api.setView(shared.__view);
+      } else if (preset) {
+        api.preset(preset);
+      }
+    } catch (e) {
+      console.warn('Attention Lab: the link could not be used: ' + e.message);
+    }
+  }
   // The link that reopens this setup: config, view, and presenter mode when it is on.
   function linkFor(configJson) {
     const extra = presenterState ? '&present' + (lastState && lastState.high_contrast ? '&contrast=high' : '') : '';
@@ -217,6 +237,13 @@
     },
     // The formula strip's text, exactly as shown for the current settings.
     formula() { return call('attnlab_formula'); },
+    // The built-in presets ([{key, file, name, description, view}]) and applying one by key, file or
+    // title, as the Presets menu does; an unknown one throws naming those there are.
+    presets() { return JSON.parse(call('attnlab_presets')); },
+    preset(key) {
+      const err = call('attnlab_preset', String(key));
+      if (err) throw new Error(err);
+    },
     // Learn mode: trains a model on a toy task (options: a training config as `attnlab-cli train` reads it,
     // docs/train.md), switching the page to Learn mode; throws an Error naming the field, and then the
     // current run is kept as it was.
@@ -270,16 +297,7 @@
     attnlabFirstFrame() {
       loading.hidden = true;
       document.getElementById('canvas').focus();
-      const shared = configFromHash();
-      if (shared) {
-        try {
-          if (shared.error) throw new Error(shared.error);
-          api.apply(shared);
-          if (shared.__view) api.setView(shared.__view);
-        } catch (e) {
-          console.warn('Attention Lab: the shared link could not be used: ' + e.message);
-        }
-      }
+      applyLink();
       const scale = Number(new URLSearchParams(location.search).get('scale'));
       if (scale > 0) api.uiScale(scale);
       const present = presenterFromLink();
@@ -295,19 +313,7 @@
   };
   window.attnlab = api;  // methods work once `ready` has resolved
 
-  window.addEventListener('hashchange', () => {
-    const shared = configFromHash();
-    if (!shared) return;
-    ready.then(() => {
-      try {
-        if (shared.error) throw new Error(shared.error);
-        api.apply(shared);
-        if (shared.__view) api.setView(shared.__view);
-      } catch (e) {
-        console.warn('Attention Lab: the shared link could not be used: ' + e.message);
-      }
-    });
-  });
+  window.addEventListener('hashchange', () => ready.then(applyLink));
 
   // ---- input the engine takes directly ------------------------------------------------------------
   // Registered on window in the capture phase before attnlab.js adds its own listeners, so these run

@@ -1,14 +1,18 @@
 // attnlab — the desktop shell: a GLFW window with OpenGL 3, looping on the shared frame(App&).
 //
-//   attnlab [--config FILE] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast]
-//           [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-stats]
+//   attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast]
+//           [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats]
 //           [--train CONFIG.json [--until-trained]] [--print-train]
+// --config takes a config in the attnlab-cli schema; a "view" object in it (as presets have) sets how it
+// is shown, and a "name" and "description" go on screen. --preset opens a built-in preset by its short
+// name (causal, no_scaling, rope, ...: the Presets menu's files without number and .json).
 // --fullscreen opens on the primary monitor at its own resolution (F11 toggles it too); --present
 // starts in presenter mode (P toggles it), --high-contrast with white on black.
 // --train opens Learn mode training that config (docs/train.md), --until-trained exits when it stops (with
 // --seconds as a bound); --print-train prints the page's trainStatus() JSON.
 // --frames N / --seconds S run that long and exit (with --screenshot, the last frame is saved as a PNG
-// first); --print-config prints the final config as JSON, --print-stats the frame statistics.
+// first); --print-config prints the final config as JSON, --print-view the view state (as the page's
+// attnlab.view()), --print-stats the frame statistics.
 #include <GLFW/glfw3.h>
 
 #include <chrono>
@@ -24,6 +28,8 @@
 
 #include "app.h"
 #include "config_json.h"
+#include "presets.h"
+#include "view_state.h"
 #include "font_embed.h"
 #include "gl_textures.h"
 #include "glfw_input.h"
@@ -36,10 +42,10 @@
 namespace {
 
 struct Options {
-  std::string config_path, screenshot;
+  std::string config_path, preset, screenshot;
   int width = 1600, height = 900, frames = 0;
   float scale = 1.0f, seconds = 0.0f;
-  bool print_config = false, print_stats = false, fullscreen = false, present = false, high_contrast = false;
+  bool print_config = false, print_view = false, print_stats = false, fullscreen = false, present = false, high_contrast = false;
   std::string train_path;  // Learn mode: train this config from the start
   bool print_train = false, until_trained = false;
 };
@@ -49,6 +55,7 @@ bool parse_args(int argc, char** argv, Options& o) {
     const std::string a = argv[i];
     const bool more = i + 1 < argc;
     if (a == "--config" && more) o.config_path = argv[++i];
+    else if (a == "--preset" && more) o.preset = argv[++i];
     else if (a == "--screenshot" && more) o.screenshot = argv[++i];
     else if (a == "--frames" && more) o.frames = std::atoi(argv[++i]);
     else if (a == "--scale" && more) o.scale = (float)std::atof(argv[++i]);
@@ -60,6 +67,7 @@ bool parse_args(int argc, char** argv, Options& o) {
         return false;
       }
     } else if (a == "--print-config") o.print_config = true;
+    else if (a == "--print-view") o.print_view = true;
     else if (a == "--print-stats") o.print_stats = true;
     else if (a == "--fullscreen") o.fullscreen = true;
     else if (a == "--present") o.present = true;
@@ -68,7 +76,7 @@ bool parse_args(int argc, char** argv, Options& o) {
     else if (a == "--print-train") o.print_train = true;
     else if (a == "--until-trained") o.until_trained = true;
     else {
-      std::fprintf(stderr, "usage: attnlab [--config FILE] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-stats] [--train CONFIG.json [--until-trained]] [--print-train]\n");
+      std::fprintf(stderr, "usage: attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats] [--train CONFIG.json [--until-trained]] [--print-train]\n");
       return false;
     }
   }
@@ -127,11 +135,15 @@ int main(int argc, char** argv) {
     std::ifstream f(opt.config_path, std::ios::binary);
     std::stringstream ss;
     ss << f.rdbuf();
-    attn::Config c;
-    std::string err = f ? attn::parse_config(ss.str(), c) : "cannot read the file";
-    if (err.empty()) err = attnlab::apply_config(app, c);
+    const std::string err = f ? attnlab::apply_setup(app, ss.str()) : "cannot read the file";
     if (!err.empty()) {
       std::fprintf(stderr, "attnlab: %s: %s\n", opt.config_path.c_str(), err.c_str());
+      return 2;
+    }
+  }
+  if (!opt.preset.empty()) {
+    if (const std::string err = attnlab::apply_preset(app, opt.preset); !err.empty()) {
+      std::fprintf(stderr, "attnlab: %s\n", err.c_str());
       return 2;
     }
   }
@@ -240,6 +252,7 @@ int main(int argc, char** argv) {
     if (last) break;
   }
   if (opt.print_config) std::printf("%s\n", attn::config_to_json(app.engine.config()).c_str());
+  if (opt.print_view) std::printf("%s\n", attnlab::view_state_to_json(app.ui).c_str());
   if (opt.print_stats) std::printf("%s\n", attnlab::stats_json(app).c_str());
   if (opt.print_train) std::printf("%s\n", attnlab::learn_status_json(app).c_str());
 

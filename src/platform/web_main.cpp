@@ -22,6 +22,7 @@
 #include "result_json.h"
 #include "shell_frame.h"
 #include "export.h"
+#include "presets.h"
 #include "formula.h"
 #include "view_state.h"
 
@@ -219,6 +220,18 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_set_view_state(const char* json) {
 }
 
 // The formula strip as text, exactly as shown.
+// The built-in presets: [{key, file, name, description, view}] in the Presets menu's order.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_presets() {
+  g_shell->reply = attnlab::presets_json();
+  return g_shell->reply.c_str();
+}
+
+// Applies a preset by key, file or title (as the Presets menu does). "" or why not (nothing changes).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_preset(const char* key) {
+  g_shell->reply = attnlab::apply_preset(g_shell->app, std::string_view(key ? key : ""));
+  return g_shell->reply.c_str();
+}
+
 EMSCRIPTEN_KEEPALIVE const char* attnlab_formula() {
   g_shell->reply = attnlab::formula_text(g_shell->app.engine.config());
   return g_shell->reply.c_str();

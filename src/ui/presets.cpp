@@ -34,6 +34,37 @@ std::span<const Preset> presets() {
   return all;
 }
 
+std::string preset_key(const Preset& p) {
+  std::string k = p.file;
+  if (k.size() > 5 && k.ends_with(".json")) k.resize(k.size() - 5);
+  const size_t digits = k.find_first_not_of("0123456789");
+  if (digits != std::string::npos && digits > 0 && k[digits] == '_') k.erase(0, digits + 1);
+  return k;
+}
+
+const Preset* find_preset(std::string_view key) {
+  for (const Preset& p : presets()) {
+    const std::string_view file = p.file;
+    if (key == preset_key(p) || key == file || key == p.name || (file.ends_with(".json") && key == file.substr(0, file.size() - 5)))
+      return &p;
+  }
+  return nullptr;
+}
+
+std::string presets_json() {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const Preset& p : presets()) {
+    nlohmann::ordered_json j;
+    j["key"] = preset_key(p);
+    j["file"] = p.file;
+    j["name"] = p.name;
+    j["description"] = p.description;
+    j["view"] = p.view.empty() ? nlohmann::ordered_json::object() : nlohmann::ordered_json::parse(p.view);
+    out.push_back(std::move(j));
+  }
+  return out.dump();
+}
+
 std::string apply_setup(App& app, const std::string& json) {
   attn::Config c;
   if (std::string err = attn::parse_config(json, c); !err.empty()) return err;
@@ -54,14 +85,23 @@ std::string apply_setup(App& app, const std::string& json) {
   if (view.ui_scale != app.ui.ui_scale) app.fonts_dirty = true;
   app.ui = view;
   app.layout_dirty = true;
+  if (j.is_object() && j.contains("name") && j["name"].is_string()) {
+    app.ui.note_title = j["name"].get<std::string>();
+    app.ui.note = j.contains("description") && j["description"].is_string() ? j["description"].get<std::string>() : "";
+  }
   return "";
 }
 
 std::string apply_preset(App& app, const Preset& p) {
   if (std::string err = apply_setup(app, p.json); !err.empty()) return "preset " + p.file + ": " + err;
-  app.ui.note_title = p.name;
-  app.ui.note = p.description;
   return "";
+}
+
+std::string apply_preset(App& app, std::string_view key) {
+  if (const Preset* p = find_preset(key)) return apply_preset(app, *p);
+  std::string known;
+  for (const Preset& p : presets()) known += (known.empty() ? "" : ", ") + preset_key(p);
+  return "preset: unknown preset \"" + std::string(key) + "\" (one of: " + known + ")";
 }
 
 }  // namespace attnlab

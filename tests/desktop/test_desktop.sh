@@ -31,6 +31,21 @@ xvfb-run -a -s "-screen 0 1600x900x24" "$bin" --config "$(dirname "$0")/../../as
 rc=$?
 [ $rc -eq 0 ] && ok "presenter run exits 0" || bad "presenter run exit $rc"
 grep -q '"mask":\["causal"\]' "$out/present.json" && ok "--config applied" || bad "--config not applied: $(head -c 300 "$out/present.json")"
+# 1c. A preset by name, and a preset file through --config: its view comes with it (the pronoun preset
+#     points at the row of "it": query 6; the default view has none, -1).
+xvfb-run -a -s "-screen 0 1600x900x24" "$bin" --preset pronoun --size 1024x768 --frames 3 --print-config --print-view > "$out/preset.json"
+python3 - "$out/preset.json" <<'PY' && ok "--preset pronoun: config and view applied" || bad "--preset: $(head -c 400 "$out/preset.json")"
+import json, sys
+config, view = (json.loads(line) for line in open(sys.argv[1]).read().splitlines()[:2])
+assert " it " in config["text"] and config["handmade"] == [{"head": 0, "kind": "pronoun"}], config
+assert view["query"] == 6 and view["head"] == 0, view
+PY
+xvfb-run -a -s "-screen 0 1600x900x24" "$bin" --config "$(dirname "$0")/../../assets/presets/01_pronoun.json" --size 1024x768 --frames 3 --print-view > "$out/pronoun-view.json"
+grep -q '"query":6' "$out/pronoun-view.json" && ok "--config with a preset file applies its view" || bad "--config ignored the view: $(head -c 300 "$out/pronoun-view.json")"
+xvfb-run -a -s "-screen 0 1600x900x24" "$bin" --preset nope --frames 1 2> "$out/preset-bad.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'unknown preset "nope" (one of: pronoun, causal' "$out/preset-bad.err" && ok "an unknown preset is refused naming those there are" ||
+  bad "--preset nope: exit $rc, $(cat "$out/preset-bad.err")"
 if [ -s "$out/desktop-present.png" ]; then
   black=$(convert "$out/desktop-present.png" -fill white +opaque black -format '%[fx:1-mean]' info:)
   awk -v b="$black" 'BEGIN { exit !(b > 0.2) }' && ok "high-contrast presenter is mostly black ($black)" || bad "presenter black share $black"

@@ -128,6 +128,32 @@ test('the tour drives the lab and its highlight lasts', async () => {
   await page.close();
 });
 
+test('presets: listed and applied through the page API, and opened by a #preset= link', async () => {
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
+  const list = await page.evaluate(() => window.attnlab.presets());
+  assert.deepEqual(list.map((p) => p.key), ['pronoun', 'causal', 'no_scaling', 'position', 'cross', 'window', 'padding', 'rope', 'temperature']);
+  assert.ok(list.every((p) => p.name && p.description && p.file.endsWith('.json')));
+  const before = await page.evaluate(() => window.attnlab.config());
+  const refused = await page.evaluate(() => { try { window.attnlab.preset('nope'); return 'applied'; } catch (e) { return e.message; } });
+  assert.match(refused, /^preset: unknown preset "nope" \(one of: pronoun, causal, no_scaling/);
+  assert.deepEqual(await page.evaluate(() => window.attnlab.config()), before);
+  await page.evaluate(() => window.attnlab.preset('causal'));
+  assert.deepEqual((await page.evaluate(() => window.attnlab.config())).mask, ['causal']);
+  await page.close();
+
+  // A link for a lesson: the pronoun preset (its view points at the row of "it") in presenter mode.
+  const opened = await openLab(lab.browser, lab.server.url + '#preset=pronoun&present');
+  const cfg = await opened.page.evaluate(() => window.attnlab.config());
+  assert.ok(cfg.text.includes(' it '), cfg.text);
+  assert.equal((await opened.page.evaluate(() => window.attnlab.view())).query, 6);
+  assert.equal((await opened.page.evaluate(() => window.attnlab.layout())).ui.presenter, true);
+  // The hash changed by hand opens another preset.
+  await opened.page.evaluate(() => { location.hash = 'preset=rope'; });
+  await opened.page.waitForFunction(() => window.attnlab.config().positional === 'rope', null, { timeout: 10000 });
+  assert.deepEqual([...problems, ...opened.problems], []);
+  await opened.page.close();
+});
+
 test('a shared link keeps the selected head and the view', async () => {
   const { page, problems } = await openLab(lab.browser, lab.server.url);
   await page.evaluate(() => {

@@ -2,6 +2,7 @@
 // rows lined up, presets and the tour that set the lab up, hand-built heads that show their pattern,
 // view state that survives a link, exports that parse back, and the smaller promises (Escape, <pad>).
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "config_json.h"
@@ -195,10 +196,41 @@ TEST_F(Lab, EveryPresetAppliesAndExplainsItselfOnScreen) {
   }
 }
 
+TEST_F(Lab, PresetsAreFoundByKeyFileOrTitleAndAnUnknownOneChangesNothing) {
+  const attnlab::Preset* p = attnlab::find_preset("no_scaling");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->file, "03_no_scaling.json");
+  EXPECT_EQ(attnlab::find_preset("03_no_scaling.json"), p);
+  EXPECT_EQ(attnlab::find_preset("03_no_scaling"), p);
+  EXPECT_EQ(attnlab::find_preset(p->name), p);
+  EXPECT_EQ(attnlab::find_preset("scaling"), nullptr);
+  EXPECT_EQ(attnlab::find_preset(""), nullptr);
+  for (const attnlab::Preset& q : attnlab::presets()) EXPECT_EQ(attnlab::find_preset(attnlab::preset_key(q)), &q);
+
+  const std::string before = attn::config_to_json(app.engine.config());
+  const std::string err = attnlab::apply_preset(app, std::string_view("nope"));
+  EXPECT_EQ(err.rfind("preset: unknown preset \"nope\" (one of: pronoun, causal, no_scaling,", 0), 0u) << err;
+  EXPECT_EQ(attn::config_to_json(app.engine.config()), before);
+
+  ASSERT_EQ(attnlab::apply_preset(app, std::string_view("no_scaling")), "");
+  frames(2);
+  EXPECT_EQ(app.engine.config().effective_scale(), 1.0f);  // no 1/√d_k
+  EXPECT_EQ(app.ui.fixed_range[(int)View::scores], 5.0f);
+  EXPECT_TRUE(app.ui.row_stats);
+  EXPECT_EQ(app.ui.note_title, p->name);
+  // A setup with a name and a description (a preset file given to --config) explains itself too.
+  ASSERT_EQ(attnlab::apply_setup(app, R"({"text": "a b c", "name": "Mine", "description": "Why.", "view": {"head": 0}})"), "");
+  EXPECT_EQ(app.ui.note_title, "Mine");
+  EXPECT_EQ(app.ui.note, "Why.");
+  const auto list = nlohmann::json::parse(attnlab::presets_json());
+  ASSERT_EQ(list.size(), attnlab::presets().size());
+  EXPECT_EQ(list[2]["key"], "no_scaling");
+  EXPECT_EQ(list[2]["view"]["ranges"]["scores"], 5);
+  EXPECT_TRUE(list[1]["view"].is_object());  // {} when a preset has none
+}
+
 TEST_F(Lab, WhoIsItShowsThePatternItPromises) {
-  const attnlab::Preset* p = nullptr;
-  for (const attnlab::Preset& q : attnlab::presets())
-    if (q.file == "01_pronoun.json") p = &q;
+  const attnlab::Preset* p = attnlab::find_preset("pronoun");
   ASSERT_NE(p, nullptr);
   ASSERT_EQ(attnlab::apply_preset(app, *p), "");
   frames(2);
