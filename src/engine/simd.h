@@ -71,8 +71,8 @@ constexpr const char* isa_name() { return "sse2"; }
 inline constexpr int VLEN = 4;
 constexpr const char* isa_name() { return "neon"; }
 #endif
-typedef float vf __attribute__((vector_size(VLEN * 4), aligned(4)));
-typedef int32_t vi __attribute__((vector_size(VLEN * 4), aligned(4)));
+typedef float vf __attribute__((vector_size(VLEN * 4)));  // values (registers); memory goes through vf_memory
+typedef int32_t vi __attribute__((vector_size(VLEN * 4)));
 
 // Loads and stores through a may_alias type (as the intrinsics headers do): one unaligned vector move.
 // A memcpy here is expanded by GCC's generic tuning as 16-byte pieces through a stack slot, which in the
@@ -157,16 +157,10 @@ inline vf vexp(vf x) {
   p = vfma(p, r, vset1(5.0000001201e-1f));
   p = vfma(p * r, r, r) + vset1(1.0f);
   vi k = __builtin_convertvector(kf, vi);
-  vi bits = (k + 127) << 23;
-  vf scale;
-  std::memcpy(&scale, &bits, sizeof scale);
-  vf y = p * scale;
-  vi under = x < vset1(-87.33654f);  // all-ones lanes where x is below the range (or -inf)
-  vi ybits;
-  std::memcpy(&ybits, &y, sizeof ybits);
-  ybits &= ~under;
-  std::memcpy(&y, &ybits, sizeof y);
-  return y;
+  const vi bits = (k + 127) << 23;
+  const vf y = p * (vf)bits;  // a vector cast reinterprets the bits: 2^k
+  const vi under = x < vset1(-87.33654f);  // all-ones lanes where x is below the range (or -inf)
+  return (vf)((vi)y & ~under);
 #endif
 }
 
@@ -179,14 +173,8 @@ inline vf vmasked(const float* s, const uint8_t* mask) {
   vb bytes;
   std::memcpy(&bytes, mask, sizeof bytes);
   const vi keep = __builtin_convertvector(bytes, vi) != 0;  // all-ones lanes where allowed
-  vi sbits, ninf;
-  const vf v = vload(s), inf = vset1(-INFINITY);
-  std::memcpy(&sbits, &v, sizeof sbits);
-  std::memcpy(&ninf, &inf, sizeof ninf);
-  const vi out = (sbits & keep) | (ninf & ~keep);
-  vf r;
-  std::memcpy(&r, &out, sizeof r);
-  return r;
+  const vi sbits = (vi)vload(s), ninf = (vi)vset1(-INFINITY);  // vector casts reinterpret the bits
+  return (vf)((sbits & keep) | (ninf & ~keep));
 #endif
 }
 
