@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "app.h"
@@ -160,9 +161,16 @@ void learn_tick(App& app) {
   if (!app.learn) return;
   LearnState& L = *app.learn;
   L.steps_last_frame = 0;
+  const float trained_ms = std::exchange(L.train_ms_last_frame, 0.0f);
   const bool evaluating = L.started && L.trainer.evaluation_pending();
   if (evaluating || (L.started && L.running)) {
     const auto t0 = std::chrono::steady_clock::now();
+    // The last frame's work besides training (its total, as the shell measured it, minus training)
+    if (app.stats.count > 0) {
+      const float last = app.stats.ms[(app.stats.next + FrameStats::kWindow - 1) % FrameStats::kWindow];
+      L.draw_ms = std::max(std::max(0.0f, last - trained_ms), L.draw_ms * 0.95f);
+    }
+    const double budget = std::min((double)L.budget_ms, std::max(1.0, (double)(L.frame_target_ms - L.draw_ms)));
     // Work in units of one training step or one chunk of an evaluation (the held-out batch a training
     // batch at a time), at least one a frame, then as many as fit in the budget: a unit never starts
     // when the slowest recent one would end past it.
@@ -179,8 +187,9 @@ void learn_tick(App& app) {
       }
       const auto s1 = std::chrono::steady_clock::now();
       unit_ms = std::max(unit_ms * 0.5, std::chrono::duration<double, std::milli>(s1 - s0).count());
-      if (std::chrono::duration<double, std::milli>(s1 - t0).count() + unit_ms > L.budget_ms) break;
+      if (std::chrono::duration<double, std::milli>(s1 - t0).count() + unit_ms > budget) break;
     }
+    L.train_ms_last_frame = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (L.trainer.done()) L.running = false;
     const double now = seconds(L);
     L.rate_marks.emplace_back(now, L.trainer.step());

@@ -46,7 +46,12 @@ struct LearnState {
   int probe_view = 0;                   // the thumbnails show 0: A, 1: ∂L/∂A, 2: ∂L/∂S (this example's loss)
   int open_layer = 0;                   // the layer "Open in the lab" shows
 
-  float budget_ms = 10.0f;              // training time per frame (the rest of a 60 Hz frame draws)
+  // Time slicing: a frame trains for at most budget_ms, and less when drawing takes more, so that the
+  // app's whole work per frame stays near frame_target_ms (a 60 Hz frame is 16.7 ms).
+  float budget_ms = 10.0f;
+  float frame_target_ms = 14.0f;
+  float draw_ms = 4.0f;                 // the frame's other work: the last frames' worst, slowly forgotten
+  float train_ms_last_frame = 0.0f;
   int steps_last_frame = 0;
   double steps_per_s = 0.0;             // measured over the last second of running
   std::vector<std::pair<double, int>> rate_marks;  // (seconds, step) while running

@@ -27,7 +27,8 @@ const r = await page.evaluate(async () => {
   const st = api.stats();
   return { task: 'induction', state: s.state, step: s.step, accuracy: s.accuracy, steps_per_s: s.steps_per_s,
            prefix_match_over_0_5: passed, seconds: (performance.now() - t0) / 1000,
-           frame_ms_median: st.frame_ms_median, frame_ms_p95: st.frame_ms_p95, frames: st.frames };
+           frame_ms_median: st.frame_ms_median, frame_ms_p95: st.frame_ms_p95, ui_ms_median: st.ui_ms_median,
+           ui_ms_p95: st.ui_ms_p95, frames: st.frames };
 });
 console.log(JSON.stringify(r));
 await browser.close();
