@@ -80,6 +80,16 @@
       return { error: 'the link is damaged (' + e.message + ')' };
     }
   }
+  // #train=<training config, base64url JSON>: Learn mode trains that run (same seed: the same curves).
+  function trainFromHash() {
+    const m = /^#train=([A-Za-z0-9_-]*)(&.*)?$/.exec(location.hash);
+    if (!m) return null;
+    try {
+      return JSON.parse(fromBase64Url(m[1]));
+    } catch (e) {
+      return { error: 'the link is damaged (' + e.message + ')' };
+    }
+  }
   // #preset=<key> or ?preset=<key>: a built-in preset (attnlab.presets() lists the keys).
   function presetFromLink() {
     const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
@@ -88,8 +98,12 @@
   function applyLink() {
     const shared = configFromHash();
     const preset = presetFromLink();
+    const run = trainFromHash();
     try {
-      if (shared) {
+      if (run) {
+        if (run.error) throw new Error(run.error);
+        api.train(run);
+      } else if (shared) {
         if (shared.error) throw new Error(shared.error);
         api.apply(shared);
         if (shared.__view) api.setView(shared.__view);
@@ -105,6 +119,11 @@
     const extra = presenterState ? '&present' + (lastState && lastState.high_contrast ? '&contrast=high' : '') : '';
     return location.href.split('#')[0] + '#c=' + toBase64Url(configJson) + '&v=' + toBase64Url(call('attnlab_view_state')) + extra;
   }
+  window.attnlabShareRun = function (json) {
+    const url = location.href.split('#')[0] + '#train=' + toBase64Url(json);
+    history.replaceState(null, '', url);
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).catch(() => {});
+  };
   window.attnlabShare = function (json) {
     const url = linkFor(json);
     history.replaceState(null, '', url);
@@ -259,6 +278,22 @@
     trainHistory() { return JSON.parse(call('attnlab_train_history')); },
     // Pauses training (the weights stay; the Train button or train() goes on). Returns trainStatus().
     stopTraining() { window.Module._attnlab_stop_training(); return api.trainStatus(); },
+    // The trained model as a model file object (docs/train.md; `attnlab-cli run` reads it), null when
+    // nothing was trained.
+    model() {
+      const text = call('attnlab_model');
+      return text ? JSON.parse(text) : null;
+    },
+    // Opens a model file (object or JSON text) in Learn mode, paused at its step; throws an Error
+    // naming the field, and then the current run is kept.
+    openModel(file) {
+      const text = typeof file === 'string' ? file : JSON.stringify(file);
+      if (text === undefined) throw new Error('model: expected a model file (an object or JSON text)');
+      const err = call('attnlab_open_model', text);
+      if (err) throw new Error(err);
+    },
+    // The link that trains the current run again (#train= its complete training config).
+    trainUrl() { return location.href.split('#')[0] + '#train=' + toBase64Url(call('attnlab_run_config')); },
     version: '1',
   };
 
@@ -373,8 +408,35 @@
   function call2(name, a, b) {
     const M = window.Module;
     const args = [a, b].map((s) => { const n = M.lengthBytesUTF8(s) + 1; const p = M._malloc(n); M.stringToUTF8(s, p, n); return p; });
-    try { M['_' + name](...args); } finally { args.forEach((p) => M._free(p)); }
+    try { return M.UTF8ToString(M['_' + name](...args)); } finally { args.forEach((p) => M._free(p)); }
   }
+
+  // ---- files coming in: the Open model... button's picker and files dropped on the page ------------
+  // A model file opens in Learn mode, anything else is read as a lab config; the engine says on screen
+  // what it opened or why not. Files over 64 MiB are refused before they are read.
+  const kMaxFileBytes = 64 * 1024 * 1024;
+  function openFile(file) {
+    if (!file || !engineReady()) return;
+    const name = String(file.name || 'the file');
+    if (file.size > kMaxFileBytes) {
+      call('attnlab_notify', name + ' was not opened: it is ' + Math.round(file.size / 1048576) + ' MiB, over the 64 MiB a file may have');
+      return;
+    }
+    file.text().then((text) => call2('attnlab_open_file', name, text))
+      .catch((e) => call('attnlab_notify', name + ' could not be read: ' + e.message));
+  }
+  window.attnlabOpenFile = function () {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.accept = '.json,application/json';
+    input.addEventListener('change', () => openFile(input.files && input.files[0]));
+    input.click();
+  };
+  canvas.addEventListener('dragover', (e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; });
+  canvas.addEventListener('drop', (e) => {
+    e.preventDefault();
+    openFile(e.dataTransfer.files && e.dataTransfer.files[0]);
+  });
 
   // ---- what the engine tells the page after a frame --------------------------------------------------
   const live = document.getElementById('a11y-live');

@@ -344,7 +344,7 @@ bool is_model_json(std::string_view text) {
   return root.is_object() && root.contains("format") && root["format"] == "attnlab-model";
 }
 
-std::string parse_model(std::string_view text, TrainSetup& setup, std::vector<float>& params) {
+std::string parse_model(std::string_view text, TrainSetup& setup, std::vector<float>& params, int* step) {
   const json root = json::parse(text.begin(), text.end(), nullptr, false);
   if (root.is_discarded()) return "model: not valid JSON";
   if (!root.is_object() || !root.contains("format") || root["format"] != "attnlab-model")
@@ -365,6 +365,15 @@ std::string parse_model(std::string_view text, TrainSetup& setup, std::vector<fl
     const std::string field = t.layer < 0 ? "weights." + key : "weights.layers[" + std::to_string(t.layer) + "]." + key;
     if (!holder.is_object() || !holder.contains(key)) return field + ": missing";
     if (!read_tensor(in, holder[key], t, s, field, params)) return in.error;
+  }
+  if (step) {
+    *step = 0;
+    if (root.contains("step")) {
+      const json& v = root["step"];
+      if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > learn::TrainLimits::max_steps)
+        return "step: expected an integer 0.." + std::to_string(learn::TrainLimits::max_steps);
+      *step = (int)v.get<long long>();
+    }
   }
   return "";
 }

@@ -28,7 +28,8 @@ std::string model_to_json(const learn::Trainer& trainer, int indent = -1);
 bool is_model_json(std::string_view json_text);
 // Reads a model file back: the setup and the flat parameter vector (model.h's layout); checks every
 // shape and number. "" on success, else one line naming the field.
-std::string parse_model(std::string_view json_text, learn::TrainSetup& setup, std::vector<float>& params);
+std::string parse_model(std::string_view json_text, learn::TrainSetup& setup, std::vector<float>& params,
+                        int* step = nullptr);  // the file's "step" (0 when absent)
 
 // An explicit batch: {"tokens": [[ids]], "targets": [[ids, -1 = none]], "source": [[ids]]}.
 std::string parse_batch(std::string_view json_text, const learn::ModelSpec& spec, learn::Batch& out);

@@ -2,14 +2,16 @@
 //
 //   attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast]
 //           [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats]
-//           [--train CONFIG.json [--until-trained]] [--print-train]
+//           [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train]
 // --config takes a config in the attnlab-cli schema; a "view" object in it (as presets have) sets how it
 // is shown, and a "name" and "description" go on screen. --preset opens a built-in preset by its short
 // name (causal, no_scaling, rope, ...: the Presets menu's files without number and .json).
 // --fullscreen opens on the primary monitor at its own resolution (F11 toggles it too); --present
 // starts in presenter mode (P toggles it), --high-contrast with white on black.
 // --train opens Learn mode training that config (docs/train.md), --until-trained exits when it stops (with
-// --seconds as a bound); --print-train prints the page's trainStatus() JSON.
+// --seconds as a bound); --model opens a model file (attnlab-cli train --out, or Download model) in Learn
+// mode; --print-train prints the page's trainStatus() JSON. A model or config file dropped on the window
+// opens the same way (files up to 64 MiB).
 // --frames N / --seconds S run that long and exit (with --screenshot, the last frame is saved as a PNG
 // first); --print-config prints the final config as JSON, --print-view the view state (as the page's
 // attnlab.view()), --print-stats the frame statistics.
@@ -47,6 +49,7 @@ struct Options {
   float scale = 1.0f, seconds = 0.0f;
   bool print_config = false, print_view = false, print_stats = false, fullscreen = false, present = false, high_contrast = false;
   std::string train_path;  // Learn mode: train this config from the start
+  std::string model_path;  // Learn mode: open this model file (paused at its step)
   bool print_train = false, until_trained = false;
 };
 
@@ -73,10 +76,11 @@ bool parse_args(int argc, char** argv, Options& o) {
     else if (a == "--present") o.present = true;
     else if (a == "--high-contrast") o.high_contrast = true;
     else if (a == "--train" && more) o.train_path = argv[++i];
+    else if (a == "--model" && more) o.model_path = argv[++i];
     else if (a == "--print-train") o.print_train = true;
     else if (a == "--until-trained") o.until_trained = true;
     else {
-      std::fprintf(stderr, "usage: attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats] [--train CONFIG.json [--until-trained]] [--print-train]\n");
+      std::fprintf(stderr, "usage: attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats] [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train]\n");
       return false;
     }
   }
@@ -121,6 +125,23 @@ void toggle_fullscreen(GLFWwindow* window, int& saved_x, int& saved_y, int& save
   glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
 }
 
+// A whole file as text, at most kMaxFileBytes (what a request may make the app read); false if not.
+constexpr std::uintmax_t kMaxFileBytes = 64u << 20;
+bool read_file(const std::string& path, std::string& text, std::string& err) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return err = "is a folder, not a file", false;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxFileBytes) return err = "over the 64 MiB a file may have", false;
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return err = "cannot read the file", false;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  text = ss.str();
+  return true;
+}
+
+attnlab::App* g_app = nullptr;  // for GLFW's drop callback
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -131,11 +152,9 @@ int main(int argc, char** argv) {
   attnlab::App& app = shell.app;
   app.config = attnlab::default_lab_config();
   app.text = app.config.target.text;
+  std::string text, err;
   if (!opt.config_path.empty()) {
-    std::ifstream f(opt.config_path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    const std::string err = f ? attnlab::apply_setup(app, ss.str()) : "cannot read the file";
+    if (read_file(opt.config_path, text, err)) err = attnlab::apply_setup(app, text);
     if (!err.empty()) {
       std::fprintf(stderr, "attnlab: %s: %s\n", opt.config_path.c_str(), err.c_str());
       return 2;
@@ -151,11 +170,12 @@ int main(int argc, char** argv) {
   app.ui.high_contrast = opt.high_contrast;
 
   if (!opt.train_path.empty()) {
-    std::ifstream f(opt.train_path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    const std::string err = f ? attnlab::learn_train_json(app, ss.str()) : "cannot read the file";
+    if (read_file(opt.train_path, text, err)) err = attnlab::learn_train_json(app, text);
     if (!err.empty()) return std::fprintf(stderr, "attnlab: %s: %s\n", opt.train_path.c_str(), err.c_str()), 2;
+  }
+  if (!opt.model_path.empty()) {
+    if (read_file(opt.model_path, text, err)) err = attnlab::learn_open_model(app, text);
+    if (!err.empty()) return std::fprintf(stderr, "attnlab: %s: %s\n", opt.model_path.c_str(), err.c_str()), 2;
   }
 
   glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "attnlab: GLFW error %d: %s\n", code, msg); });
@@ -193,6 +213,15 @@ int main(int argc, char** argv) {
   attnlab::GlTextures textures;
   app.textures = &textures;
   app.share = [window](const std::string& json) { glfwSetClipboardString(window, json.c_str()); };
+  app.share_run = [window](const std::string& json) { glfwSetClipboardString(window, json.c_str()); };
+  g_app = &app;
+  glfwSetDropCallback(window, [](GLFWwindow*, int count, const char** paths) {
+    if (count < 1 || !g_app) return;
+    std::string text, err;
+    const std::string name = std::filesystem::path(paths[0]).filename().string();
+    if (read_file(paths[0], text, err)) attnlab::open_file_text(*g_app, name, text);
+    else attnlab::notify(*g_app, name + " was not opened: " + err);
+  });
   // The Export menu saves into the current folder and says where.
   app.download = [&app](const std::string& name, const std::string&, const std::string& data) {
     std::ofstream out(name, std::ios::binary);

@@ -50,6 +50,8 @@ struct WebShell : attnlab::Shell {
 WebShell* g_shell = nullptr;
 
 EM_JS(void, js_share, (const char* json), { if (window.attnlabShare) window.attnlabShare(UTF8ToString(json)); });
+EM_JS(void, js_share_run, (const char* json), { if (window.attnlabShareRun) window.attnlabShareRun(UTF8ToString(json)); });
+EM_JS(void, js_open_file, (), { if (window.attnlabOpenFile) window.attnlabOpenFile(); });
 EM_JS(void, js_first_frame, (), { if (Module.attnlabFirstFrame) Module.attnlabFirstFrame(); });
 EM_JS(void, js_page_state, (const char* json), { if (Module.attnlabPageState) Module.attnlabPageState(UTF8ToString(json)); });
 
@@ -311,6 +313,31 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_train(const char* json) {
   g_shell->reply = attnlab::learn_train_json(g_shell->app, json ? json : "");
   return g_shell->reply.c_str();
 }
+// The trained model as a model file ("" when nothing was trained), and opening one.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_model() {
+  g_shell->reply = attnlab::learn_model_json(g_shell->app);
+  return g_shell->reply.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_open_model(const char* json) {
+  g_shell->reply = attnlab::learn_open_model(g_shell->app, json ? json : "");
+  return g_shell->reply.c_str();
+}
+// A file the person picked or dropped on the page (a model, or a config): "" or the error (also on screen).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_open_file(const char* name, const char* text) {
+  g_shell->reply = attnlab::open_file_text(g_shell->app, name ? name : "the file", text ? text : "");
+  return g_shell->reply.c_str();
+}
+// A message on screen (the notice line), from the page: e.g. a file it would not read.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_notify(const char* text) {
+  attnlab::notify(g_shell->app, text ? text : "");
+  g_shell->reply.clear();
+  return g_shell->reply.c_str();
+}
+// The run's training config, for a link that trains it again.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_run_config() {
+  g_shell->reply = attnlab::learn_run_json(g_shell->app);
+  return g_shell->reply.c_str();
+}
 EMSCRIPTEN_KEEPALIVE const char* attnlab_train_status() {
   g_shell->reply = attnlab::learn_status_json(g_shell->app);
   return g_shell->reply.c_str();
@@ -337,6 +364,8 @@ int main() {
   app.textures = &shell.textures;
   app.external_text_boxes = true;  // the page's <textarea>s edit the text (see push_page_state)
   app.share = [](const std::string& json) { js_share(json.c_str()); };
+  app.share_run = [](const std::string& json) { js_share_run(json.c_str()); };
+  app.open_file = [] { js_open_file(); };
   app.download = [](const std::string& name, const std::string& mime, const std::string& data) {
     js_download(name.c_str(), mime.c_str(), data.data(), (int)data.size());
   };

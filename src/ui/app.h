@@ -108,6 +108,11 @@ struct App {
   // The shell's way to share the current config: the web shell writes it into the page's link
   // (#c=...) and copies that; the desktop shell copies the JSON. Receives config_to_json(config).
   std::function<void(const std::string&)> share;
+  // The same for a training run (Learn mode): receives learn_run_json(); the web shell makes a #train=
+  // link that trains the same run again. open_file: the shell asks the person for a file (the web
+  // shell's file picker) and hands it to learn_open_model or apply_setup; unset where there is none.
+  std::function<void(const std::string&)> share_run;
+  std::function<void()> open_file;
   // Files leaving the lab (export.h). download: the shell saves `data` as `filename` (the web shell
   // as a browser download). save_png: after this frame is drawn, the shell saves what is on screen as
   // a PNG: the whole lab (View::count) or the block of one view (its rect in block_rects). Unset: the

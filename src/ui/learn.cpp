@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "model_json.h"
+#include "presets.h"
 
 namespace attnlab {
 
@@ -100,6 +101,8 @@ std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
   L.error.clear();
   L.settings_dirty = false;
   L.train_loss.clear();
+  L.train_loss_from = 0;
+  L.opened_at = -1;
   L.rate_marks.clear();
   L.steps_per_s = 0.0;
   L.trainer.begin_evaluation();  // step 0, the untrained model (as `attnlab-cli train` logs it)
@@ -258,6 +261,49 @@ std::string learn_status_json(App& app) {
   j["message"] = L.started ? L.trainer.message() : std::string();
   j["error"] = L.error;
   return j.dump();
+}
+
+std::string learn_model_json(App& app) {
+  LearnState& L = learn_state(app);
+  return L.started ? attn::model_to_json(L.trainer, 1) : std::string();
+}
+
+std::string learn_open_model(App& app, std::string_view text) {
+  lrn::TrainSetup setup;
+  std::vector<float> params;
+  int step = 0;
+  if (std::string e = attn::parse_model(text, setup, params, &step); !e.empty()) return e;
+  if (std::string e = lrn::validate(setup); !e.empty()) return e;
+  LearnState& L = learn_state(app);
+  learn_start(app, setup, false);  // validated: replaces the run
+  L.trainer.adopt(params, step);
+  L.trainer.begin_evaluation();  // the file's weights on this run's held-out set
+  L.train_loss.clear();
+  L.train_loss_from = L.opened_at = L.trainer.step();
+  L.snapshots.clear();
+  L.replay = -1;
+  refresh_probe(L);
+  app.ui.learn_mode = true;
+  app.layout_dirty = true;
+  notify(app, "Opened a " + setup.task + " model trained for " + std::to_string(step) + " steps");
+  return "";
+}
+
+std::string learn_run_json(App& app) {
+  LearnState& L = learn_state(app);
+  return attn::train_config_to_json(L.started ? L.run_setup : L.setup);
+}
+
+std::string open_file_text(App& app, const std::string& name, std::string_view text) {
+  std::string err;
+  if (attn::is_model_json(text)) {
+    err = learn_open_model(app, text);
+  } else {
+    err = apply_setup(app, std::string(text));
+    if (err.empty()) app.ui.learn_mode = false, notify(app, "Opened " + name);
+  }
+  if (!err.empty()) notify(app, name + " was not opened: " + err);
+  return err;
 }
 
 std::string learn_history_json(App& app) {

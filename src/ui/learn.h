@@ -27,6 +27,8 @@ struct LearnState {
   int tab = 0;                          // narrow screens show one window at a time: 0 training, 1 curves, 2 probe
   std::string error;                    // why the last Train / train() was refused, naming the field
   std::vector<float> train_loss;        // the training batch's loss at every step of the run
+  int train_loss_from = 0;               // the step before train_loss[0] (a run opened from a file starts later)
+  int opened_at = -1;                   // the step a model file was opened at, -1 for a run trained here
 
   // The fixed probe (the held-out set's first example) through the current weights.
   attn::learn::Probe probe;
@@ -94,6 +96,19 @@ std::string learn_train_json(App& app, std::string_view options);
 std::string learn_status_json(App& app);   // state, step, loss, accuracy, pattern scores, steps/s
 std::string learn_history_json(App& app);  // every evaluation, as `attnlab-cli train --log` lines, in an array
 void learn_stop(App& app);                 // pause; Train (or train()) resumes
+
+// Files and links of a run. The model as a model file (attnlab-cli train --out's format, read by
+// `attnlab-cli run`); "" when nothing was trained.
+std::string learn_model_json(App& app);
+// Opens a model file: its config becomes the run's (paused), its weights the run's at its step, and
+// Learn mode shows it. "" or the error naming the field; on error the current run is kept.
+std::string learn_open_model(App& app, std::string_view text);
+// The run's complete training config (every key): with the same seed it trains the same run again.
+std::string learn_run_json(App& app);
+// A file the person opened or dropped: a model file opens in Learn mode (learn_open_model), anything
+// else is a lab setup (config, and a preset file's view: apply_setup). A refusal is also shown on
+// screen, naming the file and the field. Returns "" or the error.
+std::string open_file_text(App& app, const std::string& name, std::string_view text);
 
 // The Learn mode's windows (panel_learn.cpp) with their Lab | Learn switch; the lab's nav bar has a
 // Learn button. set_learn_mode switches (L does too).

@@ -139,6 +139,39 @@ void draw_settings(App& app, LearnState& L) {
 }
 
 // [SECTION] run buttons and status
+// The run leaving the lab and coming back: the model as a file (attnlab-cli run reads it), a file
+// opened, a link that trains the same run again.
+void draw_file_buttons(App& app, LearnState& L) {
+  bool same_line = false;  // the buttons there are, side by side
+  const auto next = [&] { if (same_line) ImGui::SameLine(); same_line = true; };
+  if (app.download) {
+    next();
+    ImGui::BeginDisabled(!L.started);
+    if (ImGui::SmallButton("Download model")) {
+      const std::string name = "attnlab-" + L.run_setup.task + "-step" + std::to_string(L.trainer.step()) + ".json";
+      app.download(name, "application/json", learn_model_json(app));
+    }
+    ImGui::EndDisabled();
+    remember_item(app, "learn_download");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("The weights as they are now, with the config: open it again here, or run it with attnlab-cli run");
+  }
+  if (app.open_file) {
+    next();
+    if (ImGui::SmallButton("Open model...")) app.open_file();
+    remember_item(app, "learn_open_file");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A model file saved here or by attnlab-cli train --out (or drop it on the page)");
+  }
+  if (app.share_run) {
+    next();
+    if (ImGui::SmallButton("Share run")) {
+      app.share_run(learn_run_json(app));
+      notify(app, "Link copied: it trains this run again (same settings and seed give the same curves)");
+    }
+    remember_item(app, "learn_share");
+  }
+}
+
 void draw_run_controls(App& app, LearnState& L) {
   ImGui::Separator();
   const bool running = L.running;
@@ -153,6 +186,7 @@ void draw_run_controls(App& app, LearnState& L) {
   remember_item(app, "learn_reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to step 0: fresh weights from the seed, paused");
   ImGui::TextDisabled("Space: train/pause   . : one step");
+  draw_file_buttons(app, L);
 
   if (!L.error.empty()) {
     ImGui::PushTextWrapPos(0.0f);
@@ -267,7 +301,7 @@ void draw_curves(App& app, LearnState& L) {
   const int layers = L.run_setup.spec.layers, heads = L.run_setup.spec.heads, R = t.task().relations;
 
   Series train{{}, IM_COL32(120, 170, 230, 150), 1.0f, "training batch"};
-  for (size_t i = 0; i < L.train_loss.size(); ++i) train.pts.emplace_back((float)(i + 1), L.train_loss[i]);
+  for (size_t i = 0; i < L.train_loss.size(); ++i) train.pts.emplace_back((float)(L.train_loss_from + i + 1), L.train_loss[i]);
   Series held{{}, IM_COL32(255, 200, 80, 255), 2.0f, "held-out"};
   Series acc{{}, IM_COL32(120, 220, 140, 255), 2.0f, "held-out accuracy"};
   float loss_hi = 0.5f;
@@ -289,6 +323,8 @@ void draw_curves(App& app, LearnState& L) {
       }
 
   const int marker = L.replay >= 0 ? L.snapshots[(size_t)L.replay].step : -1;
+  if (L.opened_at >= 0)
+    ImGui::TextDisabled("Opened from a model file at step %d: its curves start there.", L.opened_at);
   // Three plots side by side, or stacked when each would be narrower than ~14 text heights (phones).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f, line = ImGui::GetTextLineHeightWithSpacing();

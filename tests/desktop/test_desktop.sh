@@ -115,5 +115,30 @@ xvfb-run -a "$bin" --train "$out/train-bad.json" --frames 1 > /dev/null 2> "$out
 rc=$?
 [ $rc -eq 2 ] && grep -q 'train.lr' "$out/train-bad.err" && ok "bad --train config refused naming train.lr" || bad "bad --train: exit $rc, $(cat "$out/train-bad.err")"
 
+# A model file (attnlab-cli train --out, the same format as Download model) opened with --model:
+# Learn mode at the file's step, evaluated, done; a damaged one is refused naming the field.
+cli=$(dirname "$bin")/attnlab-cli
+if [ -x "$cli" ]; then
+  echo '{"task": "previous_token", "train": {"steps": 60, "seed": 5}}' > "$out/model-train.json"
+  "$cli" train "$out/model-train.json" --out "$out/model.json" --quiet
+  xvfb-run -a "$bin" --model "$out/model.json" --seconds 30 --until-trained --print-train > "$out/model-status.json" 2> "$out/model.err"
+  rc=$?
+  python3 - "$out/model-status.json" "$out/model.json" <<'PY' && [ $rc -eq 0 ] && ok "--model opens a trained model at its step with its accuracy" ||
+import json, sys
+status = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+model = json.load(open(sys.argv[2]))
+assert status["state"] == "done" and status["step"] == 60 and status["evaluated_at"] == 60, status
+assert abs(status["accuracy"] - model["metrics"]["accuracy"]) < 1e-6, (status["accuracy"], model["metrics"]["accuracy"])
+PY
+    bad "--model: exit $rc, $(head -c 300 "$out/model-status.json") $(cat "$out/model.err")"
+  sed 's/"w_e"/"w_x"/' "$out/model.json" > "$out/model-bad.json"
+  xvfb-run -a "$bin" --model "$out/model-bad.json" --frames 1 > /dev/null 2> "$out/model-bad.err"
+  rc=$?
+  [ $rc -eq 2 ] && grep -q 'weights.w_e: missing' "$out/model-bad.err" && ok "a damaged model is refused naming weights.w_e" ||
+    bad "--model damaged: exit $rc, $(cat "$out/model-bad.err")"
+else
+  bad "no attnlab-cli beside $bin to write a model file"
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -137,3 +137,63 @@ test('bad settings are refused with the field named, and the running state is ke
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('a trained model downloads, opens again through the file picker and in attnlab-cli run; a #train= link trains the same run', async () => {
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
+  assert.equal(await page.evaluate(() => window.attnlab.model()), null);  // nothing trained yet
+  await page.evaluate(() => window.attnlab.train({ task: 'previous_token', train: { steps: 60, eval_every: 30, seed: 11 } }));
+  await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 60000 });
+  await settle(page);
+  const model = await page.evaluate(() => window.attnlab.model());
+  assert.equal(model.format, 'attnlab-model');
+  assert.equal(model.step, 60);
+  const history = await page.evaluate(() => window.attnlab.trainHistory());
+
+  // The Download model button saves exactly attnlab.model().
+  const w = (await widgets(page)).learn_download;
+  assert.ok(w, 'the Download model button is drawn');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.mouse.click(w.x + w.w / 2, w.y + w.h / 2, { delay: 80 })]);
+  assert.equal(download.suggestedFilename(), 'attnlab-previous_token-step60.json');
+  const file = path.join(lab.OUT, 'learn-model.json');
+  await download.saveAs(file);
+  assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), model);
+  if (CLI) {
+    const run = JSON.parse(execFileSync(CLI, ['run', file]).toString());
+    assert.equal(run.model.task, 'previous_token');
+    assert.ok(Number.isFinite(run.loss) && run.accuracy >= 0);
+  }
+  // The run's link, before this page goes.
+  const link = await page.evaluate(() => window.attnlab.trainUrl());
+  assert.match(link, /#train=[A-Za-z0-9_-]+$/);
+  assert.deepEqual(problems, []);
+  await page.close();
+
+  // A fresh page: Learn mode, Open model... and the file from the picker. The same weights give the
+  // same held-out accuracy at the same step; a damaged file is refused naming the field.
+  const fresh = await openLab(lab.browser, lab.server.url);
+  await clickWidget(fresh.page, 'mode_learn');
+  await settle(fresh.page);
+  const bad = await fresh.page.evaluate((m) => { try { window.attnlab.openModel({ ...m, weights: {} }); return 'opened'; } catch (e) { return e.message; } }, model);
+  assert.match(bad, /^weights\.layers: expected 1 layers/);
+  const o = (await widgets(fresh.page)).learn_open_file;
+  assert.ok(o, 'the Open model... button is drawn');
+  const [chooser] = await Promise.all([fresh.page.waitForEvent('filechooser'), fresh.page.mouse.click(o.x + o.w / 2, o.y + o.h / 2, { delay: 80 })]);
+  await chooser.setFiles(file);
+  await fresh.page.waitForFunction(() => window.attnlab.trainStatus().evaluated_at === 60, null, { timeout: 20000 });
+  const st = await fresh.page.evaluate(() => window.attnlab.trainStatus());
+  assert.equal(st.state, 'done');
+  assert.equal(st.accuracy, history[history.length - 1].accuracy);
+  assert.deepEqual((await fresh.page.evaluate(() => window.attnlab.model())).weights, model.weights);
+  await settle(fresh.page);
+  await shot(fresh.page, 'learn-05-opened-model');
+  assert.deepEqual(fresh.problems, []);
+  await fresh.page.close();
+
+  // The link trains the same run again: the same curve.
+  const again = await openLab(lab.browser, link);
+  await again.page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 60000 });
+  assert.deepEqual(await again.page.evaluate(() => window.attnlab.trainHistory().map((p) => [p.step, p.loss, p.accuracy])),
+                   history.map((p) => [p.step, p.loss, p.accuracy]));
+  assert.deepEqual(again.problems, []);
+  await again.page.close();
+});

@@ -99,14 +99,20 @@ TEST(Tasks, GeneratorsGiveTheDocumentedShapesAndTargets) {
       for (int i = 0; i < n; ++i) {
         if (y[i] >= 0) ++targets;
         const std::string name = t.name;
-        if (name == "previous_token") EXPECT_EQ(y[i], i == 0 ? -1 : x[i - 1]);
-        if (name == "reverse") EXPECT_EQ(y[i], x[n - 1 - i]);
+        if (name == "previous_token") {
+          EXPECT_EQ(y[i], i == 0 ? -1 : x[i - 1]);
+        }
+        if (name == "reverse") {
+          EXPECT_EQ(y[i], x[n - 1 - i]);
+        }
         if (name == "translate") {
           EXPECT_EQ(b.m, n);
           EXPECT_EQ(y[i], 10 + src[n - 1 - i]);
           EXPECT_EQ(x[i], i == 0 ? 20 : y[i - 1]);  // teacher forcing from <s>
         }
-        if (name == "neighbours") EXPECT_EQ(y[i], i == 0 || i == n - 1 ? -1 : 6 + 6 * x[i - 1] + x[i + 1]);
+        if (name == "neighbours") {
+          EXPECT_EQ(y[i], i == 0 || i == n - 1 ? -1 : 6 + 6 * x[i - 1] + x[i + 1]);
+        }
       }
       if (std::string(t.name) == "sort") {
         const int k = (n - 1) / 2;

@@ -8,6 +8,7 @@
 
 #include "lab.h"
 #include "learn.h"
+#include "model_json.h"
 
 namespace {
 
@@ -373,6 +374,60 @@ TEST_F(Learn, OnAPhoneEachLearnWindowGetsTheScreenUnderTabs) {
         EXPECT_TRUE(o == nullptr || !o->WasActive) << other.window << " is shown beside " << t.window;
       }
   }
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(Learn, ATrainedModelLeavesAsAFileAndComesBackTheSame) {
+  EXPECT_EQ(attnlab::learn_model_json(app), "");  // nothing trained yet
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "previous_token", "train": {"steps": 80, "eval_every": 40, "seed": 3}})"), "");
+  train_to_end();
+  // The Download model button hands the shell a model file (what attnlab-cli run reads).
+  std::string saved_name, saved;
+  app.download = [&](const std::string& name, const std::string&, const std::string& data) { saved_name = name, saved = data; };
+  app.ui.learn_mode = true;
+  frames(1);
+  click("learn_download");
+  EXPECT_EQ(saved_name, "attnlab-previous_token-step80.json");
+  ASSERT_TRUE(attn::is_model_json(saved));
+  const std::vector<float> trained = L().trainer.snapshot();
+  const double trained_loss = L().trainer.history().back().loss;
+
+  // A model that is not one, or a damaged one, is refused naming the field, and the run is kept.
+  std::string broken = saved;
+  broken.replace(broken.find("\"w_e\""), 5, "\"w_x\"");
+  EXPECT_EQ(attnlab::learn_open_model(app, broken).rfind("weights.w_e: missing", 0), 0u) << attnlab::learn_open_model(app, broken);
+  EXPECT_EQ(attnlab::learn_open_model(app, "{\"format\": \"attnlab-model\"}"), "config: missing");
+  EXPECT_EQ(L().trainer.snapshot(), trained);
+
+  // A fresh lab opens it: the same weights at step 80, paused, and the same held-out loss.
+  attnlab::learn_reset(app);
+  ASSERT_NE(L().trainer.snapshot(), trained);
+  ASSERT_EQ(attnlab::learn_open_model(app, saved), "");
+  evaluated();
+  EXPECT_TRUE(app.ui.learn_mode);
+  EXPECT_FALSE(L().running);
+  EXPECT_EQ(L().trainer.step(), 80);
+  EXPECT_EQ(L().trainer.snapshot(), trained);
+  ASSERT_EQ(L().trainer.history().size(), 1u);
+  EXPECT_EQ(L().trainer.history().back().loss, trained_loss);  // same weights, same held-out set (seed)
+  EXPECT_EQ(std::string(attnlab::learn_phase(L())), "done");
+
+  // A dropped or picked file: a model opens in Learn mode, a config in the lab; a bad one says why on screen.
+  app.ui.learn_mode = false;
+  EXPECT_EQ(attnlab::open_file_text(app, "m.json", saved), "");
+  EXPECT_TRUE(app.ui.learn_mode);
+  EXPECT_EQ(attnlab::open_file_text(app, "c.json", R"({"text": "dropped on the lab", "heads": 2})"), "");
+  EXPECT_FALSE(app.ui.learn_mode);
+  EXPECT_EQ(app.engine.config().heads, 2);
+  EXPECT_NE(attnlab::open_file_text(app, "bad.json", "{\"heads\": 0}"), "");
+  EXPECT_NE(app.notice.find("bad.json was not opened: heads:"), std::string::npos) << app.notice;
+  // The run's link config trains the same run again.
+  attn::learn::TrainSetup again;
+  ASSERT_EQ(attn::parse_train_config(attnlab::learn_run_json(app), again), "");
+  EXPECT_TRUE(again == L().run_setup);
 }
 
 }  // namespace

@@ -127,6 +127,16 @@ EvalPoint Trainer::evaluate() {
   return history_.back();
 }
 
+bool Trainer::adopt(const std::vector<float>& params, int step) {
+  if (params.size() != model_.params().size()) return false;
+  model_.params() = params;
+  adamw_.reset(setup_.train.adamw, params.size());
+  step_ = std::clamp(step, 0, setup_.train.steps);
+  diverged_ = false, message_.clear(), history_.clear(), pending_ = {};
+  last_train_loss_ = last_grad_norm_ = 0.0;
+  return true;
+}
+
 void Trainer::restore(const std::vector<float>& params) {
   if (params.size() == model_.params().size()) model_.params() = params;
 }
