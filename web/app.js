@@ -292,6 +292,12 @@
       const err = call('attnlab_open_model', text);
       if (err) throw new Error(err);
     },
+    // Learn mode's probe: your own input in the task's tokens ("c f k c f"; cross-attention tasks
+    // "source -> output"), or "" for the held-out example. Throws naming an unknown token.
+    setProbe(text) {
+      const err = call('attnlab_set_probe', String(text ?? ''));
+      if (err) throw new Error(err);
+    },
     // The link that trains the current run again (#train= its complete training config).
     trainUrl() { return location.href.split('#')[0] + '#train=' + toBase64Url(call('attnlab_run_config')); },
     version: '1',

@@ -47,22 +47,6 @@ bool parse_count(const char* s, long long lo, long long hi, long long& out) {
   return true;
 }
 
-// Token labels (as the model file's vocabulary names them) to ids; "" or an error naming the option.
-std::string ids_from_labels(const learn::Task& task, int vocab, const std::string& text, const char* option,
-                            std::vector<int>& ids) {
-  std::istringstream ss(text);
-  std::string label;
-  while (ss >> label) {
-    int found = -1;
-    for (int id = 0; id < vocab && found < 0; ++id)
-      if (task.token_name(id) == label) found = id;
-    if (found < 0) return std::string(option) + ": '" + label + "' is not in the model's vocabulary";
-    ids.push_back(found);
-  }
-  if (ids.empty()) return std::string(option) + ": no tokens";
-  return "";
-}
-
 int train_command(int argc, char** argv) {
   if (argc < 3) return fail(2, "train: missing CONFIG (a file, or - for stdin)");
   std::string out_path, log_path;
@@ -140,10 +124,10 @@ int run_model_command(int argc, char** argv) {
     if (std::string err = t.start(setup); !err.empty()) return fail(2, err);
     e = t.held_out_example((int)example);
   } else {
-    if (std::string err = ids_from_labels(task, setup.spec.vocab, tokens, "--tokens", e.tokens); !err.empty()) return fail(2, err);
+    if (std::string err = learn::ids_from_labels(task, setup.spec.vocab, tokens, "--tokens", e.tokens); !err.empty()) return fail(2, err);
     if (setup.spec.cross) {
       if (source.empty()) return fail(2, "--source: a cross-attention model needs a source sequence");
-      if (std::string err = ids_from_labels(task, setup.spec.vocab, source, "--source", e.source); !err.empty()) return fail(2, err);
+      if (std::string err = learn::ids_from_labels(task, setup.spec.vocab, source, "--source", e.source); !err.empty()) return fail(2, err);
     } else if (!source.empty()) {
       return fail(2, "--source: only a cross-attention model takes a source sequence");
     }

@@ -333,6 +333,11 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_notify(const char* text) {
   g_shell->reply.clear();
   return g_shell->reply.c_str();
 }
+// Learn mode's probe: text in the task's tokens, "" for the held-out example. "" or the error.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_set_probe(const char* text) {
+  g_shell->reply = attnlab::learn_set_probe(g_shell->app, text ? text : "");
+  return g_shell->reply.c_str();
+}
 // The run's training config, for a link that trains it again.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_run_config() {
   g_shell->reply = attnlab::learn_run_json(g_shell->app);

@@ -52,7 +52,7 @@ double seconds(const LearnState& L) {
 void build_ideal(LearnState& L) {
   const lrn::Task& task = L.trainer.task();
   const lrn::ModelSpec& s = L.run_setup.spec;
-  const lrn::Example e = L.trainer.held_out_example(0);
+  const lrn::Example e = learn_probe_example(L);
   const int n = (int)e.tokens.size(), m = s.cross ? (int)e.source.size() : n;
   L.ideal.assign((size_t)s.layers * task.relations, std::vector<float>((size_t)n * m, 0.0f));
   std::vector<int> keys;
@@ -67,7 +67,7 @@ void build_ideal(LearnState& L) {
 }
 
 void refresh_probe(LearnState& L) {
-  L.probe = L.trainer.probe(L.trainer.held_out_example(0), L.probe_view != 0);
+  L.probe = L.trainer.probe(learn_probe_example(L), L.probe_view != 0);
   L.probe_step = L.trainer.step();
 }
 
@@ -88,6 +88,52 @@ void record_snapshots(LearnState& L) {
 
 }  // namespace
 
+lrn::Example learn_probe_example(const LearnState& L) {
+  return L.typed_probe ? L.typed : L.trainer.held_out_example(0);
+}
+
+namespace {
+// The typed probe as an example of this setup's task: "" or why not.
+std::string typed_example(const lrn::TrainSetup& setup, std::string_view text, lrn::Example& e) {
+  const lrn::Task& task = *lrn::find_task(setup.task);
+  e = {};
+  std::string_view target = text;
+  if (setup.spec.cross) {
+    const size_t arrow = text.find("->");
+    if (arrow == std::string_view::npos) return "probe: a cross-attention task takes \"source -> output\"";
+    if (std::string err = lrn::ids_from_labels(task, setup.spec.vocab, text.substr(0, arrow), "probe source", e.source); !err.empty()) return err;
+    target = text.substr(arrow + 2);
+  }
+  if (std::string err = lrn::ids_from_labels(task, setup.spec.vocab, target, "probe", e.tokens); !err.empty()) return err;
+  e.targets.assign(e.tokens.size(), -1);  // typed: nothing to predict, so no loss
+  lrn::Batch b;
+  b.size = 1, b.n = (int)e.tokens.size(), b.m = (int)e.source.size();
+  b.tokens = e.tokens, b.targets = e.targets, b.source = e.source;
+  if (std::string err = lrn::check_batch(setup.spec, b); !err.empty()) return "probe: " + err;
+  return "";
+}
+}  // namespace
+
+std::string learn_set_probe(App& app, std::string_view text) {
+  LearnState& L = learn_state(app);
+  const bool blank = text.find_first_not_of(" \t\n") == std::string_view::npos;
+  lrn::Example e;
+  if (!blank) {
+    if (!L.started) return L.probe_error = "probe: nothing trained yet: press Train first";
+    if (std::string err = typed_example(L.run_setup, text, e); !err.empty()) return L.probe_error = err;
+  }
+  L.typed_probe = !blank;
+  L.typed = std::move(e);
+  L.probe_text = blank ? std::string() : std::string(text);
+  L.probe_error.clear();
+  if (L.started) {
+    build_ideal(L);
+    refresh_probe(L);
+    if (L.replay >= 0) learn_replay(app, L.replay);
+  }
+  return "";
+}
+
 std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
   LearnState& L = learn_state(app);
   if (std::string e = lrn::validate(setup); !e.empty()) return L.error = e;
@@ -105,6 +151,8 @@ std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
   L.opened_at = -1;
   L.rate_marks.clear();
   L.steps_per_s = 0.0;
+  if (L.typed_probe && !typed_example(setup, L.probe_text, L.typed).empty())  // another task: back to held-out
+    L.typed_probe = false, L.probe_text.clear();
   L.trainer.begin_evaluation();  // step 0, the untrained model (as `attnlab-cli train` logs it)
   L.snapshots.clear();
   L.replay = -1;
@@ -151,7 +199,7 @@ void learn_replay(App& app, int index) {
   // The probe through the snapshot's weights; the live weights (and AdamW's moments) are put back.
   const std::vector<float> live = L.trainer.snapshot();
   L.trainer.restore(L.snapshots[(size_t)index].params);
-  L.replay_probe = L.trainer.probe(L.trainer.held_out_example(0), L.probe_view != 0);
+  L.replay_probe = L.trainer.probe(learn_probe_example(L), L.probe_view != 0);
   L.trainer.restore(live);
 }
 
@@ -211,7 +259,7 @@ std::string learn_open_in_lab(App& app, int layer) {
   const lrn::ModelSpec& s = L.run_setup.spec;
   if (layer < 0 || layer >= s.layers) return "layer: must be between 0 and " + std::to_string(s.layers - 1);
   const lrn::Task& task = L.trainer.task();
-  const lrn::Example e = L.trainer.held_out_example(0);
+  const lrn::Example e = learn_probe_example(L);
   lrn::Batch b;
   b.size = 1, b.n = (int)e.tokens.size(), b.m = (int)e.source.size();
   b.tokens = e.tokens, b.targets = e.targets, b.source = e.source;

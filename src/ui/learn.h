@@ -27,11 +27,15 @@ struct LearnState {
   int tab = 0;                          // narrow screens show one window at a time: 0 training, 1 curves, 2 probe
   std::string error;                    // why the last Train / train() was refused, naming the field
   std::vector<float> train_loss;        // the training batch's loss at every step of the run
-  int train_loss_from = 0;               // the step before train_loss[0] (a run opened from a file starts later)
+  int train_loss_from = 0;              // the step before train_loss[0] (a run opened from a file starts later)
   int opened_at = -1;                   // the step a model file was opened at, -1 for a run trained here
 
-  // The fixed probe (the held-out set's first example) through the current weights.
+  // The probe through the current weights: the held-out set's first example, or an input the person
+  // typed (probe_text, in the task's tokens; it has no targets, so no loss and no gradients).
   attn::learn::Probe probe;
+  std::string probe_text, probe_error;  // what was typed, and why it was refused
+  bool typed_probe = false;
+  attn::learn::Example typed;
   int probe_step = -1;
   std::vector<std::vector<float>> ideal;  // per layer × relation: the task's ideal pattern (n, m)
 
@@ -96,6 +100,13 @@ std::string learn_train_json(App& app, std::string_view options);
 std::string learn_status_json(App& app);   // state, step, loss, accuracy, pattern scores, steps/s
 std::string learn_history_json(App& app);  // every evaluation, as `attnlab-cli train --log` lines, in an array
 void learn_stop(App& app);                 // pause; Train (or train()) resumes
+
+// The probe: text in the task's tokens ("a b c"; a cross-attention task: "source -> output"), or ""
+// for the held-out example again. "" or the error naming the token the vocabulary lacks (the probe
+// stays as it was). The thumbnails, the ideal pattern and Open in the lab follow it.
+std::string learn_set_probe(App& app, std::string_view text);
+// The example the probe shows.
+attn::learn::Example learn_probe_example(const LearnState& L);
 
 // Files and links of a run. The model as a model file (attnlab-cli train --out's format, read by
 // `attnlab-cli run`); "" when nothing was trained.

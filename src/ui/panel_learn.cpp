@@ -142,10 +142,17 @@ void draw_settings(App& app, LearnState& L) {
 // The run leaving the lab and coming back: the model as a file (attnlab-cli run reads it), a file
 // opened, a link that trains the same run again.
 void draw_file_buttons(App& app, LearnState& L) {
-  bool same_line = false;  // the buttons there are, side by side
-  const auto next = [&] { if (same_line) ImGui::SameLine(); same_line = true; };
+  // The buttons there are, side by side while they fit the panel's width, else on the next line.
+  bool first = true;
+  const auto next = [&](const char* label) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float w = ImGui::CalcTextSize(label).x + st.FramePadding.x * 2.0f;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (!first && ImGui::GetItemRectMax().x + st.ItemSpacing.x + w <= right) ImGui::SameLine();
+    first = false;
+  };
   if (app.download) {
-    next();
+    next("Download model");
     ImGui::BeginDisabled(!L.started);
     if (ImGui::SmallButton("Download model")) {
       const std::string name = "attnlab-" + L.run_setup.task + "-step" + std::to_string(L.trainer.step()) + ".json";
@@ -157,13 +164,13 @@ void draw_file_buttons(App& app, LearnState& L) {
       ImGui::SetTooltip("The weights as they are now, with the config: open it again here, or run it with attnlab-cli run");
   }
   if (app.open_file) {
-    next();
+    next("Open model...");
     if (ImGui::SmallButton("Open model...")) app.open_file();
     remember_item(app, "learn_open_file");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A model file saved here or by attnlab-cli train --out (or drop it on the page)");
   }
   if (app.share_run) {
-    next();
+    next("Share run");
     if (ImGui::SmallButton("Share run")) {
       app.share_run(learn_run_json(app));
       notify(app, "Link copied: it trains this run again (same settings and seed give the same curves)");
@@ -408,6 +415,32 @@ void draw_replay(App& app, LearnState& L) {
   }
 }
 
+// Type your own probe in the task's tokens; Enter uses it, an empty box (or Held-out) goes back.
+void draw_probe_input(App& app, LearnState& L) {
+  static char buf[512];
+  static std::string shown;  // the probe text the box last took over (a refused input stays to be mended)
+  if (L.probe_text != shown) std::snprintf(buf, sizeof buf, "%s", L.probe_text.c_str()), shown = L.probe_text;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18.0f);
+  const bool cross = L.run_setup.spec.cross;
+  if (ImGui::InputTextWithHint("##probe_text", cross ? "your own input: source -> output, in the task's tokens" : "your own input, in the task's tokens",
+                               buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue))
+    learn_set_probe(app, buf);
+  remember_item(app, "learn_probe_text");
+  if (ImGui::IsItemHovered()) {
+    std::string vocab;
+    for (int id = 0; id < L.run_setup.spec.vocab && vocab.size() < 160; ++id) vocab += (id ? " " : "") + L.trainer.task().token_name(id);
+    ImGui::SetTooltip("Tokens separated by spaces, then Enter. The vocabulary: %s", vocab.c_str());
+  }
+  if (L.typed_probe) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Held-out example")) learn_set_probe(app, "");
+    remember_item(app, "learn_probe_heldout");
+  }
+  if (!L.probe_error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", L.probe_error.c_str());
+  if (L.typed_probe && L.probe_view != 0)
+    ImGui::TextDisabled("A typed input has no targets, so no loss and no gradient: the held-out example has them.");
+}
+
 void draw_probe(App& app, LearnState& L) {
   if (!L.started || L.probe.weights.empty()) {
     ImGui::TextDisabled("Every layer's and head's attention on one held-out example appears here, beside the pattern the task needs.");
@@ -437,9 +470,18 @@ void draw_probe(App& app, LearnState& L) {
     for (int j = 0; j < m; ++j) src += (j ? " " : "") + name(p.example.source[j]);
     ImGui::Text("source: %s", src.c_str());
   }
-  ImGui::Text("probe (held-out example 0, step %d): %s", shown_step, in.c_str());
-  ImGui::SameLine();
-  ImGui::TextDisabled("\xE2\x80\x94 %d of %d targets right", right, counted);
+  if (L.typed_probe) {
+    // A typed input has no targets: show what the model predicts after each token instead.
+    std::string predicted;
+    for (int i = 0; i < n; ++i) predicted += (i ? " " : "") + name(p.predictions[i]);
+    ImGui::Text("your input (step %d): %s", shown_step, in.c_str());
+    ImGui::TextDisabled("the model predicts next:  %s", predicted.c_str());
+  } else {
+    ImGui::Text("probe (held-out example 0, step %d): %s", shown_step, in.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("\xE2\x80\x94 %d of %d targets right", right, counted);
+  }
+  draw_probe_input(app, L);
   // What the thumbnails show: the weights, or this example's gradients (one symmetric scale for all heads).
   static const char* kViews[] = {"A (weights)", "\xE2\x88\x82L/\xE2\x88\x82" "A", "\xE2\x88\x82L/\xE2\x88\x82S"};
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);

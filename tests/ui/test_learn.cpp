@@ -431,3 +431,45 @@ TEST_F(Learn, ATrainedModelLeavesAsAFileAndComesBackTheSame) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Learn, YourOwnInputIsTheProbeAndAnUnknownTokenIsNamed) {
+  EXPECT_NE(attnlab::learn_set_probe(app, "a b"), "");  // nothing trained yet
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "induction", "train": {"steps": 300, "seed": 2}})"), "");
+  train_to_end();
+  // A repeated pattern typed in the task's letters: the trained induction model predicts its continuation.
+  const std::string pattern = "c f k p u c f k p u c f k";
+  ASSERT_EQ(attnlab::learn_set_probe(app, pattern), "") << L().probe_error;
+  frames(1);
+  ASSERT_TRUE(L().typed_probe);
+  ASSERT_EQ(L().probe.n, 13);
+  const auto& task = L().trainer.task();
+  EXPECT_EQ(task.token_name(L().probe.predictions[11]), "k");  // after "... c f": k
+  EXPECT_EQ(task.token_name(L().probe.predictions[12]), "p");  // after "... c f k": p
+  // The ideal pattern follows the typed input (prefix matching on its repeats).
+  ASSERT_EQ(L().ideal.size(), 2u);
+  EXPECT_GT(L().ideal[1][(size_t)12 * 13 + 3], 0.0f);  // query 12 (k) -> key 3 (p, after the earlier k)
+
+  // An unknown token is named with the vocabulary, and the probe stays as it was.
+  const std::string err = attnlab::learn_set_probe(app, "c f Q");
+  EXPECT_EQ(err.rfind("probe: 'Q' is not in the vocabulary (", 0), 0u) << err;
+  EXPECT_EQ(L().probe_error, err);
+  EXPECT_EQ(L().probe.n, 13);
+  // Too long for the learned positions: refused naming the limit.
+  std::string longer;
+  for (int i = 0; i < 40; ++i) longer += "a ";
+  EXPECT_EQ(attnlab::learn_set_probe(app, longer).rfind("probe: ", 0), 0u);
+
+  // Open in the lab shows your input, stage by stage.
+  ASSERT_EQ(attnlab::learn_open_in_lab(app, 1), "");
+  frames(2);
+  EXPECT_EQ(app.engine.result().tokens.size(), 13u);
+  EXPECT_EQ(app.engine.result().tokens[3], "p");
+  // Empty: back to the held-out example.
+  ASSERT_EQ(attnlab::learn_set_probe(app, ""), "");
+  EXPECT_FALSE(L().typed_probe);
+  EXPECT_EQ(L().probe.n, 32);
+}
+
+}  // namespace

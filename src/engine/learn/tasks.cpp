@@ -331,6 +331,30 @@ Batch make_batch(const Task& task, const ModelSpec& spec, int size, int n, Rng& 
   return b;
 }
 
+std::string ids_from_labels(const Task& task, int vocab, std::string_view text, const char* field, std::vector<int>& ids) {
+  ids.clear();
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n')) ++i;
+    size_t j = i;
+    while (j < text.size() && text[j] != ' ' && text[j] != '\t' && text[j] != '\n') ++j;
+    if (j == i) break;
+    const std::string_view label = text.substr(i, j - i);
+    int found = -1;
+    for (int id = 0; id < vocab && found < 0; ++id)
+      if (task.token_name(id) == label) found = id;
+    if (found < 0) {
+      std::string known;
+      for (int id = 0; id < vocab && known.size() < 200; ++id) known += (id ? " " : "") + task.token_name(id);
+      return std::string(field) + ": '" + std::string(label) + "' is not in the vocabulary (" + known + ")";
+    }
+    ids.push_back(found);
+    i = j;
+  }
+  if (ids.empty()) return std::string(field) + ": no tokens";
+  return "";
+}
+
 template <class T>
 void MetricSums::add(const Task& task, const Model<T>& model, const Batch& batch, double batch_loss) {
   const ModelSpec& s = model.spec();

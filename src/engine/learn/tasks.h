@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "learn/model.h"
@@ -61,6 +62,10 @@ struct Task {
 const std::vector<Task>& tasks();
 const Task* find_task(const std::string& name);
 std::string task_names();  // "previous_token, reverse, ..." for messages
+
+// Token labels (as token_name writes them, separated by spaces) to ids. "" or one line naming `field`
+// and the first label the vocabulary lacks.
+std::string ids_from_labels(const Task& task, int vocab, std::string_view text, const char* field, std::vector<int>& ids);
 
 // A batch of `size` examples from one generator stream.
 Batch make_batch(const Task& task, const ModelSpec& spec, int size, int n, Rng& rng);
