@@ -184,6 +184,10 @@ void learn_step(App& app) {
   if (!L.started || L.setup != L.run_setup || L.trainer.done())
     if (!learn_start(app, L.setup, false).empty()) return;
   L.running = false;
+  if (L.trainer.evaluation_pending()) {  // finish the one under way first, and keep its snapshot
+    L.trainer.continue_evaluation(L.trainer.evaluation_chunks());
+    record_snapshots(L);
+  }
   if (L.trainer.run(1) == 1) L.train_loss.push_back((float)L.trainer.last_train_loss());
   record_snapshots(L);
   refresh_probe(L);

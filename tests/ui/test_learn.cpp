@@ -152,6 +152,16 @@ TEST_F(Learn, TrainingIsTimeSlicedAcrossFrames) {
   EXPECT_FALSE(attnlab::needs_redraw(app, 10.0));
 }
 
+TEST_F(Learn, StepFromAFreshRunKeepsStepZeroInTheHistory) {
+  app.ui.learn_mode = true;
+  attnlab::learn_step(app);  // starts a paused run (its step-0 evaluation under way) and takes one step
+  EXPECT_EQ(L().trainer.step(), 1);
+  ASSERT_FALSE(L().trainer.history().empty());
+  EXPECT_EQ(L().trainer.history().front().step, 0);
+  ASSERT_FALSE(L().snapshots.empty());
+  EXPECT_EQ(L().snapshots.front().step, 0);  // the replay can go back to the untrained weights
+}
+
 TEST_F(Learn, AnEvaluationIsSpreadOverFramesAChunkAtATime) {
   // The held-out batch (256 sequences) is evaluated a training batch (32) at a time: with no budget a
   // frame does one unit of work (a step or a chunk), so step 0's evaluation takes 8 frames, then
