@@ -419,13 +419,14 @@
 
   // ---- files coming in: the Open model... button's picker and files dropped on the page ------------
   // A model file opens in Learn mode, anything else is read as a lab config; the engine says on screen
-  // what it opened or why not. Files over 64 MiB are refused before they are read.
-  const kMaxFileBytes = 64 * 1024 * 1024;
+  // what it opened or why not. Files over 16 MiB (a model of about a million weights) are refused
+  // before they are read: parsing one takes several times its size in the WebAssembly heap.
+  const kMaxFileBytes = 16 * 1024 * 1024;
   function openFile(file) {
     if (!file || !engineReady()) return;
     const name = String(file.name || 'the file');
     if (file.size > kMaxFileBytes) {
-      call('attnlab_notify', name + ' was not opened: it is ' + Math.round(file.size / 1048576) + ' MiB, over the 64 MiB a file may have');
+      call('attnlab_notify', name + ' was not opened: it is ' + Math.round(file.size / 1048576) + ' MiB, over the 16 MiB a file may have');
       return;
     }
     file.text().then((text) => call2('attnlab_open_file', name, text))

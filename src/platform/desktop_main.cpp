@@ -11,7 +11,7 @@
 // --train opens Learn mode training that config (docs/train.md), --until-trained exits when it stops (with
 // --seconds as a bound); --model opens a model file (attnlab-cli train --out, or Download model) in Learn
 // mode; --print-train prints the page's trainStatus() JSON. A model or config file dropped on the window
-// opens the same way (files up to 64 MiB).
+// opens the same way (files up to 16 MiB).
 // --frames N / --seconds S run that long and exit (with --screenshot, the last frame is saved as a PNG
 // first); --print-config prints the final config as JSON, --print-view the view state (as the page's
 // attnlab.view()), --print-stats the frame statistics.
@@ -126,12 +126,12 @@ void toggle_fullscreen(GLFWwindow* window, int& saved_x, int& saved_y, int& save
 }
 
 // A whole file as text, at most kMaxFileBytes (what a request may make the app read); false if not.
-constexpr std::uintmax_t kMaxFileBytes = 64u << 20;
+constexpr std::uintmax_t kMaxFileBytes = 16u << 20;  // a model of about a million weights
 bool read_file(const std::string& path, std::string& text, std::string& err) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return err = "is a folder, not a file", false;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxFileBytes) return err = "over the 64 MiB a file may have", false;
+  if (!ec && size > kMaxFileBytes) return err = "over the 16 MiB a file may have", false;
   std::ifstream f(path, std::ios::binary);
   if (!f) return err = "cannot read the file", false;
   std::stringstream ss;

@@ -49,7 +49,8 @@ struct LearnState {
   int replay = -1;                      // index into snapshots shown in the views, -1 = the live weights
   attn::learn::Probe replay_probe;      // the probe through snapshots[replay]
 
-  int probe_view = 0;                   // the thumbnails show 0: A, 1: ∂L/∂A, 2: ∂L/∂S (this example's loss)
+  int probe_view = 0;                   // 0: A, 1: ∂L/∂A, 2: ∂L/∂S per head; 3: ∂L/∂ a weight matrix (this example's loss)
+  int grad_tensor = 2;                  // which weight matrix view 3 shows: an index into the model's tensors
   int open_layer = 0;                   // the layer "Open in the lab" shows
 
   // Time slicing: a frame trains for at most budget_ms, and less when drawing takes more, so that the

@@ -377,7 +377,7 @@ std::pair<int, int> thumbnail(const float* w, int n, int m, const attn::MaskMatr
   return {i, j};
 }
 
-void colour_scale(float width, float range) {
+void colour_scale(float width, float range, const char* note = nullptr) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float h = ImGui::GetTextLineHeight() * 0.6f;
   if (range > 0) ImGui::Text("%.2g", -range);
@@ -391,7 +391,8 @@ void colour_scale(float width, float range) {
                                 : colormap(Colormap::sequential, (float)i / (k - 1)));
   ImGui::Dummy(ImVec2(width, h));
   ImGui::SameLine();
-  if (range > 0) ImGui::Text("%.2g   (one scale for every head; grey = masked)", range);
+  if (note) ImGui::Text("%.2g   %s", range > 0 ? range : 1.0f, note);
+  else if (range > 0) ImGui::Text("%.2g   (one scale for every head; grey = masked)", range);
   else ImGui::TextUnformatted("1   (one scale for every thumbnail; grey = masked)");
 }
 
@@ -441,6 +442,76 @@ void draw_probe_input(App& app, LearnState& L) {
     ImGui::TextDisabled("A typed input has no targets, so no loss and no gradient: the held-out example has them.");
 }
 
+// ∂L/∂W for one weight matrix on the probe example: rows × cols cells on one symmetric scale, heads
+// side by side in the columns of W_Q, W_K, W_V (rows of W_O), as the lab lays them out.
+void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
+  const lrn::ModelSpec& spec = L.run_setup.spec;
+  const lrn::Task& task = L.trainer.task();
+  const std::vector<lrn::Tensor>& tensors = L.trainer.model().tensors();
+  L.grad_tensor = std::clamp(L.grad_tensor, 0, (int)tensors.size() - 1);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+  if (ImGui::BeginCombo("##grad_tensor", tensors[(size_t)L.grad_tensor].name.c_str())) {
+    for (int t = 0; t < (int)tensors.size(); ++t)
+      if (ImGui::Selectable(tensors[(size_t)t].name.c_str(), t == L.grad_tensor)) L.grad_tensor = t;
+    ImGui::EndCombo();
+  }
+  remember_item(app, "learn_grad_tensor");
+  const lrn::Tensor& t = tensors[(size_t)L.grad_tensor];
+  if (p.param_grads.size() != L.trainer.model().params().size()) {
+    ImGui::TextDisabled("(computing the gradients)");
+    return;
+  }
+  const float* g = p.param_grads.data() + t.offset;
+  float range = 0.0f;
+  for (size_t i = 0; i < t.size(); ++i) range = std::max(range, std::fabs(g[i]));
+  ImGui::SameLine();
+  colour_scale(ImGui::GetFontSize() * 8.0f, range > 0.0f ? range : 1.0f,
+               range > 0.0f ? "(this matrix's largest |entry|)"
+                            : L.typed_probe ? "(all zero: a typed input has no targets, so no loss)" : "(all zero on this example)");
+  // What a row and a column of this matrix are.
+  const int dk = spec.d_k, dv = spec.d_v;
+  const auto row_name = [&](int i) -> std::string {
+    switch (t.kind) {
+      case lrn::Param::w_e: return "token " + task.token_name(i);
+      case lrn::Param::pos: return "position " + std::to_string(i);
+      case lrn::Param::w_o: return "head " + std::to_string(i / dv) + ", value dim " + std::to_string(i % dv);
+      default: return "model dim " + std::to_string(i);
+    }
+  };
+  const auto col_name = [&](int j) -> std::string {
+    switch (t.kind) {
+      case lrn::Param::w_q: case lrn::Param::w_k: return "head " + std::to_string(j / dk) + ", dim " + std::to_string(j % dk);
+      case lrn::Param::w_v: return "head " + std::to_string(j / dv) + ", dim " + std::to_string(j % dv);
+      case lrn::Param::w_u: return "token " + task.token_name(j);
+      default: return "model dim " + std::to_string(j);
+    }
+  };
+  ImGui::TextDisabled("%d x %d: rows %s ... %s; columns %s ... %s (hover a cell)", t.rows, t.cols, row_name(0).c_str(),
+                      row_name(t.rows - 1).c_str(), col_name(0).c_str(), col_name(t.cols - 1).c_str());
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float cell = std::max(2.0f, std::min((avail.x - 8.0f) / (float)t.cols, (avail.y - 8.0f) / (float)t.rows));
+  const ImVec2 size(cell * (float)t.cols, cell * (float)t.rows);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const auto [i, j] = thumbnail(g, t.rows, t.cols, nullptr, size, range > 0.0f ? range : 1.0f);
+  remember_rect(app, "learn_grad_cells", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  // Head boundaries, where heads sit side by side.
+  const int per_head = t.kind == lrn::Param::w_v ? dv : t.kind == lrn::Param::w_q || t.kind == lrn::Param::w_k ? dk : 0;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (per_head > 0)
+    for (int h = 1; h < spec.heads; ++h)
+      dl->AddLine(ImVec2(origin.x + cell * (float)(h * per_head), origin.y), ImVec2(origin.x + cell * (float)(h * per_head), origin.y + size.y),
+                  IM_COL32(255, 255, 255, 200), 2.0f);
+  if (t.kind == lrn::Param::w_o)
+    for (int h = 1; h < spec.heads; ++h)
+      dl->AddLine(ImVec2(origin.x, origin.y + cell * (float)(h * dv)), ImVec2(origin.x + size.x, origin.y + cell * (float)(h * dv)),
+                  IM_COL32(255, 255, 255, 200), 2.0f);
+  if (i >= 0)
+    ImGui::SetTooltip("\xE2\x88\x82L/\xE2\x88\x82%s[%d][%d] = %.4g\nrow %d: %s\ncolumn %d: %s\n"
+                      "How this example's loss changes per unit of this weight. A training step moves the\n"
+                      "weight against the sign (AdamW scales each step by the gradient's running size).",
+                      t.name.c_str(), i, j, g[(size_t)i * t.cols + j], i, row_name(i).c_str(), j, col_name(j).c_str());
+}
+
 void draw_probe(App& app, LearnState& L) {
   if (!L.started || L.probe.weights.empty()) {
     ImGui::TextDisabled("Every layer's and head's attention on one held-out example appears here, beside the pattern the task needs.");
@@ -483,16 +554,19 @@ void draw_probe(App& app, LearnState& L) {
   }
   draw_probe_input(app, L);
   // What the thumbnails show: the weights, or this example's gradients (one symmetric scale for all heads).
-  static const char* kViews[] = {"A (weights)", "\xE2\x88\x82L/\xE2\x88\x82" "A", "\xE2\x88\x82L/\xE2\x88\x82S"};
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  if (ImGui::Combo("##probe_view", &L.probe_view, kViews, 3)) {
+  static const char* kViews[] = {"A (weights)", "\xE2\x88\x82L/\xE2\x88\x82" "A", "\xE2\x88\x82L/\xE2\x88\x82S",
+                                 "\xE2\x88\x82L/\xE2\x88\x82W (a weight matrix)"};
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize(kViews[L.probe_view]).x + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2.0f);
+  if (ImGui::Combo("##probe_view", &L.probe_view, kViews, 4)) {
     L.probe_step = -1;  // probe again, with gradients when they are shown
     if (L.replay >= 0) learn_replay(app, L.replay);
   }
   remember_item(app, "learn_probe_view");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("\xE2\x88\x82L/\xE2\x88\x82" "A and \xE2\x88\x82L/\xE2\x88\x82S: how this example's loss changes with each attention weight and each score (backward pass)");
+    ImGui::SetTooltip("\xE2\x88\x82L/\xE2\x88\x82" "A and \xE2\x88\x82L/\xE2\x88\x82S: how this example's loss changes with each attention weight and each score;\n"
+                      "\xE2\x88\x82L/\xE2\x88\x82W: with each number of one weight matrix (the backward pass, on this example alone)");
   ImGui::SameLine();
+  if (L.probe_view == 3) return draw_param_gradient(app, L, p);
   const std::vector<std::vector<float>>* grads = L.probe_view == 1 ? &p.weight_grads : L.probe_view == 2 ? &p.score_grads : nullptr;
   if (grads && grads->size() != (size_t)spec.layers) grads = nullptr;  // not probed with gradients yet
   float range = 0.0f;

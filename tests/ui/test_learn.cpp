@@ -483,3 +483,49 @@ TEST_F(Learn, YourOwnInputIsTheProbeAndAnUnknownTokenIsNamed) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Learn, TheGradientOfAWeightMatrixOnTheProbeMatchesFiniteDifferences) {
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "previous_token", "train": {"steps": 20, "seed": 4}})"), "");
+  train_to_end();
+  app.ui.learn_mode = true;
+  L().probe_view = 3;  // ∂L/∂W
+  L().probe_step = -1;
+  const auto& tensors = L().trainer.model().tensors();
+  int wq = -1;
+  for (int t = 0; t < (int)tensors.size(); ++t)
+    if (tensors[(size_t)t].name == "layers.0.w_q") wq = t;
+  ASSERT_GE(wq, 0);
+  L().grad_tensor = wq;
+  frames(2);
+  const auto& g = L().probe.param_grads;
+  ASSERT_EQ(g.size(), L().trainer.model().params().size());
+  const auto cells = app.widget_rects.find("learn_grad_cells");
+  ASSERT_NE(cells, app.widget_rects.end()) << "the matrix is drawn";
+  const attn::learn::Tensor& t = tensors[(size_t)wq];
+  EXPECT_NEAR(cells->second.z / cells->second.w, (float)t.cols / (float)t.rows, 0.05f);  // one cell per entry
+  // The largest entry against a central difference of this example's loss.
+  size_t at = t.offset;
+  for (size_t i = t.offset; i < t.offset + t.size(); ++i)
+    if (std::fabs(g[i]) > std::fabs(g[at])) at = i;
+  ASSERT_GT(std::fabs(g[at]), 1e-4f);
+  const attn::learn::Example e = attnlab::learn_probe_example(L());
+  const std::vector<float> live = L().trainer.snapshot();
+  const float eps = 1e-2f;
+  std::vector<float> w = live;
+  w[at] = live[at] + eps;
+  L().trainer.restore(w);
+  const double up = L().trainer.probe(e, false).loss;
+  w[at] = live[at] - eps;
+  L().trainer.restore(w);
+  const double down = L().trainer.probe(e, false).loss;
+  L().trainer.restore(live);
+  EXPECT_NEAR((up - down) / (2.0 * eps), g[at], 0.05 * std::fabs(g[at]) + 1e-4);
+  // A typed input has no targets: the same view is all zero.
+  ASSERT_EQ(attnlab::learn_set_probe(app, "a b c d"), "");
+  frames(1);
+  for (size_t i = t.offset; i < t.offset + t.size(); ++i) ASSERT_EQ(L().probe.param_grads[i], 0.0f);
+}
+
+}  // namespace

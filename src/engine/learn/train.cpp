@@ -163,6 +163,7 @@ Probe Trainer::probe(const Example& e, bool with_gradients) {
   if (with_gradients) probe_model_.backward();
   const ModelSpec& s = setup_.spec;
   p.n = b.n, p.m = probe_model_.m(), p.layers = s.layers, p.heads = s.heads;
+  if (with_gradients) p.param_grads = probe_model_.grads();
   for (int l = 0; l < s.layers; ++l) {
     p.weights.push_back(probe_model_.weights(l));
     if (with_gradients) {

@@ -45,6 +45,7 @@ struct Probe {
   std::vector<std::vector<float>> weights;       // per layer (heads, n, m)
   std::vector<std::vector<float>> weight_grads;  // per layer (heads, n, m), with gradients only
   std::vector<std::vector<float>> score_grads;   // per layer (heads, n, m)
+  std::vector<float> param_grads;                // ∂loss/∂ every parameter, model.h's layout (with gradients)
   std::vector<int> predictions;                  // argmax per position
 };
 
