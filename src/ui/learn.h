@@ -7,6 +7,7 @@
 //                 running --non-finite loss--> diverged (last good weights kept);  Reset -> paused at step 0.
 // A refused setting (lr 0, 10⁹ steps, NaN) names the field in `error` and leaves the run as it was.
 #pragma once
+#include <span>
 #include <chrono>
 #include <string>
 #include <string_view>
@@ -27,6 +28,14 @@ struct LearnState {
   int tab = 0;                          // narrow screens show one window at a time: 0 training, 1 curves, 2 probe
   std::string error;                    // why the last Train / train() was refused, naming the field
   std::vector<float> train_loss;        // the training batch's loss at every step of the run
+  int experiment = -1;                  // the experiment whose variant was loaded last, -1 none
+  std::string variant_label;            // that variant's label: the next run's name on the comparison
+  // The previous run's held-out curves, drawn under this run's to compare (same task only).
+  struct Compare {
+    std::string label;
+    std::vector<std::pair<int, float>> loss, accuracy;  // (step, value)
+  } compare;
+  std::string run_label;                // this run's name on the comparison ("with 1/√d_k", or the task)
   int train_loss_from = 0;              // the step before train_loss[0] (a run opened from a file starts later)
   int opened_at = -1;                   // the step a model file was opened at, -1 for a run trained here
 
@@ -65,6 +74,22 @@ struct LearnState {
   std::chrono::steady_clock::time_point clock0 = std::chrono::steady_clock::now();
   bool settings_dirty = false;          // settings edited since the run started
 };
+
+// [SECTION] experiments: two runs of one task that differ in one setting, each with what was measured
+// here (seed 1, `attnlab-cli train`, the numbers are the held-out set's). A teacher loads variant A,
+// trains, loads variant B, trains: the curves show B's run over A's in grey.
+struct Experiment {
+  const char* key;       // "scaling", ...
+  const char* name;      // the question it answers
+  const char* measured;  // what the two runs gave, in plain words
+  struct Variant {
+    const char* label;
+    const char* config;  // a training config (docs/train.md)
+  } variants[2];
+};
+std::span<const Experiment> experiments();
+// Loads variant 0 or 1 of experiment `index` as the settings (Train starts it). "" or why not.
+std::string learn_load_experiment(App& app, int index, int variant);
 
 // A task's defaults as the Learn panel offers them: the CLI's, with evaluations often enough for curves.
 attn::learn::TrainSetup learn_defaults(const attn::learn::Task& task);

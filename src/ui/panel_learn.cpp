@@ -78,14 +78,43 @@ void take_lab_settings(App& app, lrn::TrainSetup& s) {
     if (t.kind != attn::MaskTerm::Kind::custom && t.kind != attn::MaskTerm::Kind::padding) s.spec.mask.push_back(t);
 }
 
+// Experiments: a question, two runs that answer it, and what they gave when measured.
+void draw_experiment(App& app, LearnState& L) {
+  const auto all = experiments();
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (ImGui::BeginCombo("##experiment", L.experiment >= 0 ? all[(size_t)L.experiment].name : "Experiments: a question in two runs...")) {
+    for (int i = 0; i < (int)all.size(); ++i)
+      if (ImGui::Selectable(all[(size_t)i].name, i == L.experiment)) learn_load_experiment(app, i, 0);
+    if (L.experiment >= 0 && ImGui::Selectable("(none: free settings)")) L.experiment = -1;
+    ImGui::EndCombo();
+  }
+  remember_item(app, "learn_experiment");
+  if (L.experiment < 0) return;
+  const Experiment& e = all[(size_t)L.experiment];
+  for (int v = 0; v < 2; ++v) {
+    const bool on = L.variant_label == e.variants[v].label;
+    if (v) ImGui::SameLine();
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::SmallButton(e.variants[v].label)) learn_load_experiment(app, L.experiment, v);
+    if (on) ImGui::PopStyleColor();
+    remember_item(app, v ? "learn_variant_b" : "learn_variant_a");
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Train one, then the other: the last run stays in grey.");
+  ImGui::PopTextWrapPos();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("What was measured is above the curves.");
+  ImGui::Separator();
+}
+
 void draw_settings(App& app, LearnState& L) {
+  draw_experiment(app, L);
   lrn::TrainSetup& s = L.setup;
   const auto& table = lrn::tasks();
   const lrn::Task* task = lrn::find_task(s.task);
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::BeginCombo("##task", s.task.c_str())) {
     for (const lrn::Task& t : table)
-      if (ImGui::Selectable(t.name, &t == task)) s = learn_defaults(t), task = &t;
+      if (ImGui::Selectable(t.name, &t == task)) s = learn_defaults(t), task = &t, L.experiment = -1;
     ImGui::EndCombo();
   }
   remember_item(app, "learn_task");
@@ -298,6 +327,11 @@ void plot(const char* id, const char* title, ImVec2 size, float x_max, float y_l
 }
 
 void draw_curves(App& app, LearnState& L) {
+  if (L.experiment >= 0) {  // what the experiment's two runs gave here, to check against the curves
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(0.80f, 0.85f, 0.70f, 1.0f), "Measured here: %s", experiments()[(size_t)L.experiment].measured);
+    ImGui::PopTextWrapPos();
+  }
   if (!L.started) {
     ImGui::TextDisabled("The loss, the held-out accuracy and each head's pattern score appear here while training runs.");
     return;
@@ -318,6 +352,12 @@ void draw_curves(App& app, LearnState& L) {
     loss_hi = std::max(loss_hi, (float)p.loss);
   }
   for (float v : L.train_loss) loss_hi = std::max(loss_hi, std::isfinite(v) ? v : 0.0f);
+  // The previous run of the same task, in grey under this one.
+  const std::string then = "previous run: " + L.compare.label;
+  Series was_loss{{}, IM_COL32(170, 170, 170, 170), 1.5f, then}, was_acc{{}, IM_COL32(170, 170, 170, 170), 1.5f, then};
+  for (const auto& [step, v] : L.compare.loss) was_loss.pts.emplace_back((float)step, v), loss_hi = std::max(loss_hi, std::isfinite(v) ? v : 0.0f);
+  for (const auto& [step, v] : L.compare.accuracy) was_acc.pts.emplace_back((float)step, v);
+  const float x_all = std::max(x_max, L.compare.loss.empty() ? 0.0f : (float)L.compare.loss.back().first);
   std::vector<Series> pattern;
   for (int l = 0; l < layers; ++l)
     for (int h = 0; h < heads; ++h)
@@ -332,6 +372,7 @@ void draw_curves(App& app, LearnState& L) {
   const int marker = L.replay >= 0 ? L.snapshots[(size_t)L.replay].step : -1;
   if (L.opened_at >= 0)
     ImGui::TextDisabled("Opened from a model file at step %d: its curves start there.", L.opened_at);
+
   // Three plots side by side, or stacked when each would be narrower than ~14 text heights (phones).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f, line = ImGui::GetTextLineHeightWithSpacing();
@@ -342,16 +383,18 @@ void draw_curves(App& app, LearnState& L) {
     if (!stacked) ImGui::SameLine(0, gap);
   };
   ImGui::BeginGroup();
-  plot("##loss", "Loss (cross-entropy): batch, held-out", ImVec2(w, h), x_max, 0.0f, std::ceil(loss_hi), {train, held}, "%.2f", marker);
+  std::vector<Series> losses = {train, held}, accs = {acc};
+  if (!L.compare.loss.empty()) losses.insert(losses.begin(), was_loss), accs.insert(accs.begin(), was_acc);
+  plot("##loss", "Loss (cross-entropy): batch, held-out", ImVec2(w, h), x_all, 0.0f, std::ceil(std::min(loss_hi, 40.0f)), losses, "%.2f", marker);
   ImGui::EndGroup();
   remember_rect(app, "learn_loss_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   next();
   ImGui::BeginGroup();
-  plot("##accuracy", "Held-out accuracy", ImVec2(w, h), x_max, 0.0f, 1.0f, {acc}, "%.2f", marker);
+  plot("##accuracy", "Held-out accuracy", ImVec2(w, h), x_all, 0.0f, 1.0f, accs, "%.2f", marker);
   ImGui::EndGroup();
   next();
   ImGui::BeginGroup();
-  plot("##pattern", "Pattern score per head", ImVec2(w, h), x_max, 0.0f, 1.0f, pattern, "%.2f", marker);
+  plot("##pattern", "Pattern score per head", ImVec2(w, h), x_all, 0.0f, 1.0f, pattern, "%.2f", marker);
   ImGui::EndGroup();
 }
 

@@ -529,3 +529,40 @@ TEST_F(Learn, TheGradientOfAWeightMatrixOnTheProbeMatchesFiniteDifferences) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Learn, EveryExperimentLoadsBothVariantsAndTheLastRunStaysForComparison) {
+  const auto all = attnlab::experiments();
+  ASSERT_GE(all.size(), 5u);
+  for (int i = 0; i < (int)all.size(); ++i)
+    for (int v = 0; v < 2; ++v) {
+      ASSERT_EQ(attnlab::learn_load_experiment(app, i, v), "") << all[(size_t)i].key << " " << v;
+      EXPECT_EQ(attn::learn::validate(L().setup), "") << all[(size_t)i].key << " " << v;
+    }
+  EXPECT_NE(attnlab::learn_load_experiment(app, 99, 0), "");
+  // The position experiment, shortened: variant A, then variant B; A's curves stay as the comparison.
+  ASSERT_EQ(attnlab::learn_load_experiment(app, 1, 0), "");
+  L().setup.train.steps = 30;
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  train_to_end();
+  const auto a_history = L().trainer.history();
+  ASSERT_EQ(attnlab::learn_load_experiment(app, 1, 1), "");
+  L().setup.train.steps = 30;
+  EXPECT_EQ(L().setup.spec.positional, attn::Positional::none);
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  EXPECT_EQ(L().compare.label, "learned positions");
+  ASSERT_EQ(L().compare.loss.size(), a_history.size());
+  EXPECT_EQ(L().compare.loss.back().second, (float)a_history.back().loss);
+  train_to_end();
+  app.ui.learn_mode = true;
+  frames(2);
+  EXPECT_NE(app.widget_rects.find("learn_variant_b"), app.widget_rects.end());
+  // Another task: nothing to compare with.
+  ASSERT_EQ(attnlab::learn_load_experiment(app, 2, 0), "");
+  L().setup.train.steps = 5;
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  EXPECT_TRUE(L().compare.loss.empty());
+}
+
+}  // namespace
