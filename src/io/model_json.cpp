@@ -458,9 +458,7 @@ std::string run_model_json(const TrainSetup& setup, const std::vector<float>& pa
                            std::string& out, int indent) {
   const ModelSpec& s = setup.spec;
   const learn::Task& task = *learn::find_task(setup.task);
-  learn::Batch b;
-  b.size = 1, b.n = (int)e.tokens.size(), b.m = (int)e.source.size();
-  b.tokens = e.tokens, b.targets = e.targets, b.source = e.source;
+  learn::Batch b = learn::batch_of(e);
   if (b.targets.empty()) b.targets.assign(e.tokens.size(), -1);
   if (std::string err = learn::check_batch(s, b); !err.empty()) return err;
   learn::Model<float> model(s);

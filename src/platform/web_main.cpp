@@ -49,6 +49,12 @@ struct WebShell : attnlab::Shell {
 // The page API (exported C functions) needs to reach the one shell; it lives for the page's lifetime.
 WebShell* g_shell = nullptr;
 
+// An exported function's answer: kept in the shell until the next call, so the page can read it.
+const char* reply(std::string text) {
+  g_shell->reply = std::move(text);
+  return g_shell->reply.c_str();
+}
+
 EM_JS(void, js_share, (const char* json), { if (window.attnlabShare) window.attnlabShare(UTF8ToString(json)); });
 EM_JS(void, js_share_run, (const char* json), { if (window.attnlabShareRun) window.attnlabShareRun(UTF8ToString(json)); });
 EM_JS(void, js_open_file, (), { if (window.attnlabOpenFile) window.attnlabOpenFile(); });
@@ -185,66 +191,56 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_apply(const char* json) {
   attn::Config c;
   std::string err = attn::parse_config(json ? json : "", c);
   if (err.empty()) err = attnlab::apply_config(g_shell->app, c);
-  g_shell->reply = err;
-  return g_shell->reply.c_str();
+  return reply(err);
 }
 
 // The current config, as JSON in the attnlab-cli schema (mask edits and number edits included).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_config() {
-  g_shell->reply = attn::config_to_json(g_shell->app.engine.config());
-  return g_shell->reply.c_str();
+  return reply(attn::config_to_json(g_shell->app.engine.config()));
 }
 
 // Exactly what `attnlab-cli run` prints for the current config.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_result() {
   attnlab::App& app = g_shell->app;
   app.engine.compute();
-  g_shell->reply = attn::result_to_json(app.engine.result(), app.engine.config());
-  return g_shell->reply.c_str();
+  return reply(attn::result_to_json(app.engine.result(), app.engine.config()));
 }
 
 // Where things are drawn (backing-store pixels): matrix views and named controls. For tests and tours.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_layout() {
-  g_shell->reply = attnlab::layout_json(g_shell->app);
-  return g_shell->reply.c_str();
+  return reply(attnlab::layout_json(g_shell->app));
 }
 
 // How the lab is shown (selected head, colour ranges, numbers, ...), as JSON (src/ui/view_state.h).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_view_state() {
-  g_shell->reply = attnlab::view_state_to_json(g_shell->app.ui);
-  return g_shell->reply.c_str();
+  return reply(attnlab::view_state_to_json(g_shell->app.ui));
 }
 
 // Sets the keys given; returns "" or the error naming the key (then nothing changes).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_set_view_state(const char* json) {
-  g_shell->reply = attnlab::apply_view(g_shell->app, json ? json : "");
-  return g_shell->reply.c_str();
+  return reply(attnlab::apply_view(g_shell->app, json ? json : ""));
 }
 
 // The formula strip as text, exactly as shown.
 // The built-in presets: [{key, file, name, description, view}] in the Presets menu's order.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_presets() {
-  g_shell->reply = attnlab::presets_json();
-  return g_shell->reply.c_str();
+  return reply(attnlab::presets_json());
 }
 
 // Applies a preset by key, file or title (as the Presets menu does). "" or why not (nothing changes).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_preset(const char* key) {
-  g_shell->reply = attnlab::apply_preset(g_shell->app, std::string_view(key ? key : ""));
-  return g_shell->reply.c_str();
+  return reply(attnlab::apply_preset(g_shell->app, std::string_view(key ? key : "")));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_formula() {
-  g_shell->reply = attnlab::formula_text(g_shell->app.engine.config());
-  return g_shell->reply.c_str();
+  return reply(attnlab::formula_text(g_shell->app.engine.config()));
 }
 
 // One view's matrix as CSV (export.h); "" for an unknown view name.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_csv(const char* view) {
-  g_shell->reply.clear();
   for (int v = 0; v < (int)attnlab::View::count; ++v)
-    if (view && std::string(view) == attnlab::view_key((attnlab::View)v)) g_shell->reply = attnlab::view_csv(g_shell->app, (attnlab::View)v);
-  return g_shell->reply.c_str();
+    if (view && std::string(view) == attnlab::view_key((attnlab::View)v)) return reply(attnlab::view_csv(g_shell->app, (attnlab::View)v));
+  return reply("");
 }
 
 // Draws a frame now, whether or not anything changed: the canvas then holds the current picture
@@ -293,63 +289,52 @@ EMSCRIPTEN_KEEPALIVE void attnlab_set_ui_scale(float scale) {
 
 // What the page's screen-reader region says now (also pushed to the page after each change).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_a11y() {
-  g_shell->reply = attnlab::a11y_json(g_shell->app);
-  return g_shell->reply.c_str();
+  return reply(attnlab::a11y_json(g_shell->app));
 }
 
 // The '/' shortcut and the page: put the cursor in the text box (the page focuses its <textarea>).
 EMSCRIPTEN_KEEPALIVE void attnlab_focus_text() { g_shell->focus_text_pending = true; g_shell->input.add_wheel(0, 0); }
 
 EMSCRIPTEN_KEEPALIVE const char* attnlab_stats() {
-  g_shell->reply = attnlab::stats_json(g_shell->app);
-  g_shell->reply.pop_back();  // '}': the input relay's state goes in too
-  g_shell->reply += ",\"input\":" + g_shell->input.state_json() + "}";
-  return g_shell->reply.c_str();
+  std::string out = attnlab::stats_json(g_shell->app);
+  out.pop_back();  // '}': the input relay's state goes in too
+  return reply(out + ",\"input\":" + g_shell->input.state_json() + "}");
 }
 
 // Learn mode (docs/web-api.md): a training config as `attnlab-cli train` reads it; "" or the error naming
 // the field (the current run is kept on error).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_train(const char* json) {
-  g_shell->reply = attnlab::learn_train_json(g_shell->app, json ? json : "");
-  return g_shell->reply.c_str();
+  return reply(attnlab::learn_train_json(g_shell->app, json ? json : ""));
 }
 // The trained model as a model file ("" when nothing was trained), and opening one.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_model() {
-  g_shell->reply = attnlab::learn_model_json(g_shell->app);
-  return g_shell->reply.c_str();
+  return reply(attnlab::learn_model_json(g_shell->app));
 }
 EMSCRIPTEN_KEEPALIVE const char* attnlab_open_model(const char* json) {
-  g_shell->reply = attnlab::learn_open_model(g_shell->app, json ? json : "");
-  return g_shell->reply.c_str();
+  return reply(attnlab::learn_open_model(g_shell->app, json ? json : ""));
 }
 // A file the person picked or dropped on the page (a model, or a config): "" or the error (also on screen).
 EMSCRIPTEN_KEEPALIVE const char* attnlab_open_file(const char* name, const char* text) {
-  g_shell->reply = attnlab::open_file_text(g_shell->app, name ? name : "the file", text ? text : "");
-  return g_shell->reply.c_str();
+  return reply(attnlab::open_file_text(g_shell->app, name ? name : "the file", text ? text : ""));
 }
 // A message on screen (the notice line), from the page: e.g. a file it would not read.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_notify(const char* text) {
   attnlab::notify(g_shell->app, text ? text : "");
-  g_shell->reply.clear();
-  return g_shell->reply.c_str();
+  return reply("");
 }
 // Learn mode's probe: text in the task's tokens, "" for the held-out example. "" or the error.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_set_probe(const char* text) {
-  g_shell->reply = attnlab::learn_set_probe(g_shell->app, text ? text : "");
-  return g_shell->reply.c_str();
+  return reply(attnlab::learn_set_probe(g_shell->app, text ? text : ""));
 }
 // The run's training config, for a link that trains it again.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_run_config() {
-  g_shell->reply = attnlab::learn_run_json(g_shell->app);
-  return g_shell->reply.c_str();
+  return reply(attnlab::learn_run_json(g_shell->app));
 }
 EMSCRIPTEN_KEEPALIVE const char* attnlab_train_status() {
-  g_shell->reply = attnlab::learn_status_json(g_shell->app);
-  return g_shell->reply.c_str();
+  return reply(attnlab::learn_status_json(g_shell->app));
 }
 EMSCRIPTEN_KEEPALIVE const char* attnlab_train_history() {
-  g_shell->reply = attnlab::learn_history_json(g_shell->app);
-  return g_shell->reply.c_str();
+  return reply(attnlab::learn_history_json(g_shell->app));
 }
 EMSCRIPTEN_KEEPALIVE void attnlab_stop_training() { attnlab::learn_stop(g_shell->app); }
 

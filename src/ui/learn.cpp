@@ -158,10 +158,7 @@ std::string typed_example(const lrn::TrainSetup& setup, std::string_view text, l
   }
   if (std::string err = lrn::ids_from_labels(task, setup.spec.vocab, target, "probe", e.tokens); !err.empty()) return err;
   e.targets.assign(e.tokens.size(), -1);  // typed: nothing to predict, so no loss
-  lrn::Batch b;
-  b.size = 1, b.n = (int)e.tokens.size(), b.m = (int)e.source.size();
-  b.tokens = e.tokens, b.targets = e.targets, b.source = e.source;
-  if (std::string err = lrn::check_batch(setup.spec, b); !err.empty()) return "probe: " + err;
+  if (std::string err = lrn::check_batch(setup.spec, lrn::batch_of(e)); !err.empty()) return "probe: " + err;
   return "";
 }
 }  // namespace
@@ -325,9 +322,7 @@ std::string learn_open_in_lab(App& app, int layer) {
   if (layer < 0 || layer >= s.layers) return "layer: must be between 0 and " + std::to_string(s.layers - 1);
   const lrn::Task& task = L.trainer.task();
   const lrn::Example e = learn_probe_example(L);
-  lrn::Batch b;
-  b.size = 1, b.n = (int)e.tokens.size(), b.m = (int)e.source.size();
-  b.tokens = e.tokens, b.targets = e.targets, b.source = e.source;
+  const lrn::Batch b = lrn::batch_of(e);
   lrn::Model<float> model(s);
   const bool replaying = L.replay >= 0;
   model.params() = replaying ? L.snapshots[(size_t)L.replay].params : L.trainer.snapshot();

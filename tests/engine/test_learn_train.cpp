@@ -247,6 +247,20 @@ TEST(Training, DeferredEvaluationsEqualWholeOnesAndKeepTheOrder) {
     EXPECT_EQ(a.pattern_score, b.pattern_score);
     EXPECT_EQ(a.train_loss, b.train_loss);
   }
+  // Against an independent reference: one forward pass over the whole held-out batch (drawn from the
+  // same seed as the trainer draws it) and measure() on it.
+  attn::Rng held_out_rng(attn::hash_string("held-out", s.train.seed));
+  const Batch held_out = make_batch(*find_task("induction"), s.spec, s.train.eval_batch, s.spec.n_ctx, held_out_rng);
+  Trainer fresh;
+  ASSERT_EQ(fresh.start(s), "");
+  Model<float> model(s.spec);
+  model.params() = fresh.snapshot();
+  const double loss = model.forward(held_out);
+  const Metrics m = measure(*find_task("induction"), model, held_out, loss);
+  EXPECT_NEAR(whole.history()[0].loss, loss, 1e-6 * loss);
+  EXPECT_NEAR(whole.history()[0].accuracy, m.accuracy, 1e-12);
+  ASSERT_EQ(whole.history()[0].pattern.size(), m.pattern.size());
+  for (size_t i = 0; i < m.pattern.size(); ++i) EXPECT_NEAR(whole.history()[0].pattern[i], m.pattern[i], 1e-9);
   // run() finishes a pending evaluation before it steps on, so the history stays in step order.
   Trainer c2;
   ASSERT_EQ(c2.start(s), "");

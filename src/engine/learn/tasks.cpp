@@ -331,6 +331,22 @@ Batch make_batch(const Task& task, const ModelSpec& spec, int size, int n, Rng& 
   return b;
 }
 
+Batch batch_of(const Example& e) {
+  Batch b;
+  b.size = 1, b.n = (int)e.tokens.size(), b.m = (int)e.source.size();
+  b.tokens = e.tokens, b.targets = e.targets, b.source = e.source;
+  return b;
+}
+
+Batch slice(const Batch& b, int first, int count) {
+  Batch c;
+  c.size = count, c.n = b.n, c.m = b.m;
+  c.tokens.assign(b.tokens.begin() + (size_t)first * b.n, b.tokens.begin() + (size_t)(first + count) * b.n);
+  c.targets.assign(b.targets.begin() + (size_t)first * b.n, b.targets.begin() + (size_t)(first + count) * b.n);
+  if (b.m) c.source.assign(b.source.begin() + (size_t)first * b.m, b.source.begin() + (size_t)(first + count) * b.m);
+  return c;
+}
+
 std::string ids_from_labels(const Task& task, int vocab, std::string_view text, const char* field, std::vector<int>& ids) {
   ids.clear();
   size_t i = 0;

@@ -67,6 +67,10 @@ std::string task_names();  // "previous_token, reverse, ..." for messages
 // and the first label the vocabulary lacks.
 std::string ids_from_labels(const Task& task, int vocab, std::string_view text, const char* field, std::vector<int>& ids);
 
+// One example as a batch of one; sequences [first, first + count) of a batch as a batch.
+Batch batch_of(const Example& e);
+Batch slice(const Batch& b, int first, int count);
+
 // A batch of `size` examples from one generator stream.
 Batch make_batch(const Task& task, const ModelSpec& spec, int size, int n, Rng& rng);
 

@@ -40,15 +40,9 @@ std::string Trainer::start(const TrainSetup& setup, const KernelSet* kernels) {
   Rng held_out_rng(hash_string("held-out", setup.train.seed));
   held_out_ = make_batch(*task_, setup.spec, setup.train.eval_batch, setup.spec.n_ctx, held_out_rng);
   held_out_chunks_.clear();
-  const int n = held_out_.n, m = held_out_.m, chunk = std::max(1, std::min(setup.train.batch, held_out_.size));
-  for (int first = 0; first < held_out_.size; first += chunk) {
-    Batch c;
-    c.size = std::min(chunk, held_out_.size - first), c.n = n, c.m = m;
-    c.tokens.assign(held_out_.tokens.begin() + (size_t)first * n, held_out_.tokens.begin() + (size_t)(first + c.size) * n);
-    c.targets.assign(held_out_.targets.begin() + (size_t)first * n, held_out_.targets.begin() + (size_t)(first + c.size) * n);
-    if (m) c.source.assign(held_out_.source.begin() + (size_t)first * m, held_out_.source.begin() + (size_t)(first + c.size) * m);
-    held_out_chunks_.push_back(std::move(c));
-  }
+  const int chunk = std::max(1, std::min(setup.train.batch, held_out_.size));
+  for (int first = 0; first < held_out_.size; first += chunk)
+    held_out_chunks_.push_back(slice(held_out_, first, std::min(chunk, held_out_.size - first)));
   pending_ = {};
   step_ = 0, diverged_ = false, message_.clear(), history_.clear();
   last_train_loss_ = last_grad_norm_ = 0.0;
@@ -142,19 +136,12 @@ void Trainer::restore(const std::vector<float>& params) {
 }
 
 Example Trainer::held_out_example(int index) const {
-  const int n = held_out_.n, m = held_out_.m;
-  index = std::clamp(index, 0, held_out_.size - 1);
-  Example e;
-  e.tokens.assign(held_out_.tokens.begin() + (size_t)index * n, held_out_.tokens.begin() + (size_t)(index + 1) * n);
-  e.targets.assign(held_out_.targets.begin() + (size_t)index * n, held_out_.targets.begin() + (size_t)(index + 1) * n);
-  if (m) e.source.assign(held_out_.source.begin() + (size_t)index * m, held_out_.source.begin() + (size_t)(index + 1) * m);
-  return e;
+  Batch one = slice(held_out_, std::clamp(index, 0, held_out_.size - 1), 1);
+  return Example{std::move(one.tokens), std::move(one.targets), std::move(one.source)};
 }
 
 Probe Trainer::probe(const Example& e, bool with_gradients) {
-  Batch b;
-  b.size = 1, b.n = (int)e.tokens.size(), b.m = (int)e.source.size();
-  b.tokens = e.tokens, b.targets = e.targets, b.source = e.source;
+  const Batch b = batch_of(e);
   Probe p;
   p.example = e;
   if (!check_batch(setup_.spec, b).empty()) return p;
