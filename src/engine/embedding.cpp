@@ -16,6 +16,7 @@ namespace {
 struct Table {
   std::vector<std::string> features;
   std::unordered_map<std::string, std::vector<float>> rows;
+  int bias = -1;  // the column that is 1 for every token
 };
 
 std::string lower_ascii(std::string_view s) {
@@ -48,6 +49,8 @@ Table parse_table() {
     std::vector<std::string> cells = split_tabs(line);
     if (header) {
       t.features.assign(cells.begin() + 1, cells.end());
+      for (size_t i = 0; i < t.features.size(); ++i)
+        if (t.features[i] == "bias") t.bias = (int)i;
       header = false;
       continue;
     }
@@ -80,7 +83,11 @@ void embed_token(std::string_view token, Embedding kind, uint64_t seed, std::spa
 
   const Table& t = table();
   const auto it = t.rows.find(key);
-  if (it == t.rows.end()) return fill_normal(stream, 0.3f, out);  // unknown word: small random vector
+  if (it == t.rows.end()) {  // unknown word: a small random vector, with the constant bias feature
+    fill_normal(stream, 0.3f, out);
+    if (t.bias >= 0 && (size_t)t.bias < out.size()) out[(size_t)t.bias] = 1.0f;
+    return;
+  }
   const size_t known = std::min(out.size(), it->second.size());
   for (size_t i = 0; i < known; ++i) out[i] = it->second[i];
   fill_normal(stream, 0.05f, out.subspan(known));

@@ -23,6 +23,9 @@ int feature(const std::string& name) {
   return -1;
 }
 
+// The column that is 1 for every token (embeddings.tsv's last one), or -1.
+int bias_feature() { return feature("bias"); }
+
 void zero(const Config& c, HandmadeWeights& w) {
   w.w_q.assign((size_t)c.d_model * c.d_k, 0.0f);
   w.w_k.assign((size_t)c.d_model * c.d_k, 0.0f);
@@ -45,7 +48,8 @@ float strength(int d_k, float match) { return std::sqrt(8.0f * std::sqrt((float)
 void build_same_word(const Config& c, HandmadeWeights& w) {
   zero(c, w);
   const bool table = c.embedding == Embedding::interpretable;
-  const int dims = std::min({c.d_k, c.d_model, table ? (int)interpretable_features().size() : c.d_k});
+  const int meaning = (int)interpretable_features().size() - (bias_feature() >= 0 ? 1 : 0);  // not bias
+  const int dims = std::min({c.d_k, c.d_model, table ? meaning : c.d_k});
   const int first = table ? 0 : c.d_model - dims;
   const float beta = strength(c.d_k, table ? 1.5f : (float)dims);
   for (int t = 0; t < dims; ++t) {
@@ -80,16 +84,79 @@ void build_pronoun(const Config& c, HandmadeWeights& w) {
   copy_values(c, w);
 }
 
+// [SECTION] positional heads (RoPE)
+//
+// RoPE turns pair p = (2p, 2p+1) of the query at position i by the angle i·θ_p and of the key at j
+// by j·θ_p (θ_p = 10000^(−2p/d_k)). These heads read only the bias dimension, which is 1 for every
+// token, so before the rotation every query is one vector q and every key one vector k: what is left
+// to tell tokens apart is their positions. With each key pair (g, 0) and each query pair
+// g·(cos φ_p, −sin φ_p):
+//   q_i·k_j = g²·Σ_p cos((i − j)·θ_p − φ_p)
+// Every pair agrees (cos = 1) where i − j = φ_p/θ_p, and only there when the pairs turn at different
+// speeds. φ_p = θ_p puts that peak on the previous token (i − j = 1), φ_p = 0 on the token itself.
+// Moving a distance δ off the peak costs g²·loss(δ), loss(δ) = Σ_p (1 − cos(δ·θ_p)); g sets how
+// sharp the peak is.
+
+double rope_theta(int p, int d_k) { return std::pow(10000.0, -(2.0 * p) / d_k); }
+
+double loss_at(int delta, int d_k) {
+  double sum = 0.0;
+  for (int p = 0; p < d_k / 2; ++p) sum += 1.0 - std::cos(delta * rope_theta(p, d_k));
+  return sum;
+}
+
+// W_Q and W_K read the bias row into every rotated pair; peak at i − j = `back`, where a step off it
+// costs `drop` (after 1/√d_k) at least over the first 31 distances.
+void build_rotary(const Config& c, HandmadeWeights& w, int back, float drop, bool sharp) {
+  zero(c, w);
+  const int b = bias_feature();
+  if (b < 0 || b >= c.d_model || c.d_k < 2) return;
+  // The smallest loss off the peak: at δ = 1 for many pairs; with few pairs (d_k ≤ 8) a far distance
+  // where the fast pairs come round again. A sharp head is strong enough to beat that echo too,
+  // bounded to 8× the nearest loss so that d_k = 2's scores stay readable.
+  double least = loss_at(1, c.d_k);
+  if (sharp) {
+    for (int delta = 2; delta < 32; ++delta) least = std::min(least, loss_at(delta, c.d_k));
+    least = std::max(least, loss_at(1, c.d_k) / 8.0);
+  }
+  const double g = std::sqrt(drop * std::sqrt((double)c.d_k) / least);
+  for (int p = 0; p < c.d_k / 2; ++p) {
+    const double phi = back * rope_theta(p, c.d_k);
+    w.w_k[(size_t)b * c.d_k + 2 * p] = (float)g;
+    w.w_q[(size_t)b * c.d_k + 2 * p] = (float)(g * std::cos(phi));
+    w.w_q[(size_t)b * c.d_k + 2 * p + 1] = (float)(-g * std::sin(phi));
+  }
+  copy_values(c, w);
+}
+
+// Previous token: the peak one position back, every other distance at least 8 lower.
+void build_previous_token(const Config& c, HandmadeWeights& w) { build_rotary(c, w, 1, 8.0f, true); }
+
+// Window: the peak on the token itself, the neighbours 1 lower, so a soft window of about three
+// tokens (i − 1, i, i + 1) shares the weight and far tokens get almost none.
+void build_window(const Config& c, HandmadeWeights& w) { build_rotary(c, w, 0, 1.0f, false); }
+
 constexpr HandmadeKind kKinds[] = {
     {"same_word", "same word",
      "Each token looks for copies of itself: W_Q and W_K both read the embedding, so q\xC2\xB7k is largest for the same "
      "word. Clearest with no positional encoding (a position added to X makes two copies differ a little).",
-     build_same_word},
+     build_same_word, false, false},
     {"pronoun", "pronoun \xE2\x86\x92 noun",
      "Needs the interpretable embedding. W_Q and W_K read kind (animal, person, thing) and number: 'it' (singular, "
      "animal or thing) finds singular animals and things, not plurals; a function column keeps 'the' and 'because' out. "
      "Every token runs the same rule, so nouns also find nouns like themselves.",
-     build_pronoun},
+     build_pronoun, true, false},
+    {"previous_token", "previous token",
+     "Needs RoPE and the interpretable embedding. W_Q and W_K read only the 'bias' feature, 1 for every word, so "
+     "every query is the same vector and so is every key; RoPE then turns each by its position, and the query is set "
+     "one turn behind, so each token scores its previous token highest whatever the words. d_k 8 or more keeps it "
+     "sharp in long texts (with few rotation pairs the pattern comes back every few tokens).",
+     build_previous_token, true, true},
+    {"window", "soft window \xC2\xB1""1",
+     "Needs RoPE and the interpretable embedding. Built like the previous-token head, but the peak is on the token "
+     "itself and the head is weaker, so the weight spreads over the token and its neighbours: a soft window, made of "
+     "position alone. Compare with the window mask, which cuts hard. Best with d_k 16 or more.",
+     build_window, true, true},
 };
 
 }  // namespace
@@ -105,6 +172,26 @@ const HandmadeKind* find_handmade_kind(const std::string& name) {
 const char* handmade_label(const std::string& name) {
   const HandmadeKind* k = find_handmade_kind(name);
   return k ? k->label : "?";
+}
+
+std::string meet_handmade_needs(Config& c, const std::string& kind) {
+  const HandmadeKind* k = find_handmade_kind(kind);
+  std::string changed;
+  auto note = [&](const std::string& s) { changed += (changed.empty() ? "" : ", ") + s; };
+  if (!k) return changed;
+  if ((k->needs_table || k->needs_rope) && c.embedding != Embedding::interpretable) {
+    c.embedding = Embedding::interpretable;
+    note("embedding: interpretable");
+  }
+  if (k->needs_rope && c.positional != Positional::rope) {
+    c.positional = Positional::rope;
+    note("position: RoPE");
+  }
+  if (k->needs_rope && bias_feature() >= c.d_model) {
+    c.d_model = 16;
+    note("d_model: 16 (the bias feature is dimension " + std::to_string(bias_feature()) + ")");
+  }
+  return changed;
 }
 
 std::string build_handmade_head(const Config& c, const std::string& kind, HandmadeWeights& out) {

@@ -25,6 +25,9 @@ struct HandmadeKind {
   const char* help;   // what it reads, what it shows, when it works
   // Fills the three matrices for config `c` (sizes already validated).
   void (*build)(const Config& c, HandmadeWeights& out);
+  // What the rest of the config must be for the pattern to show (meet_handmade_needs sets it).
+  bool needs_table;  // the interpretable embedding: reads its features by name
+  bool needs_rope;   // RoPE and the table's bias dimension (d_model > its index): reads position alone
 };
 
 std::span<const HandmadeKind> handmade_kinds();
@@ -33,5 +36,10 @@ const char* handmade_label(const std::string& name);               // "?" if unk
 
 // The matrices for one kind under config `c`. Returns "" or why not (unknown kind).
 std::string build_handmade_head(const Config& c, const std::string& kind, HandmadeWeights& out);
+
+// Changes `c` so that a head of `kind` shows its pattern (the embedding, the positional encoding,
+// d_model), and says what changed for people ("embedding: interpretable, position: RoPE"); "" if
+// nothing had to change or the kind is unknown.
+std::string meet_handmade_needs(Config& c, const std::string& kind);
 
 }  // namespace attn

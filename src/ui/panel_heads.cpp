@@ -33,10 +33,8 @@ void draw_handmade_control(App& app) {
       if (ImGui::Selectable((std::string("hand-built: ") + k.label).c_str(), chosen) && !chosen) {
         std::erase_if(c.handmade, [&](const attn::HandmadeHead& x) { return x.head == h; });
         c.handmade.push_back({h, k.name});
-        if (std::string(k.name) == "pronoun" && c.embedding != attn::Embedding::interpretable) {
-          c.embedding = attn::Embedding::interpretable;
-          notify(app, "Embedding switched to interpretable: the pronoun head reads its features");
-        }
+        const std::string changed = attn::meet_handmade_needs(c, k.name);
+        if (!changed.empty()) notify(app, std::string("For the ") + k.label + " head: " + changed);
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.help);
     }

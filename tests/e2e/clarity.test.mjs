@@ -131,7 +131,7 @@ test('the tour drives the lab and its highlight lasts', async () => {
 test('presets: listed and applied through the page API, and opened by a #preset= link', async () => {
   const { page, problems } = await openLab(lab.browser, lab.server.url);
   const list = await page.evaluate(() => window.attnlab.presets());
-  assert.deepEqual(list.map((p) => p.key), ['pronoun', 'causal', 'no_scaling', 'position', 'cross', 'window', 'padding', 'rope', 'temperature']);
+  assert.deepEqual(list.map((p) => p.key), ['pronoun', 'causal', 'no_scaling', 'position', 'cross', 'window', 'padding', 'rope', 'temperature', 'positional_heads']);
   assert.ok(list.every((p) => p.name && p.description && p.file.endsWith('.json')));
   const before = await page.evaluate(() => window.attnlab.config());
   const refused = await page.evaluate(() => { try { window.attnlab.preset('nope'); return 'applied'; } catch (e) { return e.message; } });
