@@ -137,6 +137,7 @@ std::string parse_train_object(const json& v, learn::TrainOptions& t) {
     bool ok = true;
     if (key == "steps") ok = in.integer(x, field, 0, learn::TrainLimits::max_steps, t.steps);
     else if (key == "batch") ok = in.integer(x, field, 1, learn::TrainLimits::max_batch, t.batch);
+    else if (key == "micro_batch") ok = in.integer(x, field, 1, learn::TrainLimits::max_batch, t.micro_batch);
     else if (key == "eval_every") ok = in.integer(x, field, 1, learn::TrainLimits::max_steps, t.eval_every);
     else if (key == "eval_batch") ok = in.integer(x, field, 1, learn::TrainLimits::max_eval_batch, t.eval_batch);
     else if (key == "lr") ok = in.number(x, field, t.adamw.lr);
@@ -150,7 +151,7 @@ std::string parse_train_object(const json& v, learn::TrainOptions& t) {
       if (!x.is_array() || x.size() != 2) ok = in.fail(field, "expected [beta1, beta2]");
       else ok = in.number(x[0], "train.betas[0]", t.adamw.beta1) && in.number(x[1], "train.betas[1]", t.adamw.beta2);
     } else {
-      ok = in.fail(field, "unknown key (expected steps, batch, lr, betas, eps, weight_decay, clip, seed, eval_every or eval_batch)");
+      ok = in.fail(field, "unknown key (expected steps, batch, micro_batch, lr, betas, eps, weight_decay, clip, seed, eval_every or eval_batch)");
     }
     if (!ok) return in.error;
   }
@@ -172,7 +173,7 @@ json train_config_object(const TrainSetup& s) {
   j["tied"] = s.spec.tied;
   for (const char* k : kLabKeys) j[k] = lab.at(k);
   const learn::TrainOptions& t = s.train;
-  j["train"] = {{"steps", t.steps},       {"batch", t.batch},
+  j["train"] = {{"steps", t.steps},       {"batch", t.batch}, {"micro_batch", t.micro_batch},
                 {"lr", t.adamw.lr},       {"betas", {t.adamw.beta1, t.adamw.beta2}},
                 {"eps", t.adamw.eps},     {"weight_decay", t.adamw.weight_decay},
                 {"clip", t.adamw.clip},   {"seed", t.seed},

@@ -25,7 +25,15 @@ const r = await page.evaluate(async () => {
     if (passed && performance.now() - t0 > 60000) break;
   }
   const st = api.stats();
-  return { task: 'induction', state: s.state, step: s.step, accuracy: s.accuracy, steps_per_s: s.steps_per_s,
+  // The same frames without training: what drawing Learn mode alone costs (redraw() forces frames).
+  api.stopTraining();
+  api.resetStats();
+  for (let k = 0; k < 10; ++k) {
+    api.redraw(30);
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  const idle = api.stats();
+  return { draw_only_ms_median: idle.ui_ms_median, draw_only_ms_p95: idle.ui_ms_p95, task: 'induction', state: s.state, step: s.step, accuracy: s.accuracy, steps_per_s: s.steps_per_s,
            prefix_match_over_0_5: passed, seconds: (performance.now() - t0) / 1000,
            frame_ms_median: st.frame_ms_median, frame_ms_p95: st.frame_ms_p95, ui_ms_median: st.ui_ms_median,
            ui_ms_p95: st.ui_ms_p95, frames: st.frames };

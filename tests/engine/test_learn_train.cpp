@@ -211,11 +211,71 @@ TEST(Training, ShortSeededRunLearnsPreviousToken) {
   EXPECT_GT(after.pattern_score, 3 * before.pattern_score);
 }
 
+TEST(Training, MicroBatchesSumToTheWholeBatchsGradient) {
+  // In double precision the parts' gradients, each scaled by the whole batch's target count, add up to
+  // the whole batch's gradient (up to rounding), for equal and unequal parts, tied and cross models.
+  for (const char* name : {"induction", "translate", "sort"}) {
+    TrainSetup s = default_setup(*find_task(name));
+    s.spec.tied = std::string(name) == "sort";
+    attn::Rng rng(attn::hash_string("parts", 3));
+    const Batch batch = make_batch(*find_task(name), s.spec, 11, s.spec.n_ctx, rng);
+    Model<double> whole(s.spec), parts(s.spec);
+    whole.init(5);
+    parts.params() = whole.params();
+    const double loss = whole.forward(batch);
+    whole.backward();
+    int targets = 0;
+    for (int y : batch.targets) targets += y >= 0;
+    double sum = 0.0;
+    for (int first = 0, part = 0; first < batch.size; first += 4, ++part) {  // 4 + 4 + 3
+      const Batch b = slice(batch, first, std::min(4, batch.size - first));
+      sum += parts.forward(b) * parts.targets_counted();
+      parts.backward_part(targets, part > 0);
+    }
+    EXPECT_NEAR(sum / targets, loss, 1e-12 * loss) << name;
+    double worst = 0.0, largest = 0.0;
+    for (size_t i = 0; i < whole.grads().size(); ++i) {
+      worst = std::max(worst, std::abs(whole.grads()[i] - parts.grads()[i]));
+      largest = std::max(largest, std::abs(whole.grads()[i]));
+    }
+    EXPECT_GT(largest, 0.0) << name;
+    EXPECT_LT(worst, 1e-12 * largest) << name;
+  }
+}
+
+TEST(Training, AStepRunsInPartsAndTheWeightsChangeOnlyAfterTheLast) {
+  TrainSetup s = default_setup(*find_task("previous_token"));
+  s.train.steps = 4, s.train.batch = 20, s.train.micro_batch = 8, s.train.eval_every = 100;
+  Trainer parts, whole;
+  ASSERT_EQ(parts.start(s), "");
+  TrainSetup one = s;
+  one.train.micro_batch = 20;
+  ASSERT_EQ(whole.start(one), "");
+  EXPECT_EQ(parts.parts_per_step(), 3);  // 8 + 8 + 4
+  const std::vector<float> w0 = parts.snapshot();
+  EXPECT_FALSE(parts.run_part());
+  EXPECT_FALSE(parts.run_part());
+  EXPECT_EQ(parts.step(), 0);
+  EXPECT_EQ(parts.snapshot(), w0) << "no update before the last part";
+  EXPECT_TRUE(parts.run_part());
+  EXPECT_EQ(parts.step(), 1);
+  EXPECT_NE(parts.snapshot(), w0);
+  EXPECT_EQ(parts.run(3), 3);  // run() takes whole steps
+  EXPECT_EQ(whole.run(4), 4);
+  // The same batches and the same gradient up to the order of float sums: the same run to rounding.
+  EXPECT_NEAR(parts.last_train_loss(), whole.last_train_loss(), 1e-5 * whole.last_train_loss());
+  const std::vector<float> a = parts.snapshot(), b = whole.snapshot();
+  double worst = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, (double)std::abs(a[i] - b[i]));
+  EXPECT_LT(worst, 1e-4);
+  EXPECT_FALSE(parts.run_part()) << "done: nothing left to run";
+}
+
 TEST(Training, DeferredEvaluationsEqualWholeOnesAndKeepTheOrder) {
   // An evaluation a chunk at a time (as the lab spreads it over frames) gives the same points, bit for
-  // bit, as one run whole; the chunks are training batches, the last one shorter.
+  // bit, as one run whole; the chunks are micro-batches (here a whole training batch), the last shorter.
   TrainSetup s = default_setup(*find_task("induction"));
-  s.train.steps = 6, s.train.eval_every = 3, s.train.batch = 24, s.train.eval_batch = 60;
+  s.train.steps = 6, s.train.eval_every = 3, s.train.batch = 24, s.train.micro_batch = 24, s.train.eval_batch = 60;
   Trainer whole, chunked;
   ASSERT_EQ(whole.start(s), "");
   ASSERT_EQ(chunked.start(s), "");

@@ -163,19 +163,20 @@ TEST_F(Learn, StepFromAFreshRunKeepsStepZeroInTheHistory) {
 }
 
 TEST_F(Learn, AnEvaluationIsSpreadOverFramesAChunkAtATime) {
-  // The held-out batch (256 sequences) is evaluated a training batch (32) at a time: with no budget a
-  // frame does one unit of work (a step or a chunk), so step 0's evaluation takes 8 frames, then
-  // training goes on, and the points equal those of a run that evaluates whole.
+  // The held-out batch (256 sequences) is evaluated a micro-batch (8) at a time: with no budget a frame
+  // does one unit of work (a part of a step, or a chunk), so step 0's evaluation takes 32 frames, a step
+  // (32 sequences) 4, and the points equal those of a run that evaluates whole.
   attnlab::LearnState& s = L();
   s.setup = attn::learn::default_setup(*attn::learn::find_task("previous_token"));
   s.setup.train.steps = 4, s.setup.train.eval_every = 2;
   s.budget_ms = 0.0f;
   app.ui.learn_mode = true;
   ASSERT_EQ(attnlab::learn_train(app), "");
-  ASSERT_EQ(s.trainer.evaluation_chunks(), 8);
+  ASSERT_EQ(s.trainer.evaluation_chunks(), 32);
+  ASSERT_EQ(s.trainer.parts_per_step(), 4);
   EXPECT_TRUE(s.trainer.evaluation_pending());
   EXPECT_TRUE(attnlab::needs_redraw(app, 10.0));
-  for (int f = 0; f < 7; ++f) {
+  for (int f = 0; f < 31; ++f) {
     frames(1);
     EXPECT_TRUE(s.trainer.evaluation_pending()) << "frame " << f;
     EXPECT_EQ(s.trainer.step(), 0);
@@ -183,10 +184,12 @@ TEST_F(Learn, AnEvaluationIsSpreadOverFramesAChunkAtATime) {
   frames(1);
   EXPECT_FALSE(s.trainer.evaluation_pending());
   ASSERT_EQ(s.trainer.history().size(), 1u);
+  frames(3);
+  EXPECT_EQ(s.trainer.step(), 0) << "three parts of four";
   frames(1);
   EXPECT_EQ(s.trainer.step(), 1);
-  frames(1);
-  EXPECT_EQ(s.trainer.step(), 2);  // due for an evaluation: the next 8 frames run it, no step
+  frames(4);
+  EXPECT_EQ(s.trainer.step(), 2);  // due for an evaluation: the next 32 frames run it, no step
   EXPECT_TRUE(s.trainer.evaluation_pending());
   train_to_end();
   EXPECT_EQ(learn_phase(s), std::string("done"));

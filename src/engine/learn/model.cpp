@@ -284,20 +284,20 @@ double Model<T>::forward(const Batch& batch) {
 // [SECTION] backward
 // ---------------------------------------------------------------------------------------------------
 template <class T>
-void Model<T>::backward() {
+void Model<T>::backward_part(int total_targets, bool add) {
   const ModelSpec& s = spec_;
   const int B = B_, n = n_, m = m_;
   const KernelSet& K = ks();
   const int D = s.d_model, H = s.heads, dk = s.d_k, dv = s.d_v, HK = H * dk, HV = H * dv, V = s.vocab;
   const T alpha = (T)s.alpha();
   const bool rope = s.positional == Positional::rope;
-  std::fill(grads_.begin(), grads_.end(), T(0));
+  if (!add) std::fill(grads_.begin(), grads_.end(), T(0));  // every dW below is accumulated into grads_
 
-  // cross-entropy + softmax:  dlogits = (softmax(logits) − onehot(target)) / count   on target rows, else 0
+  // cross-entropy + softmax:  dlogits = (softmax(logits) − onehot(target)) / total   on target rows, else 0
   for (int r = 0; r < B * n; ++r) {
     T* z = dlogits_.data() + (size_t)r * V;
     std::copy(logits_.data() + (size_t)r * V, logits_.data() + (size_t)(r + 1) * V, z);
-    if (targets_[(size_t)r] < 0 || count_ == 0) {
+    if (targets_[(size_t)r] < 0 || total_targets <= 0) {
       std::fill(z, z + V, T(0));
       continue;
     }
@@ -305,9 +305,9 @@ void Model<T>::backward() {
     for (int c = 1; c < V; ++c) mx = std::max(mx, z[c]);
     T sum = 0;
     for (int c = 0; c < V; ++c) sum += (z[c] = std::exp(z[c] - mx));
-    const T inv = T(1) / (sum * (T)count_);
+    const T inv = T(1) / (sum * (T)total_targets);
     for (int c = 0; c < V; ++c) z[c] *= inv;
-    z[targets_[(size_t)r]] -= T(1) / (T)count_;
+    z[targets_[(size_t)r]] -= T(1) / (T)total_targets;
   }
 
   // unembedding:  dW_U = X_Lᵀ·dlogits,  dX_L = dlogits·W_Uᵀ     (tied: dW_E += dlogitsᵀ·X_L, dX_L = dlogits·W_E)

@@ -119,7 +119,11 @@ class Model {
   // target cells (0 if there are none). The batch must pass check_batch.
   double forward(const Batch& batch);
   // Gradients of the last forward's loss with respect to every parameter (overwrites grads()).
-  void backward();
+  void backward() { backward_part(count_, false); }
+  // The same for one part of a larger batch: the gradient of (this part's summed target losses) /
+  // total_targets, added to grads() when `add` (a later part) or written over them (the first).
+  // Summed over the parts, that is the whole batch's gradient.
+  void backward_part(int total_targets, bool add);
 
   // [SECTION] activations of the last forward (and backward), for metrics, probes and the UI
   int batch_size() const { return B_; }

@@ -21,6 +21,7 @@ std::string validate(const TrainOptions& t) {
   std::string e;
   if (!(e = range("train.steps", t.steps, 0, TrainLimits::max_steps)).empty()) return e;
   if (!(e = range("train.batch", t.batch, 1, TrainLimits::max_batch)).empty()) return e;
+  if (!(e = range("train.micro_batch", t.micro_batch, 1, TrainLimits::max_batch)).empty()) return e;
   if (!(e = range("train.eval_every", t.eval_every, 1, TrainLimits::max_steps)).empty()) return e;
   if (!(e = range("train.eval_batch", t.eval_batch, 1, TrainLimits::max_eval_batch)).empty()) return e;
   if (!(e = validate(t.adamw)).empty()) return "train." + e;

@@ -20,6 +20,10 @@ namespace attn::learn {
 struct TrainOptions {
   int steps = 1000;
   int batch = 32;
+  // Sequences per forward and backward pass: a step runs its batch in parts of this many and sums the
+  // parts' gradients before the update, so the page can train a part per slice of a frame. The parts
+  // change only the order of float sums, and the CLI uses the same parts, so both give the same numbers.
+  int micro_batch = 8;
   AdamWConfig adamw;
   uint64_t seed = 1;        // weights, batches and the held-out set all derive from it
   int eval_every = 100;     // evaluate on the held-out batch every this many steps (and at the end)

@@ -40,53 +40,82 @@ std::string Trainer::start(const TrainSetup& setup, const KernelSet* kernels) {
   Rng held_out_rng(hash_string("held-out", setup.train.seed));
   held_out_ = make_batch(*task_, setup.spec, setup.train.eval_batch, setup.spec.n_ctx, held_out_rng);
   held_out_chunks_.clear();
-  const int chunk = std::max(1, std::min(setup.train.batch, held_out_.size));
+  const int chunk = std::max(1, std::min(setup.train.micro_batch, held_out_.size));
   for (int first = 0; first < held_out_.size; first += chunk)
     held_out_chunks_.push_back(slice(held_out_, first, std::min(chunk, held_out_.size - first)));
   pending_ = {};
+  part_ = 0;
   step_ = 0, diverged_ = false, message_.clear(), history_.clear();
   last_train_loss_ = last_grad_norm_ = 0.0;
   t0_ = std::chrono::steady_clock::now();
   return "";
 }
 
+int Trainer::parts_per_step() const {
+  const TrainOptions& t = setup_.train;
+  return (t.batch + t.micro_batch - 1) / t.micro_batch;
+}
+
 int Trainer::run(int k) {
   int ran = 0;
-  const TrainOptions& t = setup_.train;
   if (pending_.active) continue_evaluation((int)held_out_chunks_.size());  // keeps the history in step order
   while (ran < k && !done()) {
-    // the batch is drawn into the same buffers every step (the generator's vectors aside)
-    batch_ = make_batch(*task_, setup_.spec, t.batch, setup_.spec.n_ctx, batch_rng_);
-    const double loss = model_.forward(batch_);
-    model_.backward();
-    const double norm = global_norm(model_.grads().data(), model_.grads().size());
-    if (!std::isfinite(loss) || !std::isfinite(norm)) {
-      diverged_ = true;
-      message_ = "diverged at step " + std::to_string(step_ + 1) + ": " +
-                 (!std::isfinite(loss) ? "the loss" : "the gradient") +
-                 " is not finite; the weights are those of step " + std::to_string(step_) + " (try a smaller lr or clip)";
-      break;
-    }
-    backup_ = model_.params();
-    adamw_.step(model_.params().data(), model_.grads().data(), model_.params().size());
-    if (!std::all_of(model_.params().begin(), model_.params().end(), [](float p) { return std::isfinite(p); })) {
-      model_.params() = backup_;
-      diverged_ = true;
-      message_ = "diverged at step " + std::to_string(step_ + 1) + ": the update made a weight non-finite; the weights are those of step " +
-                 std::to_string(step_) + " (try a smaller lr or clip)";
-      break;
-    }
-    ++step_, ++ran;
-    last_train_loss_ = loss, last_grad_norm_ = norm;
-    if (step_ % t.eval_every == 0 || step_ == t.steps) {
-      if (defer_) {
-        begin_evaluation();
-        break;
-      }
-      evaluate();
-    }
+    if (!run_part()) continue;  // a part, or a divergence (then done())
+    ++ran;
+    if (pending_.active) break;  // deferred: the evaluation that is due comes first
   }
   return ran;
+}
+
+bool Trainer::run_part() {
+  if (pending_.active) continue_evaluation((int)held_out_chunks_.size());
+  if (done()) return false;
+  const TrainOptions& t = setup_.train;
+  if (part_ == 0) {
+    // the batch is drawn into the same buffers every step (the generator's vectors aside)
+    batch_ = make_batch(*task_, setup_.spec, t.batch, setup_.spec.n_ctx, batch_rng_);
+    batch_targets_ = (int)std::count_if(batch_.targets.begin(), batch_.targets.end(), [](int y) { return y >= 0; });
+    step_loss_sum_ = 0.0;
+  }
+  // part p: sequences [p·micro_batch, +micro_batch) of the batch. loss = Σ_parts (part's mean loss ·
+  // its targets) / the batch's targets, and each part's gradient is scaled by the same 1/targets.
+  const int parts = parts_per_step(), first = part_ * t.micro_batch;
+  const Batch* b = &batch_;
+  if (parts > 1) b = &(part_batch_ = slice(batch_, first, std::min(t.micro_batch, t.batch - first)));
+  const double loss = model_.forward(*b);
+  step_loss_sum_ += loss * model_.targets_counted();
+  model_.backward_part(batch_targets_, part_ > 0);
+  if (++part_ < parts) return false;
+  part_ = 0;
+  return finish_step();
+}
+
+bool Trainer::finish_step() {
+  const TrainOptions& t = setup_.train;
+  const double loss = batch_targets_ ? step_loss_sum_ / batch_targets_ : 0.0;
+  const double norm = global_norm(model_.grads().data(), model_.grads().size());
+  if (!std::isfinite(loss) || !std::isfinite(norm)) {
+    diverged_ = true;
+    message_ = "diverged at step " + std::to_string(step_ + 1) + ": " + (!std::isfinite(loss) ? "the loss" : "the gradient") +
+               " is not finite; the weights are those of step " + std::to_string(step_) + " (try a smaller lr or clip)";
+    return false;
+  }
+  backup_ = model_.params();
+  adamw_.step(model_.params().data(), model_.grads().data(), model_.params().size());
+  if (!std::all_of(model_.params().begin(), model_.params().end(), [](float p) { return std::isfinite(p); })) {
+    model_.params() = backup_;
+    diverged_ = true;
+    message_ = "diverged at step " + std::to_string(step_ + 1) + ": the update made a weight non-finite; the weights are those of step " +
+               std::to_string(step_) + " (try a smaller lr or clip)";
+    return false;
+  }
+  ++step_;
+  last_train_loss_ = loss, last_grad_norm_ = norm;
+  if (step_ % t.eval_every == 0 || step_ == t.steps) {
+    if (defer_) begin_evaluation();
+    else evaluate();
+  }
+  return true;
 }
 
 void Trainer::begin_evaluation() {
@@ -126,13 +155,16 @@ bool Trainer::adopt(const std::vector<float>& params, int step) {
   model_.params() = params;
   adamw_.reset(setup_.train.adamw, params.size());
   step_ = std::clamp(step, 0, setup_.train.steps);
+  part_ = 0;
   diverged_ = false, message_.clear(), history_.clear(), pending_ = {};
   last_train_loss_ = last_grad_norm_ = 0.0;
   return true;
 }
 
 void Trainer::restore(const std::vector<float>& params) {
-  if (params.size() == model_.params().size()) model_.params() = params;
+  if (params.size() != model_.params().size()) return;
+  model_.params() = params;
+  part_ = 0;  // a step under way had gradients of other weights: it starts again (with the next batch)
 }
 
 Example Trainer::held_out_example(int index) const {

@@ -1,6 +1,7 @@
 // train.h — the training loop: seeded batches from a task, forward, backward, AdamW, held-out
-// evaluation, divergence handling. A Trainer runs k steps at a time, so a frame loop can time-slice it
-// (the UI's Learn mode), and keeps the history of evaluations, snapshots and probes it needs.
+// evaluation, divergence handling. A Trainer runs k steps at a time, or one part of a step (a
+// micro-batch), so a frame loop can time-slice it finely (the UI's Learn mode), and keeps the history
+// of evaluations, snapshots and probes it needs.
 #pragma once
 #include <chrono>
 #include <string>
@@ -55,8 +56,13 @@ class Trainer {
   std::string start(const TrainSetup& setup, const KernelSet* kernels = nullptr);
 
   // Runs up to k more steps (fewer at the end, or on divergence); evaluates every eval_every steps and
-  // after the last. Returns the number of steps run.
+  // after the last. A step already under way (run_part) counts as one. Returns the number of steps run.
   int run(int k);
+  // One part of the step under way: the first part draws the step's batch; every part runs forward and
+  // backward on its micro_batch sequences, adding to the gradient; the last part updates the weights and
+  // returns true (false for the earlier parts, and when nothing was run). run(1) = run_part() until true.
+  bool run_part();
+  int parts_per_step() const;
   // Training has ended (all steps, or divergence) and its last evaluation is in the history.
   bool done() const { return (step_ >= setup_.train.steps || diverged_) && !pending_.active; }
   bool diverged() const { return diverged_; }
@@ -68,7 +74,7 @@ class Trainer {
   EvalPoint evaluate();
   // A frame loop spreads evaluations over frames instead: with deferred evaluation, run() stops after a
   // step that is due for one and leaves it pending; continue_evaluation() then runs the held-out batch a
-  // chunk (a training batch's worth of sequences) at a time and returns true once the point is in the
+  // chunk (micro_batch sequences, as a training part) at a time and returns true once the point is in the
   // history. Either way the same numbers are added in the same order: the history is bit-identical.
   void set_deferred_evaluation(bool on) { defer_ = on; }
   bool evaluation_pending() const { return pending_.active; }
@@ -101,7 +107,12 @@ class Trainer {
   AdamW adamw_;
   Rng batch_rng_{0};
   Batch batch_, held_out_;
-  std::vector<Batch> held_out_chunks_;  // held_out_ cut into training-batch-sized pieces
+  std::vector<Batch> held_out_chunks_;  // held_out_ cut into micro_batch-sized pieces
+  // the step under way: its batch, the next part, the part's sequences, the loss summed over targets
+  int part_ = 0, batch_targets_ = 0;
+  Batch part_batch_;
+  double step_loss_sum_ = 0.0;
+  bool finish_step();  // after the last part: check, update, evaluate if due; false on divergence
   struct PendingEval {
     bool active = false;
     size_t next = 0;     // the next chunk
