@@ -263,6 +263,13 @@ std::string eval_point_json(const learn::EvalPoint& p, const learn::Trainer& tra
     for (int r = 0; r < R; ++r) by[task.relation_names[r]] = pattern_rows(p, L, H, R, r);
     j["pattern_by_relation"] = std::move(by);
   }
+  ojson sat = ojson::array();
+  for (int l = 0; l < L; ++l) {
+    ojson row = ojson::array();
+    for (int h = 0; h < H && (size_t)(l * H + h) < p.saturation.size(); ++h) row.push_back((float)p.saturation[(size_t)l * H + h]);
+    sat.push_back(std::move(row));
+  }
+  j["saturation"] = std::move(sat);
   j["train_loss"] = (float)p.train_loss;
   j["grad_norm"] = (float)p.grad_norm;
   j["ms"] = std::round(p.ms * 10.0) / 10.0;

@@ -185,14 +185,22 @@ std::string learn_set_probe(App& app, std::string_view text) {
   return "";
 }
 
+float mean_saturation(const lrn::EvalPoint& p) {
+  double sum = 0.0;
+  for (double v : p.saturation) sum += v;
+  return p.saturation.empty() ? 0.0f : (float)(sum / (double)p.saturation.size());
+}
+
 std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
   LearnState& L = learn_state(app);
   if (std::string e = lrn::validate(setup); !e.empty()) return L.error = e;
   // The run being replaced becomes the comparison, when it learned the same task.
   if (L.started && L.run_setup.task == setup.task && L.trainer.history().size() > 1) {
-    L.compare = {L.run_label, {}, {}};
-    for (const lrn::EvalPoint& p : L.trainer.history())
+    L.compare = {L.run_label, {}, {}, {}};
+    for (const lrn::EvalPoint& p : L.trainer.history()) {
       L.compare.loss.emplace_back(p.step, (float)p.loss), L.compare.accuracy.emplace_back(p.step, (float)p.accuracy);
+      L.compare.saturation.emplace_back(p.step, mean_saturation(p));
+    }
   } else if (!L.started || L.run_setup.task != setup.task) {
     L.compare = {};
   }

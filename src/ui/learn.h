@@ -33,7 +33,7 @@ struct LearnState {
   // The previous run's held-out curves, drawn under this run's to compare (same task only).
   struct Compare {
     std::string label;
-    std::vector<std::pair<int, float>> loss, accuracy;  // (step, value)
+    std::vector<std::pair<int, float>> loss, accuracy, saturation;  // (step, value)
   } compare;
   std::string run_label;                // this run's name on the comparison ("with 1/√d_k", or the task)
   int train_loss_from = 0;              // the step before train_loss[0] (a run opened from a file starts later)
@@ -74,6 +74,9 @@ struct LearnState {
   std::chrono::steady_clock::time_point clock0 = std::chrono::steady_clock::now();
   bool settings_dirty = false;          // settings edited since the run started
 };
+
+// The share of saturated softmax rows at an evaluation, over every layer and head (Metrics::saturation).
+float mean_saturation(const attn::learn::EvalPoint& p);
 
 // [SECTION] experiments: two runs of one task that differ in one setting, each with what was measured
 // here (seed 1, `attnlab-cli train`, the numbers are the held-out set's). A teacher loads variant A,

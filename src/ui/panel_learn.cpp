@@ -273,9 +273,10 @@ struct Series {
 
 // A plot of `series` over steps [0, x_max] and values [y_lo, y_hi], with a hover readout.
 void plot(const char* id, const char* title, ImVec2 size, float x_max, float y_lo, float y_hi,
-          const std::vector<Series>& series, const char* fmt, int marker = -1) {
+          const std::vector<Series>& series, const char* fmt, int marker = -1, const char* help = nullptr) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImGui::TextUnformatted(title);
+  if (help) ImGui::SameLine(), help_marker(help);
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float label_w = ImGui::CalcTextSize("0.000").x + 4.0f;
   const ImVec2 a(p0.x + label_w, p0.y), b(p0.x + size.x, p0.y + size.y - ImGui::GetTextLineHeight());
@@ -345,18 +346,22 @@ void draw_curves(App& app, LearnState& L) {
   for (size_t i = 0; i < L.train_loss.size(); ++i) train.pts.emplace_back((float)(L.train_loss_from + i + 1), L.train_loss[i]);
   Series held{{}, IM_COL32(255, 200, 80, 255), 2.0f, "held-out"};
   Series acc{{}, IM_COL32(120, 220, 140, 255), 2.0f, "held-out accuracy"};
+  Series sat{{}, IM_COL32(240, 120, 200, 255), 2.0f, "saturated rows, all heads"};
   float loss_hi = 0.5f;
   for (const lrn::EvalPoint& p : hist) {
     held.pts.emplace_back((float)p.step, (float)p.loss);
     acc.pts.emplace_back((float)p.step, (float)p.accuracy);
+    sat.pts.emplace_back((float)p.step, mean_saturation(p));
     loss_hi = std::max(loss_hi, (float)p.loss);
   }
   for (float v : L.train_loss) loss_hi = std::max(loss_hi, std::isfinite(v) ? v : 0.0f);
   // The previous run of the same task, in grey under this one.
   const std::string then = "previous run: " + L.compare.label;
-  Series was_loss{{}, IM_COL32(170, 170, 170, 170), 1.5f, then}, was_acc{{}, IM_COL32(170, 170, 170, 170), 1.5f, then};
+  Series was_loss{{}, IM_COL32(170, 170, 170, 170), 1.5f, then}, was_acc{{}, IM_COL32(170, 170, 170, 170), 1.5f, then},
+      was_sat{{}, IM_COL32(170, 170, 170, 170), 1.5f, then};
   for (const auto& [step, v] : L.compare.loss) was_loss.pts.emplace_back((float)step, v), loss_hi = std::max(loss_hi, std::isfinite(v) ? v : 0.0f);
   for (const auto& [step, v] : L.compare.accuracy) was_acc.pts.emplace_back((float)step, v);
+  for (const auto& [step, v] : L.compare.saturation) was_sat.pts.emplace_back((float)step, v);
   const float x_all = std::max(x_max, L.compare.loss.empty() ? 0.0f : (float)L.compare.loss.back().first);
   std::vector<Series> pattern;
   for (int l = 0; l < layers; ++l)
@@ -373,18 +378,22 @@ void draw_curves(App& app, LearnState& L) {
   if (L.opened_at >= 0)
     ImGui::TextDisabled("Opened from a model file at step %d: its curves start there.", L.opened_at);
 
-  // Three plots side by side, or stacked when each would be narrower than ~14 text heights (phones).
+  // Four plots in a row; two rows of two when each would be narrower than ~12 text heights; one
+  // column on a phone.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f, line = ImGui::GetTextLineHeightWithSpacing();
-  const bool stacked = (avail.x - 2.0f * gap) / 3.0f < 14.0f * ImGui::GetFontSize();
-  const float w = stacked ? avail.x : (avail.x - 2.0f * gap) / 3.0f;
-  const float h = stacked ? std::max(60.0f, avail.y / 3.0f - 2.0f * line) : std::max(60.0f, avail.y - 2.0f * line);
+  const float least = 12.0f * ImGui::GetFontSize();
+  const int cols = (avail.x - 3.0f * gap) / 4.0f >= least ? 4 : (avail.x - gap) / 2.0f >= least ? 2 : 1, rows = 4 / cols;
+  const float w = (avail.x - (float)(cols - 1) * gap) / (float)cols;
+  const float h = std::max(60.0f, avail.y / (float)rows - 2.0f * line);
+  int drawn = 0;
   const auto next = [&] {
-    if (!stacked) ImGui::SameLine(0, gap);
+    if (++drawn % cols) ImGui::SameLine(0, gap);
   };
   ImGui::BeginGroup();
-  std::vector<Series> losses = {train, held}, accs = {acc};
-  if (!L.compare.loss.empty()) losses.insert(losses.begin(), was_loss), accs.insert(accs.begin(), was_acc);
+  std::vector<Series> losses = {train, held}, accs = {acc}, sats = {sat};
+  if (!L.compare.loss.empty())
+    losses.insert(losses.begin(), was_loss), accs.insert(accs.begin(), was_acc), sats.insert(sats.begin(), was_sat);
   plot("##loss", "Loss (cross-entropy): batch, held-out", ImVec2(w, h), x_all, 0.0f, std::ceil(std::min(loss_hi, 40.0f)), losses, "%.2f", marker);
   ImGui::EndGroup();
   remember_rect(app, "learn_loss_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
@@ -396,6 +405,16 @@ void draw_curves(App& app, LearnState& L) {
   ImGui::BeginGroup();
   plot("##pattern", "Pattern score per head", ImVec2(w, h), x_all, 0.0f, 1.0f, pattern, "%.2f", marker);
   ImGui::EndGroup();
+  next();
+  ImGui::BeginGroup();
+  plot("##saturation", "Saturated softmax rows", ImVec2(w, h), x_all, 0.0f, 1.0f, sats, "%.2f", marker,
+       "The share of attention rows, over every layer and head of the held-out set, whose largest weight is above 0.99 "
+       "(rows with a single key to see are left out). Such a row is nearly one-hot, and softmax then passes almost no "
+       "gradient back to its scores: those scores stop learning. A trained head that looks at one key is saturated on "
+       "purpose; a whole model saturated early, with a high loss, is stuck. Compare the \xE2\x88\x9A" "d_k experiment's "
+       "two runs.");
+  ImGui::EndGroup();
+  remember_rect(app, "learn_saturation_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 }
 
 // [SECTION] attention thumbnails

@@ -61,6 +61,7 @@ for cfg, field in [
     ('{"task": "induction", "train": {"lr": 1e39}}', "train.lr"),
     ('{"task": "induction", "train": {"lr": "fast"}}', "train.lr"),
     ('{"task": "induction", "train": {"batch": 0}}', "train.batch"),
+    ('{"task": "induction", "train": {"micro_batch": 0}}', "train.micro_batch"),
     ('{"task": "induction", "train": {"steps": 1000001}}', "train.steps"),
     ('{"task": "induction", "train": {"betas": [0.9, 1.0]}}', "train.betas[1]"),
     ('{"task": "induction", "train": {"clip": -1}}', "train.clip"),
@@ -94,15 +95,18 @@ check([l["step"] for l in lines] == [0, 10, 20, 30], f"one line per evaluation, 
 with open(path("log.jsonl")) as f:
     check(f.read() == out, "--log holds the same lines as stdout")
 first, last = lines[0], lines[-1]
-for key in ["step", "loss", "accuracy", "pattern_score", "task_pattern_score", "train_loss", "grad_norm", "ms"]:
+for key in ["step", "loss", "accuracy", "pattern_score", "task_pattern_score", "saturation", "train_loss", "grad_norm", "ms"]:
     check(key in last, f"log line has {key}")
 check(len(last["pattern_score"]) == 1 and len(last["pattern_score"][0]) == 2, "pattern_score is per layer, per head")
+check(len(last["saturation"]) == 1 and len(last["saturation"][0]) == 2
+      and all(0 <= v <= 1 for v in last["saturation"][0]), "saturation is per layer, per head, a share")
 check(last["loss"] < first["loss"], f"the loss falls ({first['loss']} -> {last['loss']})")
 check(all(0 <= l["accuracy"] <= 1 for l in lines), "accuracy in [0, 1]")
 model = json.load(open(path("model.json")))
 check(model["format"] == "attnlab-model" and model["step"] == 30, "model file: format and step")
 check(model["config"]["task"] == "reverse" and model["config"]["n"] == 6, "model file: the complete config")
-check(model["config"]["train"]["seed"] == 3 and model["config"]["d_k"] == 8, "model file: train settings, d_k = d_model/heads")
+check(model["config"]["train"]["seed"] == 3 and model["config"]["train"]["micro_batch"] == 8 and model["config"]["d_k"] == 8,
+      "model file: train settings (micro_batch too), d_k = d_model/heads")
 check(len(model["vocabulary"]) == 16 and model["vocabulary"][0] == "a", "model file: vocabulary")
 w = model["weights"]
 check(len(w["w_e"]) == 16 and len(w["w_e"][0]) == 16, "w_e is vocab x d_model")

@@ -211,6 +211,36 @@ TEST(Training, ShortSeededRunLearnsPreviousToken) {
   EXPECT_GT(after.pattern_score, 3 * before.pattern_score);
 }
 
+TEST(Training, SaturationCountsNearlyOneHotRowsThatHadAChoice) {
+  // previous_token: one layer, causal, so query 0 sees one key (left out) and the others 2..n keys.
+  TrainSetup s = default_setup(*find_task("previous_token"));
+  attn::Rng rng(attn::hash_string("saturation", 1));
+  const Batch batch = make_batch(*find_task("previous_token"), s.spec, 4, s.spec.n_ctx, rng);
+  Model<float> model(s.spec);
+  model.init(1);
+  const attn::learn::Tensor* wq = model.find(Param::w_q, 0);
+  const attn::learn::Tensor* wk = model.find(Param::w_k, 0);
+  // W_Q = 0: every score is 0, every row uniform over at least two keys, nothing saturated.
+  std::fill_n(model.param(Param::w_q, 0), wq->size(), 0.0f);
+  Metrics m = measure(*find_task("previous_token"), model, batch, model.forward(batch));
+  ASSERT_EQ(m.saturation.size(), (size_t)s.spec.heads);
+  for (double v : m.saturation) EXPECT_EQ(v, 0.0);
+  // Scores thousands of times larger than usual: softmax is one-hot almost everywhere.
+  model.init(1);
+  for (float* w : {model.param(Param::w_q, 0), model.param(Param::w_k, 0)})
+    for (size_t i = 0; i < wk->size(); ++i) w[i] *= 300.0f;
+  m = measure(*find_task("previous_token"), model, batch, model.forward(batch));
+  for (double v : m.saturation) EXPECT_GT(v, 0.9);
+  // Chunked sums count the same rows as one pass.
+  MetricSums sums;
+  for (int first = 0; first < batch.size; first += 2) {
+    const Batch part = slice(batch, first, 2);
+    sums.add(*find_task("previous_token"), model, part, model.forward(part));
+  }
+  EXPECT_EQ(sums.finish(*find_task("previous_token"), 1, s.spec.heads).saturation, m.saturation);
+  EXPECT_EQ(sums.rows, (long long)batch.size * (s.spec.n_ctx - 1)) << "query 0 has one key to see: left out";
+}
+
 TEST(Training, MicroBatchesSumToTheWholeBatchsGradient) {
   // In double precision the parts' gradients, each scaled by the whole batch's target count, add up to
   // the whole batch's gradient (up to rounding), for equal and unequal parts, tied and cross models.

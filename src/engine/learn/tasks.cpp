@@ -376,7 +376,7 @@ template <class T>
 void MetricSums::add(const Task& task, const Model<T>& model, const Batch& batch, double batch_loss) {
   const ModelSpec& s = model.spec();
   const int B = batch.size, n = batch.n, m = model.m(), V = s.vocab, L = s.layers, H = s.heads, R = task.relations;
-  if (mass.empty()) mass.assign((size_t)L * H * R, 0.0), queries.assign((size_t)L * R, 0.0);
+  if (mass.empty()) mass.assign((size_t)L * H * R, 0.0), queries.assign((size_t)L * R, 0.0), saturated.assign((size_t)L * H, 0);
   // accuracy: argmax of the logits at each target cell
   long long cells = 0;
   for (int r = 0; r < B * n; ++r) {
@@ -410,6 +410,23 @@ void MetricSums::add(const Task& task, const Model<T>& model, const Batch& batch
           }
         }
   }
+  // saturation: rows whose largest weight is above the threshold, among the rows that have a choice
+  // (two keys or more to see: with one, the weight is 1 whatever the scores)
+  std::vector<uint8_t> choice((size_t)n, 0);
+  for (int i = 0; i < n; ++i) {
+    int seen = 0;
+    for (int j = 0; j < m; ++j) seen += model.mask().allows(i, j);
+    choice[(size_t)i] = seen >= 2;
+    rows += choice[(size_t)i] ? B : 0;
+  }
+  for (int l = 0; l < L; ++l)
+    for (int b = 0; b < B; ++b)
+      for (int h = 0; h < H; ++h)
+        for (int i = 0; i < n; ++i) {
+          if (!choice[(size_t)i]) continue;
+          const T* a = model.weights(l).data() + (((size_t)b * H + h) * n + i) * m;
+          saturated[(size_t)l * H + h] += (double)*std::max_element(a, a + m) > Metrics::kSaturated;
+        }
 }
 
 Metrics MetricSums::finish(const Task& task, int L, int H) const {
@@ -425,6 +442,9 @@ Metrics MetricSums::finish(const Task& task, int L, int H) const {
       for (int r = 0; r < R; ++r)
         if (!queries.empty() && queries[(size_t)l * R + r] > 0)
           out.pattern[((size_t)l * H + h) * R + r] = mass[((size_t)l * H + h) * R + r] / queries[(size_t)l * R + r];
+  out.saturation.assign((size_t)L * H, 0.0);
+  for (size_t k = 0; k < saturated.size() && k < out.saturation.size(); ++k)
+    out.saturation[k] = rows ? (double)saturated[k] / (double)rows : 0.0;
   // the task's score: per relation the best head (of the last layer, or of any); the worst relation
   out.pattern_score = 1.0;
   for (int r = 0; r < R; ++r) {

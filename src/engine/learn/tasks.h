@@ -89,6 +89,11 @@ struct Metrics {
   // induction: its prefix-match score); the minimum over relations.
   double pattern_score = 0.0;
   double pattern_at(int l, int h, int r = 0) const { return pattern[((size_t)l * heads + h) * relations + r]; }
+  // Softmax saturation, per (layer, head): the share of attention rows (queries with two keys or more
+  // to see) whose largest weight is above kSaturated. Such a row is nearly one-hot, and softmax's gradient
+  // A ⊙ (dA − rowsum(dA ⊙ A)) is then nearly 0: the scores behind it barely learn.
+  static constexpr double kSaturated = 0.99;
+  std::vector<double> saturation;
 };
 // Accuracy and pattern scores of the model's last forward pass on `batch` (which it must have run).
 template <class T>
@@ -101,6 +106,8 @@ struct MetricSums {
   long long correct = 0, total = 0;  // target cells
   std::vector<double> mass;          // (layers, heads, relations): attention on the ideal keys
   std::vector<double> queries;       // (layers, relations): queries that have ideal keys
+  std::vector<long long> saturated;  // (layers, heads): rows whose largest weight > Metrics::kSaturated
+  long long rows = 0;                // attention rows per (layer, head) with two keys or more to see
   // Adds the model's last forward pass on `batch` (whose mean loss was `loss`).
   template <class T>
   void add(const Task& task, const Model<T>& model, const Batch& batch, double loss);

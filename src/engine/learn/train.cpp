@@ -138,6 +138,7 @@ bool Trainer::continue_evaluation(int chunks) {
   const Metrics m = pending_.sums.finish(*task_, setup_.spec.layers, setup_.spec.heads);
   EvalPoint p = pending_.point;
   p.loss = m.loss, p.accuracy = m.accuracy, p.pattern_score = m.pattern_score, p.pattern = m.pattern;
+  p.saturation = m.saturation;
   history_.push_back(std::move(p));
   pending_ = {};
   return true;

@@ -34,6 +34,7 @@ struct EvalPoint {
   double grad_norm = 0.0;   // the last step's gradient norm (before clipping)
   double pattern_score = 0.0;
   std::vector<double> pattern;  // (layers, heads, relations), see Metrics
+  std::vector<double> saturation;  // (layers, heads), see Metrics
   double ms = 0.0;          // wall time since training started (excluding evaluations before this one: no)
 };
 
