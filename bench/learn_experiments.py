@@ -5,13 +5,14 @@ Runs each experiment's two variants with `attnlab-cli train` (native, seed 1, th
 the experiments table) and prints what the explanations quote: held-out loss and accuracy, the
 pattern scores, and for the sqrt(d_k) experiment the loss along the way. The texts in learn.cpp are
 copied from this output; rerun it after any change that alters training's numbers.
-    python3 bench/learn_experiments.py [build/attnlab-cli]
+    python3 bench/learn_experiments.py [build/attnlab-cli [EXPERIMENT ...]]
 """
 import json
 import subprocess
 import sys
 
 CLI = sys.argv[1] if len(sys.argv) > 1 else "build/attnlab-cli"
+ONLY = set(sys.argv[2:])
 
 EXPERIMENTS = [  # (experiment, variant, config): keep in step with experiments() in src/ui/learn.cpp
     ("scaling", "with 1/sqrt(d_k)", {"task": "induction", "d_model": 64, "heads": 2, "d_k": 128, "d_v": 32, "train": {"eval_every": 25}}),
@@ -36,7 +37,14 @@ def at(points, step):
     return next(p for p in points if p["step"] == step)
 
 
+def saturation(p):
+    heads = [v for row in p["saturation"] for v in row]
+    return sum(heads) / len(heads)
+
+
 for name, variant, config in EXPERIMENTS:
+    if ONLY and name not in ONLY:
+        continue
     points = train(config)
     last = points[-1]
     line = f"{name:9s} {variant:18s} step {last['step']:4d}  loss {last['loss']:.3f}  accuracy {100 * last['accuracy']:5.1f}%"
@@ -45,6 +53,9 @@ for name, variant, config in EXPERIMENTS:
         later = [p["loss"] for p in points if p["step"] > 100]
         line += f"\n          loss at 100 {at(points, 100)['loss']:.3f}, 300 {at(points, 300)['loss']:.3f}, 400 {at(points, 400)['loss']:.3f};"
         line += f" after 100: max {max(later):.2f}, min {min(later):.3f}"
+        line += "\n          saturated rows (mean of heads) at " + ", ".join(
+            f"{s} {saturation(at(points, s)):.2f}" for s in (0, 100, 200, 300, 400, 1000))
+        line += f"; per head at 400 {[[round(x, 2) for x in r] for r in at(points, 400)['saturation']]}"
     if name == "heads":
         rel = last["pattern_by_relation"]
         line += f"\n          on i-1 per head {[round(x, 2) for x in rel['previous'][0]]}, on i+1 {[round(x, 2) for x in rel['next'][0]]}"
