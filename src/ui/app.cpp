@@ -465,7 +465,12 @@ void frame(App& app) {
   if (app.labels_version != app.result_version) refresh_labels(app);
   handle_shortcuts(app);
   learn_tick(app);  // training takes its slice of the frame whichever mode is shown
-  if (app.ui.learn_mode) return draw_learn_mode(app), remember_windows(app), end_frame(app, version_at_start);
+  if (app.ui.learn_mode) {
+    draw_learn_mode(app);
+    remember_windows(app);
+    if (app.ui.show_tour) keep_on_screen(app, "Tour"), draw_tour_window(app);  // the tour's Learn chapter
+    return end_frame(app, version_at_start);
+  }
 
   if (app.ui.presenter) {
     draw_presenter(app);

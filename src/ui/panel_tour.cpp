@@ -3,7 +3,10 @@
 // the learner to try one thing, ticking it off when they have.
 #include <algorithm>
 
+#include "imgui_internal.h"  // BringWindowToDisplayFront
+
 #include "app.h"
+#include "learn.h"
 #include "panels.h"
 #include "presets.h"
 #include "widgets.h"
@@ -19,9 +22,38 @@ struct Step {
   View view;          // the matrix to frame
   const char* setup;  // config + "view" applied when the step opens (nullptr: leave the lab as it is)
   bool (*done)(const App&);  // has the learner done the thing? (nullptr: nothing to check)
+  // Learn chapter: sets Learn mode up when the step opens (the lab's steps leave Learn mode), and the
+  // widget to frame there instead of a matrix.
+  void (*learn)(App&) = nullptr;
+  const char* item = nullptr;
 };
 
 bool any_mask(const App& a) { return !a.engine.config().mask.empty(); }
+
+// [SECTION] the Learn chapter's set-ups and checks
+int experiment_index(const char* key) {
+  const auto all = experiments();
+  for (size_t i = 0; i < all.size(); ++i)
+    if (std::string(all[i].key) == key) return (int)i;
+  return -1;
+}
+const LearnState* learn_of(const App& a) { return a.learn.get(); }
+bool trained_to(const App& a, const char* task, double accuracy) {
+  const LearnState* L = learn_of(a);
+  return L && L->started && L->run_setup.task == task && !L->trainer.history().empty() &&
+         L->trainer.history().back().accuracy >= accuracy;
+}
+// The second run of an experiment has started: its grey curves show the first one.
+bool compared(const App& a, const char* key) {
+  const LearnState* L = learn_of(a);
+  return L && L->started && L->experiment == experiment_index(key) && !L->compare.loss.empty();
+}
+void learn_task(App& app, const char* task) {
+  LearnState& L = learn_state(app);
+  L.setup = learn_defaults(*attn::learn::find_task(task));
+  L.experiment = -1;
+  L.error.clear();
+}
 bool has_mask_kind(const App& a, attn::MaskTerm::Kind kind) {
   for (const attn::MaskTerm& t : a.engine.config().mask)
     if (t.kind == kind) return true;
@@ -108,9 +140,41 @@ const Step kSteps[] = {
      "In All heads, switch head 1 to 'hand-built: same word' and back to random.", View::weights,
      R"({"text": "the cat chased the dogs because it was tired", "embedding": "interpretable", "d_model": 8, "heads": 2, "d_k": 8, "d_v": 4, "seed": 7, "positional": "none", "handmade": [{"head": 0, "kind": "pronoun"}], "view": {"query": 6}})",
      [](const App& a) { return a.engine.config().handmade.size() > 1; }},
-    {"14. Your turn",
-     "Change the number of heads, d_k or the text; edit a number in Q (click it, then drag in Inspector); mask "
-     "pairs by clicking weights. Every matrix updates as you go; Presets has more set-ups.",
+    // The Learn chapter: the same attention, with weights learned from examples.
+    {"14. Learning the weights",
+     "Every weight so far was random or written by hand. In Learn mode a small model learns its own: it sees "
+     "thousands of examples of a task and, at every step, nudges W_Q, W_K, W_V, W_O and the embeddings to lower its "
+     "loss. The task here: at each position, output the token just before it.",
+     "Press Train (or Space). Watch the loss fall and, under 'Attention on a probe', the sub-diagonal appear: every "
+     "token learns to look at the one before it.",
+     View::count, nullptr, [](const App& a) { return trained_to(a, "previous_token", 0.9); },
+     [](App& app) { learn_task(app, "previous_token"); }, "learn_train"},
+    {"15. Inside a trained model",
+     "The trained weights are ordinary numbers. Opened in the lab, they go through the same stages as before: "
+     "X, Q, K, S, A, the output. Only now the pattern in A was learned, not drawn at random.",
+     "Press 'Open in the lab' and hover a weight in A: its arithmetic, with the trained numbers. (L returns to Learn.)",
+     View::count, nullptr, [](const App& a) { return !a.ui.learn_mode && !a.engine.config().w_q.empty(); },
+     [](App&) {}, "learn_open"},
+    {"16. Two layers: an induction head",
+     "Induction: after '\xE2\x80\xA6 c f k \xE2\x80\xA6 c f', guess k. No single head can; two in a row can. A "
+     "layer-0 head learns to look at the previous token, so each position also carries the token before it. A "
+     "layer-1 head then finds the earlier position whose predecessor is the current token, and copies what it holds.",
+     "Press Train; watch layer 1's pattern score (prefix matching) pass 0.5. Then pick '1 layer' under Experiments "
+     "and train it: the 2-layer run stays in grey to compare.",
+     View::count, nullptr, [](const App& a) { return compared(a, "layers"); },
+     [](App& app) { learn_load_experiment(app, experiment_index("layers"), 0); }, "learn_experiment"},
+    {"17. Why \xE2\x88\x9A" "d_k, measured",
+     "The induction task again, with d_k = 128, without and with 1/\xE2\x88\x9A" "d_k. Unscaled scores are about 11 "
+     "times larger, so softmax rows go one-hot (the fourth plot counts them) and pass almost no gradient back to "
+     "their scores: the run learns at first, then comes apart.",
+     "Train 'no scaling', then pick 'with 1/\xE2\x88\x9A" "d_k' under Experiments and train it. Compare the loss "
+     "and the saturated rows.",
+     View::count, nullptr, [](const App& a) { return compared(a, "scaling"); },
+     [](App& app) { learn_load_experiment(app, experiment_index("scaling"), 1); }, "learn_experiment"},
+    {"18. Your turn",
+     "In the lab: change the number of heads, d_k or the text; edit a number in Q (click it, then drag in "
+     "Inspector); mask pairs by clicking weights. In Learn mode (L): another task or experiment, or your own probe "
+     "input. Presets has more set-ups.",
      "Close the tour when you are done (T opens it again).", View::weights, nullptr, nullptr},
 };
 constexpr int kStepCount = (int)(sizeof kSteps / sizeof kSteps[0]);
@@ -118,6 +182,10 @@ constexpr int kStepCount = (int)(sizeof kSteps / sizeof kSteps[0]);
 void open_step(App& app, int k) {
   app.ui.tour_step = std::clamp(k, 0, kStepCount - 1);
   const Step& s = kSteps[app.ui.tour_step];
+  set_learn_mode(app, s.learn != nullptr);
+  if (s.learn) s.learn(app);
+  app.ui.focus_item = s.item ? s.item : "";
+  app.ui.tour_raise = 2;  // a step may switch modes, whose windows appear in front of the tour
   if (s.setup) {
     const std::string err = apply_setup(app, s.setup);
     if (!err.empty()) notify(app, "Tour step could not be set up: " + err);
@@ -132,6 +200,13 @@ void open_step(App& app, int k) {
 
 int tour_step_count() { return kStepCount; }
 
+const char* tour_step_title(int step) { return step >= 0 && step < kStepCount ? kSteps[step].title : ""; }
+
+bool tour_step_done(const App& app) {
+  const Step& s = kSteps[std::clamp(app.ui.tour_step, 0, kStepCount - 1)];
+  return s.done && s.done(app);
+}
+
 void tour_open_step(App& app, int k) { open_step(app, k); }
 
 void draw_tour_window(App& app) {
@@ -139,12 +214,14 @@ void draw_tour_window(App& app) {
   const ImVec2 ds = ImGui::GetIO().DisplaySize;
   const float w = std::min(ds.x * 0.34f, 460.0f * app.style_scale);
   ImGui::SetNextWindowSize(ImVec2(w, 0), ImGuiCond_Always);
-  ImGui::SetNextWindowPos(ImVec2(ds.x - 6.0f, ds.y - ImGui::GetFrameHeightWithSpacing() - 6.0f), ImGuiCond_Appearing, ImVec2(1.0f, 1.0f));
+  if (!ImGui::FindWindowByName("Tour"))  // first time only: later, keep_on_screen's correction must win
+    ImGui::SetNextWindowPos(ImVec2(ds.x - 6.0f, ds.y - ImGui::GetFrameHeightWithSpacing() - 6.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
   bool open = true;
   if (!ImGui::Begin("Tour", &open, ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
     return;
   }
+  if (app.ui.tour_raise > 0) --app.ui.tour_raise, ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
   const int k = std::clamp(app.ui.tour_step, 0, kStepCount - 1);
   const Step& s = kSteps[k];
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", s.title);
@@ -152,7 +229,7 @@ void draw_tour_window(App& app) {
   ImGui::TextDisabled("(%d of %d)", k + 1, kStepCount);
   ImGui::TextWrapped("%s", s.text);
   ImGui::Spacing();
-  const bool done = s.done && s.done(app);
+  const bool done = tour_step_done(app);
   ImGui::TextColored(done ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.8f, 0.35f, 1.0f), "%s", done ? "\xE2\x9C\x93 Done:" : "Try:");
   ImGui::SameLine();
   ImGui::TextWrapped("%s", s.try_);
@@ -169,8 +246,20 @@ void draw_tour_window(App& app) {
   ImGui::EndDisabled();
   remember_item(app, "tour_next");
   ImGui::End();
+  // A Learn step frames its widget (drawn this frame, so its rectangle is current) over everything.
+  if (!app.ui.focus_item.empty() && open) {
+    const auto it = app.widget_rects.find(app.ui.focus_item);
+    if (it != app.widget_rects.end()) {
+      const ImVec4 r = it->second;
+      const float pad = 3.0f * app.style_scale;
+      ImGui::GetForegroundDrawList()->AddRect(ImVec2(r.x - pad, r.y - pad), ImVec2(r.x + r.z + pad, r.y + r.w + pad),
+                                              ImGui::GetColorU32(ImVec4(1.0f, 0.8f, 0.2f, 1.0f)), 4.0f * app.style_scale, 0,
+                                              3.0f * app.style_scale);
+    }
+  }
   if (!open) {
     app.ui.show_tour = false;
+    app.ui.focus_item.clear();
     if (app.ui.focus_until < 0.0) app.ui.focus_until = 0.0, app.ui.flash_view = View::count;
   }
 }

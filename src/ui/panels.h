@@ -17,6 +17,8 @@ void draw_help_window(App& app);       // keyboard shortcuts and how to read the
 void draw_tour_window(App& app);       // the guided walkthrough
 void tour_open_step(App& app, int step);  // sets the lab up for a tour step and frames its matrix
 int tour_step_count();
+const char* tour_step_title(int step);  // "" out of range
+bool tour_step_done(const App& app);    // the open step's "Try" is done (it shows a tick)
 void draw_hover_card(App& app);        // tooltip with the exact computation of the hovered cell
 void draw_nav_bar(App& app);           // tabs between panels on small screens, side panels, Present
 void draw_presenter(App& app);         // full-screen teaching view: formula, S and A big, presets

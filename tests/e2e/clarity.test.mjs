@@ -124,6 +124,24 @@ test('the tour drives the lab and its highlight lasts', async () => {
       if (img.rgba[i] > 220 && img.rgba[i + 1] > 170 && img.rgba[i + 1] < 230 && img.rgba[i + 2] < 90) gold++;
     }
   assert.ok(gold > b.w * 0.5, 'the highlight around S faded: ' + gold);
+  // On to the Learn chapter (step 14): it opens Learn mode on previous_token and frames Train.
+  for (let k = 3; k < 13; k++) {
+    await page.mouse.click(next.x + next.w / 2, next.y + next.h / 2);
+    await frames(page, 3);
+    next = (await page.evaluate(() => window.attnlab.layout())).widgets.tour_next;
+  }
+  const train = (await page.evaluate(() => window.attnlab.layout())).widgets.learn_train;
+  assert.ok(train, 'the Learn chapter shows Learn mode');
+  assert.equal((await page.evaluate(() => window.attnlab.trainStatus())).state, 'idle');
+  await draw(page, 1);
+  const learn = await shot(page, 'c05b-tour-learn-chapter');
+  let framed = 0;
+  for (let x = Math.floor(train.x); x < train.x + train.w; x++)
+    for (let y = Math.floor(train.y) - 6; y < train.y; y++) {
+      const i = (y * learn.width + x) * 4;
+      if (learn.rgba[i] > 220 && learn.rgba[i + 1] > 170 && learn.rgba[i + 1] < 230 && learn.rgba[i + 2] < 90) { framed++; break; }
+    }
+  assert.ok(framed > train.w * 0.8, 'Train is framed in gold: ' + framed + ' of ' + Math.round(train.w) + ' columns');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -11,6 +11,7 @@
 #include "formula.h"
 #include "handmade_heads.h"
 #include "lab.h"
+#include "learn.h"
 #include "panels.h"
 #include "presets.h"
 #include "tokenizer.h"
@@ -252,9 +253,24 @@ TEST_F(Lab, TheTourDrivesTheLabAndKeepsItsHighlight) {
     EXPECT_TRUE(app.error.empty()) << "step " << k << ": " << app.error;
     // Every step's set-up (config and view JSON) parses and applies: a broken one is announced.
     EXPECT_EQ(app.notice.find("could not be set up"), std::string::npos) << "step " << k << ": " << app.notice;
+    EXPECT_NE(ImGui::FindWindowByName("Tour"), nullptr);
+    const ImRect tour = window("Tour");
+    EXPECT_TRUE(tour.Min.x >= 0 && tour.Min.y >= 0 && tour.Max.x <= ImGui::GetIO().DisplaySize.x && tour.Max.y <= ImGui::GetIO().DisplaySize.y)
+        << "step " << k << ": the tour window leaves the screen";
+    if (app.ui.learn_mode) {  // the Learn chapter frames one of Learn mode's widgets (next test)
+      EXPECT_FALSE(app.ui.focus_item.empty()) << "step " << k;
+      EXPECT_EQ(ImGui::FindWindowByName("Tour")->Hidden, false) << "step " << k;
+      const ImGuiWindow* front = nullptr;  // the window shown in front at the Tour's centre
+      const ImRect t = window("Tour");
+      for (ImGuiWindow* w : GImGui->Windows)
+        if (w->WasActive && !w->Hidden && w->Rect().Contains(t.GetCenter()) && !(w->Flags & ImGuiWindowFlags_ChildWindow)) front = w;
+      ASSERT_NE(front, nullptr);
+      EXPECT_STREQ(front->Name, "Tour") << "step " << k << ": the tour is behind " << front->Name;
+      continue;
+    }
     EXPECT_LT(app.ui.focus_until, 0.0) << "step " << k << ": the highlight must last";
     EXPECT_NE(app.ui.flash_view, View::count);
-    EXPECT_NE(ImGui::FindWindowByName("Tour"), nullptr);
+    EXPECT_TRUE(app.ui.focus_item.empty()) << "step " << k;
   }
   // Step 4 switches scaling off; setting it back on is what the learner is asked to do.
   attnlab::tour_open_step(app, 3);
@@ -264,6 +280,60 @@ TEST_F(Lab, TheTourDrivesTheLabAndKeepsItsHighlight) {
   // The tour window sits over the right-hand column, not over the matrices' bottom row.
   const ImRect tour = window("Tour"), matrices = window("Matrices");
   EXPECT_GE(tour.Min.x + 1.0f, matrices.Max.x - tour.GetWidth() * 0.5f);
+}
+
+TEST_F(Lab, TheTourLearnChapterTrainsOpensTheModelAndCompares) {
+  int first = -1;
+  for (int k = 0; k < attnlab::tour_step_count() && first < 0; ++k)
+    if (std::string(attnlab::tour_step_title(k)).find("Learning the weights") != std::string::npos) first = k;
+  ASSERT_GE(first, 0);
+  app.ui.show_tour = true;
+  // Learning the weights: Learn mode, previous_token, framed Train button; done once it has learned.
+  attnlab::tour_open_step(app, first);
+  frames(2);
+  ASSERT_TRUE(app.ui.learn_mode);
+  attnlab::LearnState& L = attnlab::learn_state(app);
+  EXPECT_EQ(L.setup.task, "previous_token");
+  EXPECT_EQ(app.ui.focus_item, "learn_train");
+  EXPECT_FALSE(attnlab::tour_step_done(app));
+  L.budget_ms = 1000.0f, L.frame_target_ms = 1000.0f;  // train fast: this is not about frame time
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  for (int f = 0; f < 400 && !L.trainer.done(); ++f) frames(1);
+  ASSERT_TRUE(L.trainer.done());
+  EXPECT_TRUE(attnlab::tour_step_done(app)) << "accuracy " << L.trainer.history().back().accuracy;
+  // Inside a trained model: the framed button opens it in the lab, the tour follows.
+  attnlab::tour_open_step(app, first + 1);
+  frames(2);
+  EXPECT_TRUE(app.ui.learn_mode);
+  EXPECT_NE(app.widget_rects.find("learn_open"), app.widget_rects.end());
+  EXPECT_FALSE(attnlab::tour_step_done(app));
+  ASSERT_EQ(attnlab::learn_open_in_lab(app, 0), "");
+  frames(2);
+  EXPECT_FALSE(app.ui.learn_mode);
+  EXPECT_TRUE(attnlab::tour_step_done(app));
+  EXPECT_FALSE(ImGui::FindWindowByName("Tour")->Hidden) << "the tour stays open in the lab";
+  // Two layers: the experiment's 2-layer variant is loaded; done when the 1-layer run is compared with it.
+  attnlab::tour_open_step(app, first + 2);
+  frames(2);
+  EXPECT_TRUE(app.ui.learn_mode);
+  EXPECT_EQ(L.setup.spec.layers, 2);
+  EXPECT_NE(app.widget_rects.find(app.ui.focus_item), app.widget_rects.end()) << app.ui.focus_item;
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  for (int f = 0; f < 400 && L.trainer.history().size() < 2; ++f) frames(1);
+  EXPECT_FALSE(attnlab::tour_step_done(app));
+  ASSERT_EQ(attnlab::learn_load_experiment(app, L.experiment, 1), "");
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  EXPECT_EQ(L.run_setup.spec.layers, 1);
+  EXPECT_TRUE(attnlab::tour_step_done(app));
+  // Why sqrt(d_k): the unscaled variant first. Then the last step goes back to the lab.
+  attnlab::tour_open_step(app, first + 3);
+  frames(2);
+  EXPECT_EQ(L.setup.spec.scale_mode, attn::ScaleMode::none);
+  EXPECT_EQ(L.setup.spec.d_k, 128);
+  attnlab::tour_open_step(app, first + 4);
+  frames(2);
+  EXPECT_FALSE(app.ui.learn_mode);
+  EXPECT_TRUE(app.ui.focus_item.empty());
 }
 
 // [SECTION] hand-built heads (engine data)
