@@ -163,8 +163,8 @@ int bench_training(int min_steps, double budget_ms) {
     while (steps < min_steps || now_ms() - t0 < budget_ms) steps += t.run(5);
     const double ms = (now_ms() - t0) / steps;
     std::printf("{\"impl\":\"engine-train\",\"isa\":\"%s\",\"layers\":2,\"d_model\":%d,\"heads\":%d,\"n\":32,"
-                "\"batch\":32,\"steps\":%d,\"ms_per_step\":%.4f,\"steps_per_s\":%.1f}\n",
-                attn::kernels().name, d_model, heads, steps, ms, 1000.0 / ms);
+                "\"batch\":32,\"micro_batch\":%d,\"steps\":%d,\"ms_per_step\":%.4f,\"steps_per_s\":%.1f}\n",
+                attn::kernels().name, d_model, heads, s.train.micro_batch, steps, ms, 1000.0 / ms);
     std::fflush(stdout);
   }
   return 0;

@@ -125,6 +125,15 @@ MaskMatrix build_mask(const std::vector<MaskTerm>& terms, int n, int m) {
     }
     mm.ranges[(size_t)i] = {lo, hi};
   }
+  mm.key_ranges.assign((size_t)m, Range{n, 0});
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j)
+      if (mm.allows(i, j)) {
+        Range& r = mm.key_ranges[(size_t)j];
+        r.lo = r.lo < i ? r.lo : i, r.hi = i + 1;
+      }
+  for (Range& r : mm.key_ranges)
+    if (r.hi == 0) r.lo = 0;  // a key no query sees: empty
   return mm;
 }
 

@@ -44,6 +44,7 @@ struct MaskMatrix {
   int n = 0, m = 0;
   std::vector<uint8_t> allowed;  // (n, m), 1 = may attend
   std::vector<Range> ranges;     // per row: the smallest [lo, hi) holding every allowed key
+  std::vector<Range> key_ranges; // per key (column): the smallest [lo, hi) holding every query that sees it
   std::vector<int> fully_masked_rows;
   bool allows(int i, int j) const { return allowed[(size_t)i * m + j] != 0; }
 };

@@ -343,12 +343,13 @@ void Model<T>::backward_part(int total_targets, bool add) {
         T* dqh = dq_.data() + (size_t)b * n * HK + h * dk;
         T* dkh = dk_.data() + (size_t)b * m * HK + h * dk;
         // mix: dA = dO·Vᵀ, dV = Aᵀ·dO
+        // (the mask's ranges skip the cells it hides: their terms are zeros)
         mix_backward(K, do_.data() + (size_t)b * n * HV + h * dv, HV, w, vb + h * dv, HV, n, m, dv, da,
-                     dv_.data() + (size_t)b * m * HV + h * dv, HV);
+                     dv_.data() + (size_t)b * m * HV + h * dv, HV, &mask_);
         // softmax: dS = A ⊙ (dA − rowsum(dA ⊙ A))
-        softmax_backward(da, w, n, m, ds);
+        softmax_backward(da, w, n, m, ds, mask_.ranges.data());
         // scores: dQ = α·dS·K, dK = α·dSᵀ·Q   (with respect to the rotated Q and K)
-        scores_backward(K, ds, qb + h * dk, HK, kb + h * dk, HK, n, m, dk, alpha, dqh, HK, dkh, HK);
+        scores_backward(K, ds, qb + h * dk, HK, kb + h * dk, HK, n, m, dk, alpha, dqh, HK, dkh, HK, &mask_);
         // RoPE: back through the transposed rotation
         if (rope) {
           apply_rope(dqh, n, dk, HK, rope_, true);
