@@ -173,6 +173,17 @@ TEST(Registration, EveryMaskKindIsRegisteredOnceAndHidesWhatItsDefinitionSays) {
     const attn::MaskMatrix mm = attn::build_mask({term}, n, m);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < m; ++j) EXPECT_EQ(mm.allows(i, j), allows(i, j)) << attn::to_string(term.kind) << " " << i << "," << j;
+    // The ranges the kernels may skip outside: every allowed cell lies in its row's and its key's range.
+    ASSERT_EQ(mm.ranges.size(), (size_t)n);
+    ASSERT_EQ(mm.key_ranges.size(), (size_t)m);
+    for (int j = 0; j < m; ++j) {
+      int lo = n, hi = 0;
+      for (int i = 0; i < n; ++i)
+        if (allows(i, j)) lo = std::min(lo, i), hi = i + 1;
+      if (hi == 0) lo = 0;
+      EXPECT_EQ(mm.key_ranges[(size_t)j].lo, lo) << attn::to_string(term.kind) << " key " << j;
+      EXPECT_EQ(mm.key_ranges[(size_t)j].hi, hi) << attn::to_string(term.kind) << " key " << j;
+    }
   }
 }
 
