@@ -377,7 +377,7 @@ std::string learn_status_json(App& app) {
     // The last evaluation on the held-out set, in the same form as `attnlab-cli train` logs it.
     const ojson last = ojson::parse(attn::eval_point_json(L.trainer.history().back(), L.trainer));
     j["evaluated_at"] = last["step"];
-    for (const char* k : {"loss", "accuracy", "pattern_score", "task_pattern_score", "pattern_by_relation"})
+    for (const char* k : {"loss", "accuracy", "pattern_score", "task_pattern_score", "pattern_by_relation", "saturation"})
       if (last.contains(k)) j[k] = last[k];
   }
   j["message"] = L.started ? L.trainer.message() : std::string();

@@ -257,7 +257,7 @@ TEST_F(Learn, PageApiTrainsAndReportsLikeTheCli) {
   EXPECT_TRUE(app.ui.learn_mode);
   train_to_end();
   const std::string status = attnlab::learn_status_json(app);
-  for (const char* k : {"\"state\":\"done\"", "\"step\":60", "\"steps\":60", "\"loss\":", "\"accuracy\":", "\"pattern_score\":[["})
+  for (const char* k : {"\"state\":\"done\"", "\"step\":60", "\"steps\":60", "\"loss\":", "\"accuracy\":", "\"pattern_score\":[[", "\"saturation\":[["})
     EXPECT_NE(status.find(k), std::string::npos) << k << " in " << status;
   // The history holds step 0, 20, 40, 60, and equals a second run with the same seed.
   const std::string h1 = attnlab::learn_history_json(app);
