@@ -187,6 +187,8 @@ TEST_F(Learn, AnEvaluationIsSpreadOverFramesAChunkAtATime) {
   ASSERT_EQ(s.trainer.history().size(), 1u);
   frames(3);
   EXPECT_EQ(s.trainer.step(), 0) << "three parts of four";
+  attnlab::learn_replay(app, 0);  // replaying history mid-step must not disturb the step under way
+  attnlab::learn_replay(app, -1);
   frames(1);
   EXPECT_EQ(s.trainer.step(), 1);
   frames(4);

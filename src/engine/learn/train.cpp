@@ -163,9 +163,7 @@ bool Trainer::adopt(const std::vector<float>& params, int step) {
 }
 
 void Trainer::restore(const std::vector<float>& params) {
-  if (params.size() != model_.params().size()) return;
-  model_.params() = params;
-  part_ = 0;  // a step under way had gradients of other weights: it starts again (with the next batch)
+  if (params.size() == model_.params().size()) model_.params() = params;
 }
 
 Example Trainer::held_out_example(int index) const {

@@ -88,7 +88,8 @@ class Trainer {
   Model<float>& model() { return model_; }
   const Model<float>& model() const { return model_; }
 
-  // Weights as they are now (a copy), and back.
+  // Weights as they are now (a copy), and back. A step under way (run_part) is kept: its gradient so far
+  // is of the weights before, so put the live weights back before training goes on (as replay does).
   std::vector<float> snapshot() const { return model_.params(); }
   void restore(const std::vector<float>& params);
   // Takes over trained weights (a model file's) as the weights of step `step` of this run: the history
