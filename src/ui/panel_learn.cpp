@@ -286,8 +286,10 @@ void plot(const char* id, const char* title, ImVec2 size, float x_max, float y_l
   const auto X = [&](float x) { return a.x + (b.x - a.x) * (x_max > 0 ? x / x_max : 0.0f); };
   const auto Y = [&](float y) { return b.y - (b.y - a.y) * std::clamp((y - y_lo) / (y_hi - y_lo), 0.0f, 1.0f); };
   char buf[32];
-  for (int k = 0; k <= 4; ++k) {  // grid and value labels
-    const float v = y_lo + (y_hi - y_lo) * (float)k / 4.0f;
+  // grid and value labels: five, or three when the plot is too short for five to stay apart
+  const int ticks = b.y - a.y < 6.0f * ImGui::GetTextLineHeight() ? 2 : 4;
+  for (int k = 0; k <= ticks; ++k) {
+    const float v = y_lo + (y_hi - y_lo) * (float)k / (float)ticks;
     dl->AddLine(ImVec2(a.x, Y(v)), ImVec2(b.x, Y(v)), IM_COL32(255, 255, 255, k == 0 ? 60 : 22));
     std::snprintf(buf, sizeof buf, fmt, v);
     dl->AddText(ImVec2(p0.x, Y(v) - ImGui::GetTextLineHeight() * 0.5f), IM_COL32(160, 160, 160, 255), buf);
@@ -768,7 +770,10 @@ void draw_learn_mode(App& app) {
     ImGui::End();
     body_top += top;
   }
-  const float body_h = H - body_top, curves_h = body_h * 0.38f;
+  // The curves take more height when their four plots wrap into two rows (draw_curves' rule, ~12
+  // text heights per plot).
+  const bool two_rows = right_w < 52.0f * ImGui::GetFontSize();
+  const float body_h = H - body_top, curves_h = body_h * (two_rows ? 0.46f : 0.38f);
   const auto window = [&](int tab, const char* name, float x, float y, float w, float h, auto&& draw) {
     if (narrow && L.tab != tab) return;
     if (narrow) x = 0, y = body_top, w = W, h = body_h;
