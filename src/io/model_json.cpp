@@ -342,6 +342,9 @@ std::string model_to_json(const learn::Trainer& trainer, int indent) {
   j["vocabulary"] = std::move(vocab);
   j["step"] = trainer.step();
   if (!trainer.history().empty()) j["metrics"] = ojson::parse(eval_point_json(trainer.history().back(), trainer));
+  ojson history = ojson::array();
+  for (const learn::EvalPoint& p : trainer.history()) history.push_back(ojson::parse(eval_point_json(p, trainer)));
+  j["history"] = std::move(history);
   if (trainer.diverged()) j["diverged"] = trainer.message();
   j["weights"] = weights_json(s, trainer.model().tensors(), trainer.model().params().data());
   return j.dump(indent);
@@ -352,7 +355,72 @@ bool is_model_json(std::string_view text) {
   return root.is_object() && root.contains("format") && root["format"] == "attnlab-model";
 }
 
-std::string parse_model(std::string_view text, TrainSetup& setup, std::vector<float>& params, int* step) {
+namespace {
+// A (layers, heads) table of numbers in [0, 1] from a log line, into `out` at (l·H + h)·stride + offset.
+bool read_table(In& in, const json& v, const std::string& field, int L, int H, std::vector<double>& out, int stride, int offset) {
+  if (!v.is_array() || (int)v.size() != L) return in.fail(field, "expected " + std::to_string(L) + " layers");
+  for (int l = 0; l < L; ++l) {
+    const json& row = v[(size_t)l];
+    const std::string f = field + "[" + std::to_string(l) + "]";
+    if (!row.is_array() || (int)row.size() != H) return in.fail(f, "expected " + std::to_string(H) + " heads");
+    for (int h = 0; h < H; ++h) {
+      float x = 0.0f;
+      if (!in.number(row[(size_t)h], f + "[" + std::to_string(h) + "]", x)) return false;
+      if (x < 0.0f || x > 1.0f) return in.fail(f + "[" + std::to_string(h) + "]", "expected a number in [0, 1]");
+      out[((size_t)l * H + h) * stride + offset] = x;
+    }
+  }
+  return true;
+}
+
+// The file's evaluations (the log lines `train` printed), each at a step up to the file's, in order.
+bool read_history(In& in, const json& v, const TrainSetup& setup, int last_step, std::vector<learn::EvalPoint>& out) {
+  if (!v.is_array()) return in.fail("history", "expected an array of evaluations");
+  if (v.size() > (size_t)learn::TrainLimits::max_steps + 1) return in.fail("history", "too many evaluations");
+  const learn::Task& task = *learn::find_task(setup.task);
+  const int L = setup.spec.layers, H = setup.spec.heads, R = task.relations;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const json& e = v[i];
+    const std::string f = "history[" + std::to_string(i) + "]";
+    if (!e.is_object()) return in.fail(f, "expected an object (a log line)");
+    learn::EvalPoint p;
+    const int lo = out.empty() ? 0 : out.back().step + 1;
+    if (!e.contains("step")) return in.fail(f + ".step", "missing");
+    if (!in.integer(e["step"], f + ".step", lo, last_step, p.step)) return false;
+    for (auto [key, dst] : {std::pair{"loss", &p.loss}, {"accuracy", &p.accuracy}, {"train_loss", &p.train_loss},
+                            {"grad_norm", &p.grad_norm}, {"ms", &p.ms}, {"task_pattern_score", &p.pattern_score}}) {
+      float x = 0.0f;
+      if (!e.contains(key)) {
+        if (std::string(key) == "loss" || std::string(key) == "accuracy") return in.fail(f + "." + key, "missing");
+        continue;
+      }
+      if (!in.number(e[key], f + "." + key, x)) return false;
+      *dst = x;
+    }
+    p.pattern.assign((size_t)L * H * R, 0.0);
+    if (R == 1) {
+      if (e.contains("pattern_score") && !read_table(in, e["pattern_score"], f + ".pattern_score", L, H, p.pattern, 1, 0))
+        return false;
+    } else if (e.contains("pattern_by_relation")) {
+      const json& by = e["pattern_by_relation"];
+      for (int r = 0; r < R; ++r) {
+        const std::string name = task.relation_names[r];
+        if (!by.is_object() || !by.contains(name)) return in.fail(f + ".pattern_by_relation." + name, "missing");
+        if (!read_table(in, by[name], f + ".pattern_by_relation." + name, L, H, p.pattern, R, r)) return false;
+      }
+    }
+    if (e.contains("saturation")) {
+      p.saturation.assign((size_t)L * H, 0.0);
+      if (!read_table(in, e["saturation"], f + ".saturation", L, H, p.saturation, 1, 0)) return false;
+    }
+    out.push_back(std::move(p));
+  }
+  return true;
+}
+}  // namespace
+
+std::string parse_model(std::string_view text, TrainSetup& setup, std::vector<float>& params, int* step,
+                        std::vector<learn::EvalPoint>* history) {
   const json root = json::parse(text.begin(), text.end(), nullptr, false);
   if (root.is_discarded()) return "model: not valid JSON";
   if (!root.is_object() || !root.contains("format") || root["format"] != "attnlab-model")
@@ -374,14 +442,17 @@ std::string parse_model(std::string_view text, TrainSetup& setup, std::vector<fl
     if (!holder.is_object() || !holder.contains(key)) return field + ": missing";
     if (!read_tensor(in, holder[key], t, s, field, params)) return in.error;
   }
-  if (step) {
-    *step = 0;
-    if (root.contains("step")) {
-      const json& v = root["step"];
-      if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > learn::TrainLimits::max_steps)
-        return "step: expected an integer 0.." + std::to_string(learn::TrainLimits::max_steps);
-      *step = (int)v.get<long long>();
-    }
+  int file_step = 0;
+  if (root.contains("step")) {
+    const json& v = root["step"];
+    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > learn::TrainLimits::max_steps)
+      return "step: expected an integer 0.." + std::to_string(learn::TrainLimits::max_steps);
+    file_step = (int)v.get<long long>();
+  }
+  if (step) *step = file_step;
+  if (history) {
+    history->clear();
+    if (root.contains("history") && !read_history(in, root["history"], setup, file_step, *history)) return in.error;
   }
   return "";
 }

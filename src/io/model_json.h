@@ -22,14 +22,15 @@ std::string train_config_to_json(const learn::TrainSetup& s, int indent = -1);
 std::string eval_point_json(const learn::EvalPoint& p, const learn::Trainer& trainer);
 
 // A trained model: format tag, config, vocabulary, weights (w_q/w_k/w_v per head as in the lab's
-// config), the last evaluation.
+// config), the last evaluation, and every evaluation of the run ("history", as the log lines).
 std::string model_to_json(const learn::Trainer& trainer, int indent = -1);
 // True when the text looks like a model file (has "format": "attnlab-model").
 bool is_model_json(std::string_view json_text);
 // Reads a model file back: the setup and the flat parameter vector (model.h's layout); checks every
 // shape and number. "" on success, else one line naming the field.
 std::string parse_model(std::string_view json_text, learn::TrainSetup& setup, std::vector<float>& params,
-                        int* step = nullptr);  // the file's "step" (0 when absent)
+                        int* step = nullptr,  // the file's "step" (0 when absent)
+                        std::vector<learn::EvalPoint>* history = nullptr);  // its "history" (empty when absent)
 
 // An explicit batch: {"tokens": [[ids]], "targets": [[ids, -1 = none]], "source": [[ids]]}.
 std::string parse_batch(std::string_view json_text, const learn::ModelSpec& spec, learn::Batch& out);

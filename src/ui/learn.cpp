@@ -394,11 +394,12 @@ std::string learn_open_model(App& app, std::string_view text) {
   lrn::TrainSetup setup;
   std::vector<float> params;
   int step = 0;
-  if (std::string e = attn::parse_model(text, setup, params, &step); !e.empty()) return e;
+  std::vector<lrn::EvalPoint> history;
+  if (std::string e = attn::parse_model(text, setup, params, &step, &history); !e.empty()) return e;
   if (std::string e = lrn::validate(setup); !e.empty()) return e;
   LearnState& L = learn_state(app);
   learn_start(app, setup, false);  // validated: replaces the run
-  L.trainer.adopt(params, step);
+  L.trainer.adopt(params, step, history);  // the file's curves up to its step
   L.trainer.begin_evaluation();  // the file's weights on this run's held-out set
   L.train_loss.clear();
   L.train_loss_from = L.opened_at = L.trainer.step();

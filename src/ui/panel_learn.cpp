@@ -377,8 +377,15 @@ void draw_curves(App& app, LearnState& L) {
       }
 
   const int marker = L.replay >= 0 ? L.snapshots[(size_t)L.replay].step : -1;
-  if (L.opened_at >= 0)
-    ImGui::TextDisabled("Opened from a model file at step %d: its curves start there.", L.opened_at);
+  if (L.opened_at >= 0) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    if (!hist.empty() && hist.front().step < L.opened_at)
+      ImGui::TextWrapped("Opened from a model file at step %d: the held-out curves before it are the file's record "
+                         "(its weights from then are not in the file); the batch loss starts there.", L.opened_at);
+    else
+      ImGui::TextWrapped("Opened from a model file at step %d: its curves start there.", L.opened_at);
+    ImGui::PopStyleColor();
+  }
 
   // Four plots in a row; two rows of two when each would be narrower than ~12 text heights; one
   // column on a phone.

@@ -103,6 +103,7 @@ check(len(last["saturation"]) == 1 and len(last["saturation"][0]) == 2
 check(last["loss"] < first["loss"], f"the loss falls ({first['loss']} -> {last['loss']})")
 check(all(0 <= l["accuracy"] <= 1 for l in lines), "accuracy in [0, 1]")
 model = json.load(open(path("model.json")))
+check(model["history"] == lines, "model file: the history is the run's log lines")
 check(model["format"] == "attnlab-model" and model["step"] == 30, "model file: format and step")
 check(model["config"]["task"] == "reverse" and model["config"]["n"] == 6, "model file: the complete config")
 check(model["config"]["train"]["seed"] == 3 and model["config"]["train"]["micro_batch"] == 8 and model["config"]["d_k"] == 8,

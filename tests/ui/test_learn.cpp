@@ -410,12 +410,17 @@ TEST_F(Learn, ATrainedModelLeavesAsAFileAndComesBackTheSame) {
   ASSERT_TRUE(attn::is_model_json(saved));
   const std::vector<float> trained = L().trainer.snapshot();
   const double trained_loss = L().trainer.history().back().loss;
+  const std::vector<attn::learn::EvalPoint> trained_history = L().trainer.history();  // steps 0, 40, 80
+  ASSERT_EQ(trained_history.size(), 3u);
 
   // A model that is not one, or a damaged one, is refused naming the field, and the run is kept.
   std::string broken = saved;
   broken.replace(broken.find("\"w_e\""), 5, "\"w_x\"");
   EXPECT_EQ(attnlab::learn_open_model(app, broken).rfind("weights.w_e: missing", 0), 0u) << attnlab::learn_open_model(app, broken);
   EXPECT_EQ(attnlab::learn_open_model(app, "{\"format\": \"attnlab-model\"}"), "config: missing");
+  std::string bad_history = saved;
+  bad_history.replace(bad_history.find("\"step\": 40"), 10, "\"step\": 90");  // after the file's own step
+  EXPECT_EQ(attnlab::learn_open_model(app, bad_history), "history[1].step: must be between 1 and 80");
   EXPECT_EQ(L().trainer.snapshot(), trained);
 
   // A fresh lab opens it: the same weights at step 80, paused, and the same held-out loss.
@@ -427,7 +432,18 @@ TEST_F(Learn, ATrainedModelLeavesAsAFileAndComesBackTheSame) {
   EXPECT_FALSE(L().running);
   EXPECT_EQ(L().trainer.step(), 80);
   EXPECT_EQ(L().trainer.snapshot(), trained);
-  ASSERT_EQ(L().trainer.history().size(), 1u);
+  // The file's record of the run (steps 0 and 40), then step 80 evaluated again here.
+  ASSERT_EQ(L().trainer.history().size(), 3u);
+  for (size_t i = 0; i < 2; ++i) {
+    const attn::learn::EvalPoint &a = L().trainer.history()[i], &b = trained_history[i];
+    EXPECT_EQ(a.step, b.step);
+    EXPECT_FLOAT_EQ((float)a.loss, (float)b.loss);  // the file holds floats
+    EXPECT_FLOAT_EQ((float)a.accuracy, (float)b.accuracy);
+    ASSERT_EQ(a.pattern.size(), b.pattern.size());
+    for (size_t k = 0; k < a.pattern.size(); ++k) EXPECT_FLOAT_EQ((float)a.pattern[k], (float)b.pattern[k]);
+    EXPECT_EQ(a.saturation.size(), b.saturation.size());
+  }
+  EXPECT_EQ(L().trainer.history().back().step, 80);
   EXPECT_EQ(L().trainer.history().back().loss, trained_loss);  // same weights, same held-out set (seed)
   EXPECT_EQ(std::string(attnlab::learn_phase(L())), "done");
 

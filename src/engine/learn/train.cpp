@@ -151,13 +151,15 @@ EvalPoint Trainer::evaluate() {
   return history_.back();
 }
 
-bool Trainer::adopt(const std::vector<float>& params, int step) {
+bool Trainer::adopt(const std::vector<float>& params, int step, const std::vector<EvalPoint>& before) {
   if (params.size() != model_.params().size()) return false;
   model_.params() = params;
   adamw_.reset(setup_.train.adamw, params.size());
   step_ = std::clamp(step, 0, setup_.train.steps);
   part_ = 0;
   diverged_ = false, message_.clear(), history_.clear(), pending_ = {};
+  for (const EvalPoint& p : before)
+    if (p.step < step_ && (history_.empty() || p.step > history_.back().step)) history_.push_back(p);
   last_train_loss_ = last_grad_norm_ = 0.0;
   return true;
 }

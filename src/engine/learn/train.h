@@ -93,8 +93,9 @@ class Trainer {
   std::vector<float> snapshot() const { return model_.params(); }
   void restore(const std::vector<float>& params);
   // Takes over trained weights (a model file's) as the weights of step `step` of this run: the history
-  // starts again there and AdamW's moments start from zero if training goes on. false if the size differs.
-  bool adopt(const std::vector<float>& params, int step);
+  // is the file's evaluations before that step (the one at `step` is for the caller to run again), and
+  // AdamW's moments start from zero if training goes on. false if the size differs.
+  bool adopt(const std::vector<float>& params, int step, const std::vector<EvalPoint>& before = {});
 
   // One example through the current weights (its own buffers: training's are untouched).
   Probe probe(const Example& e, bool with_gradients);
