@@ -210,11 +210,14 @@ bool tour_step_done(const App& app) {
 void tour_open_step(App& app, int k) { open_step(app, k); }
 
 void draw_tour_window(App& app) {
-  // Over the right-hand column, low down: the matrices stay in view.
+  // Over the right-hand column, low down: the matrices stay in view. On a narrow screen (a phone, or a
+  // large UI scale) a third of the width would cut off its buttons: the whole width, at the bottom.
   const ImVec2 ds = ImGui::GetIO().DisplaySize;
-  const float w = std::min(ds.x * 0.34f, 460.0f * app.style_scale);
+  const float w = ds.x < 900.0f * app.style_scale ? ds.x - 12.0f : std::min(ds.x * 0.34f, 460.0f * app.style_scale);
   ImGui::SetNextWindowSize(ImVec2(w, 0), ImGuiCond_Always);
-  if (!ImGui::FindWindowByName("Tour"))  // first time only: later, keep_on_screen's correction must win
+  // Anchored by its bottom-right corner, so it stays low as its text changes from step to step, until
+  // the learner drags it somewhere else.
+  if (!app.ui.tour_moved)
     ImGui::SetNextWindowPos(ImVec2(ds.x - 6.0f, ds.y - ImGui::GetFrameHeightWithSpacing() - 6.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
   bool open = true;
   if (!ImGui::Begin("Tour", &open, ImGuiWindowFlags_NoCollapse)) {
@@ -222,6 +225,7 @@ void draw_tour_window(App& app) {
     return;
   }
   if (app.ui.tour_raise > 0) --app.ui.tour_raise, ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+  if (GImGui->MovingWindow == ImGui::GetCurrentWindow()) app.ui.tour_moved = true;
   const int k = std::clamp(app.ui.tour_step, 0, kStepCount - 1);
   const Step& s = kSteps[k];
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", s.title);
@@ -259,6 +263,7 @@ void draw_tour_window(App& app) {
   }
   if (!open) {
     app.ui.show_tour = false;
+    app.ui.tour_moved = false;
     app.ui.focus_item.clear();
     if (app.ui.focus_until < 0.0) app.ui.focus_until = 0.0, app.ui.flash_view = View::count;
   }

@@ -69,6 +69,7 @@ struct UiState {
   View flash_view = View::count;  // the block that was scrolled to, flashing until focus_until
   std::string focus_item;         // a widget the tour points at (App::widget_rects' name), "" for none
   int tour_raise = 0;             // frames left to bring the tour window in front (Learn mode's windows are new)
+  bool tour_moved = false;        // the learner dragged the tour: it stays where they put it
   double focus_until = 0.0;
   bool focus_text = false;         // keyboard shortcut: put the cursor in the text box
   // Each view's colour range: > 0 a fixed ±range, the same whatever the numbers (comparable across

@@ -2,6 +2,7 @@
 // rows lined up, presets and the tour that set the lab up, hand-built heads that show their pattern,
 // view state that survives a link, exports that parse back, and the smaller promises (Escape, <pad>).
 #include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -280,6 +281,37 @@ TEST_F(Lab, TheTourDrivesTheLabAndKeepsItsHighlight) {
   // The tour window sits over the right-hand column, not over the matrices' bottom row.
   const ImRect tour = window("Tour"), matrices = window("Matrices");
   EXPECT_GE(tour.Min.x + 1.0f, matrices.Max.x - tour.GetWidth() * 0.5f);
+}
+
+// At every size a teacher uses, the tour's buttons are whole and on screen, in the lab and in Learn mode.
+TEST_F(Lab, TheTourCanBeFollowedAtEverySize) {
+  std::ifstream in(ATTNLAB_FONT_PATH, std::ios::binary);
+  static const std::vector<char> font((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(font.empty()) << ATTNLAB_FONT_PATH;
+  for (auto [w, h, scale] : {std::tuple{390.0f, 844.0f, 1.0f}, {1024.0f, 768.0f, 1.0f}, {1280.0f, 720.0f, 2.0f}, {1920.0f, 1080.0f, 1.0f}}) {
+    open(w, h);
+    attnlab::setup_style(app, font.data(), (int)font.size(), scale);
+    unsigned char* pixels;
+    int pw, ph;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &pw, &ph);
+    app.ui.show_tour = true;
+    for (int k : {0, 3, 13, attnlab::tour_step_count() - 1}) {
+      attnlab::tour_open_step(app, k);
+      app.widget_visible.clear();
+      frames(4);
+      const std::string at = std::to_string((int)w) + "x" + std::to_string((int)h) + " scale " + std::to_string((int)scale) +
+                             " step " + std::to_string(k + 1);
+      const auto full = app.widget_rects.find("tour_next"), seen = app.widget_visible.find("tour_next");
+      ASSERT_NE(full, app.widget_rects.end()) << at;
+      ASSERT_NE(seen, app.widget_visible.end()) << at << ": Next is not visible";
+      EXPECT_NEAR(seen->second.z, full->second.z, 0.5f) << at << ": Next is cut off";
+      EXPECT_NEAR(seen->second.w, full->second.w, 0.5f) << at << ": Next is cut off";
+      EXPECT_LE(full->second.x + full->second.z, w) << at;
+      EXPECT_LE(full->second.y + full->second.w, h) << at;
+      // Low on the screen whatever the step's text (the matrices above it stay in view).
+      EXPECT_GT(window("Tour").Max.y, h - 2.0f * ImGui::GetFrameHeightWithSpacing()) << at;
+    }
+  }
 }
 
 TEST_F(Lab, TheTourLearnChapterTrainsOpensTheModelAndCompares) {
