@@ -232,15 +232,15 @@ std::string train_config_to_json(const TrainSetup& s, int indent) { return train
 // [SECTION] log lines
 // ---------------------------------------------------------------------------------------------------
 namespace {
-// (layers, heads) of the per-head score: the best relation of each head.
-ojson pattern_rows(const learn::EvalPoint& p, int L, int H, int R, int relation = -1) {
+// (layers, heads) rows of a (layers, heads, R) table: each head's best over R, or one relation's value.
+ojson head_rows(const std::vector<double>& v, int L, int H, int R = 1, int relation = -1) {
   ojson rows = ojson::array();
   for (int l = 0; l < L; ++l) {
     ojson row = ojson::array();
     for (int h = 0; h < H; ++h) {
       double best = 0.0;
       for (int r = 0; r < R; ++r)
-        if (relation < 0 || r == relation) best = std::max(best, p.pattern[((size_t)l * H + h) * R + r]);
+        if (relation < 0 || r == relation) best = std::max(best, v[((size_t)l * H + h) * R + r]);
       row.push_back((float)best);
     }
     rows.push_back(std::move(row));
@@ -256,20 +256,15 @@ std::string eval_point_json(const learn::EvalPoint& p, const learn::Trainer& tra
   j["step"] = p.step;
   j["loss"] = (float)p.loss;
   j["accuracy"] = (float)p.accuracy;
-  j["pattern_score"] = pattern_rows(p, L, H, R);
+  j["pattern_score"] = head_rows(p.pattern, L, H, R);
   j["task_pattern_score"] = (float)p.pattern_score;
   if (R > 1) {
     ojson by = ojson::object();
-    for (int r = 0; r < R; ++r) by[task.relation_names[r]] = pattern_rows(p, L, H, R, r);
+    for (int r = 0; r < R; ++r) by[task.relation_names[r]] = head_rows(p.pattern, L, H, R, r);
     j["pattern_by_relation"] = std::move(by);
   }
-  ojson sat = ojson::array();
-  for (int l = 0; l < L; ++l) {
-    ojson row = ojson::array();
-    for (int h = 0; h < H && (size_t)(l * H + h) < p.saturation.size(); ++h) row.push_back((float)p.saturation[(size_t)l * H + h]);
-    sat.push_back(std::move(row));
-  }
-  j["saturation"] = std::move(sat);
+  // (absent from points read from a file written before saturation was measured)
+  if (p.saturation.size() == (size_t)L * H) j["saturation"] = head_rows(p.saturation, L, H);
   j["train_loss"] = (float)p.train_loss;
   j["grad_norm"] = (float)p.grad_norm;
   j["ms"] = std::round(p.ms * 10.0) / 10.0;

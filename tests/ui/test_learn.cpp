@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "lab.h"
@@ -445,6 +446,16 @@ TEST_F(Learn, ATrainedModelLeavesAsAFileAndComesBackTheSame) {
   }
   EXPECT_EQ(L().trainer.history().back().step, 80);
   EXPECT_EQ(L().trainer.history().back().loss, trained_loss);  // same weights, same held-out set (seed)
+  // A file written before saturation was measured: its history opens, and saved again opens again.
+  auto older = nlohmann::json::parse(saved);
+  for (auto& line : older["history"]) line.erase("saturation");
+  ASSERT_EQ(attnlab::learn_open_model(app, older.dump()), "");
+  evaluated();
+  EXPECT_TRUE(L().trainer.history().front().saturation.empty());
+  ASSERT_EQ(attnlab::learn_open_model(app, attnlab::learn_model_json(app)), "");
+  evaluated();
+  ASSERT_EQ(attnlab::learn_open_model(app, saved), "");
+  evaluated();
   EXPECT_EQ(std::string(attnlab::learn_phase(L())), "done");
 
   // A dropped or picked file: a model opens in Learn mode, a config in the lab; a bad one says why on screen.
