@@ -270,11 +270,8 @@ void learn_replay(App& app, int index) {
     return;
   }
   L.replay = index;
-  // The probe through the snapshot's weights; the live weights (and AdamW's moments) are put back.
-  const std::vector<float> live = L.trainer.snapshot();
-  L.trainer.restore(L.snapshots[(size_t)index].params);
-  L.replay_probe = L.trainer.probe(learn_probe_example(L), L.probe_view != 0);
-  L.trainer.restore(live);
+  // The probe through the snapshot's weights, on the probe's own buffers: training is untouched.
+  L.replay_probe = L.trainer.probe(learn_probe_example(L), L.probe_view != 0, &L.snapshots[(size_t)index].params);
 }
 
 void learn_reset(App& app) {

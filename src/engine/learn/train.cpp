@@ -173,12 +173,12 @@ Example Trainer::held_out_example(int index) const {
   return Example{std::move(one.tokens), std::move(one.targets), std::move(one.source)};
 }
 
-Probe Trainer::probe(const Example& e, bool with_gradients) {
+Probe Trainer::probe(const Example& e, bool with_gradients, const std::vector<float>* weights) {
   const Batch b = batch_of(e);
   Probe p;
   p.example = e;
   if (!check_batch(setup_.spec, b).empty()) return p;
-  probe_model_.params() = model_.params();
+  probe_model_.params() = weights && weights->size() == model_.params().size() ? *weights : model_.params();
   p.loss = probe_model_.forward(b);
   if (with_gradients) probe_model_.backward();
   const ModelSpec& s = setup_.spec;

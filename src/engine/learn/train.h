@@ -98,7 +98,8 @@ class Trainer {
   bool adopt(const std::vector<float>& params, int step, const std::vector<EvalPoint>& before = {});
 
   // One example through the current weights (its own buffers: training's are untouched).
-  Probe probe(const Example& e, bool with_gradients);
+  // `weights`: other weights of this model (a snapshot) instead of the current ones.
+  Probe probe(const Example& e, bool with_gradients, const std::vector<float>* weights = nullptr);
   // The first example of the held-out set (a fixed probe for the UI).
   Example held_out_example(int index = 0) const;
 
