@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "app.h"
 #include "imgui.h"
@@ -39,6 +42,22 @@ class Lab : public ::testing::Test {
     io.Fonts->GetTexDataAsRGBA32(&pixels, &pw, &ph);
     frames(2);
   }
+
+#ifdef ATTNLAB_FONT_PATH
+  // The shells' font (DejaVu Sans, wider than Dear ImGui's built-in one) at UI scale `scale`, for tests
+  // of what fits at a size.
+  void use_shell_font(float scale) {
+    static const std::vector<char> font = [] {
+      std::ifstream in(ATTNLAB_FONT_PATH, std::ios::binary);
+      return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    }();
+    ASSERT_FALSE(font.empty()) << ATTNLAB_FONT_PATH;
+    attnlab::setup_style(app, font.data(), (int)font.size(), scale);
+    unsigned char* pixels;
+    int pw, ph;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &pw, &ph);
+  }
+#endif
 
   void frames(int n) {
     for (int i = 0; i < n; ++i) {

@@ -2,7 +2,6 @@
 // rows lined up, presets and the tour that set the lab up, hand-built heads that show their pattern,
 // view state that survives a link, exports that parse back, and the smaller promises (Escape, <pad>).
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -285,15 +284,9 @@ TEST_F(Lab, TheTourDrivesTheLabAndKeepsItsHighlight) {
 
 // At every size a teacher uses, the tour's buttons are whole and on screen, in the lab and in Learn mode.
 TEST_F(Lab, TheTourCanBeFollowedAtEverySize) {
-  std::ifstream in(ATTNLAB_FONT_PATH, std::ios::binary);
-  static const std::vector<char> font((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  ASSERT_FALSE(font.empty()) << ATTNLAB_FONT_PATH;
   for (auto [w, h, scale] : {std::tuple{390.0f, 844.0f, 1.0f}, {1024.0f, 768.0f, 1.0f}, {1280.0f, 720.0f, 2.0f}, {1920.0f, 1080.0f, 1.0f}}) {
     open(w, h);
-    attnlab::setup_style(app, font.data(), (int)font.size(), scale);
-    unsigned char* pixels;
-    int pw, ph;
-    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &pw, &ph);
+    use_shell_font(scale);
     app.ui.show_tour = true;
     for (int k : {0, 3, 13, attnlab::tour_step_count() - 1}) {
       attnlab::tour_open_step(app, k);
@@ -453,9 +446,7 @@ TEST(Handmade, PositionalHeadsSetUpWhatTheyNeedAndSeeNothingWithoutRope) {
 }
 
 TEST_F(Lab, ThePositionalHeadsPresetShowsASubDiagonalAndAWindow) {
-  const attnlab::Preset* p = attnlab::find_preset("positional_heads");
-  ASSERT_NE(p, nullptr);
-  ASSERT_EQ(attnlab::apply_preset(app, *p), "");
+  ASSERT_EQ(attnlab::apply_preset(app, std::string_view("positional_heads")), "");
   frames(2);
   const attn::Result& r = result();
   for (int i = 1; i < r.n; ++i) EXPECT_GT(r.weights_head(0)(i, i - 1), 0.95f) << i;

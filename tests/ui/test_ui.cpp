@@ -221,16 +221,10 @@ TEST_F(Lab, TheLayoutFollowsTheScreenAndTheUiScale) {
 // every matrix drawn keeps cells of at least 8 px (a block that cannot goes on a line of its own).
 // With the shells' font (DejaVu Sans), whose labels are wider than ImGui's built-in one.
 TEST_F(Lab, EveryMatrixKeepsCellsOfAtLeastEightPixelsAtEverySize) {
-  std::ifstream in(ATTNLAB_FONT_PATH, std::ios::binary);
-  static const std::vector<char> font((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  ASSERT_FALSE(font.empty()) << ATTNLAB_FONT_PATH;
   for (auto [w, h, scale] : {std::tuple{390.0f, 844.0f, 1.0f}, {1024.0f, 768.0f, 1.0f}, {1280.0f, 720.0f, 1.0f}, {1920.0f, 1080.0f, 1.0f},
                              {1280.0f, 720.0f, 2.0f}, {1920.0f, 1080.0f, 2.0f}, {1280.0f, 720.0f, 3.0f}, {3840.0f, 2160.0f, 1.0f}}) {
     open(w, h);
-    attnlab::setup_style(app, font.data(), (int)font.size(), scale);
-    unsigned char* pixels;
-    int pw, ph;
-    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &pw, &ph);
+    use_shell_font(scale);
     frames(4);
     int drawn = 0;
     for (const auto& v : app.view_rects) {
