@@ -2,9 +2,12 @@
 
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "imgui_impl_glfw.h"
 #include "imgui_internal.h"
@@ -16,25 +19,38 @@ InputRelay* InputRelay::from(GLFWwindow* w) { return static_cast<InputRelay*>(gl
 void InputRelay::install(GLFWwindow* window) {
   window_ = window;
   glfwSetWindowUserPointer(window, this);
-  glfwSetKeyCallback(window, on_key);
+  glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
+    Event e{Event::key};
+    e.code = key, e.scancode = scancode, e.action = action, e.mods = mods;
+    from(w)->push(e);
+  });
   glfwSetCharCallback(window, [](GLFWwindow* w, unsigned c) {
-    ++from(w)->events_;
-    ImGui_ImplGlfw_CharCallback(w, c);
+    Event e{Event::character};
+    e.ch = c;
+    from(w)->push(e);
   });
   glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int mods) {
-    ++from(w)->events_;
-    ImGui_ImplGlfw_MouseButtonCallback(w, button, action, mods);  // keeps quick clicks by itself
+    Event e{Event::button};
+    e.code = button, e.action = action, e.mods = mods;
+    from(w)->push(e);
   });
   glfwSetScrollCallback(window, [](GLFWwindow* w, double dx, double dy) {
-    ++from(w)->events_;
-    ImGui_ImplGlfw_ScrollCallback(w, dx, dy);
+    Event e{Event::scroll};
+    e.x = (float)dx, e.y = (float)dy;
+    from(w)->push(e);
   });
-  glfwSetCursorPosCallback(window, [](GLFWwindow* w, double, double) {
+  glfwSetCursorPosCallback(window, [](GLFWwindow* w, double x, double y) {
     InputRelay& r = *from(w);
-    ++r.events_;
     // A real mouse moved: it has the pointer again (but not while a finger is down: browsers may send
     // compatibility mouse events around a touch, which must not steal the tap's position).
-    if (r.touch_.phase == TouchPhase::idle) r.touch_owns_pointer_ = false;
+    if (r.touch_.phase != TouchPhase::idle) {
+      ++r.events_;
+      return;
+    }
+    r.touch_owns_pointer_ = false;
+    Event e{Event::move};
+    e.x = (float)x, e.y = (float)y;
+    r.push(e);
   });
   glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int focused) {
     ++from(w)->events_;
@@ -47,22 +63,75 @@ void InputRelay::install(GLFWwindow* window) {
   glfwSetWindowSizeCallback(window, [](GLFWwindow* w, int, int) { ++from(w)->events_; });
 }
 
-void InputRelay::on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
-  InputRelay& r = *from(w);
-  ++r.events_;
-  if (action == GLFW_PRESS) r.pressed_this_frame_ = true;
-  // A release waits while any press since the last frame is unseen (Ctrl+A must be seen as a chord),
-  // and once one waits, later ones queue behind it to keep their order.
-  if (action == GLFW_RELEASE && (r.pressed_this_frame_ || !r.held_.empty())) {
-    r.held_.push_back({key, scancode, mods});
-    return;
+void InputRelay::push(const Event& e) {
+  ++events_;
+  // Key repeats carry no transition: they go straight to ImGui's key state (which they do not change).
+  if (e.kind == Event::key && e.action == GLFW_REPEAT) return ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, e.action, e.mods);
+  queue_.push_back(e);
+}
+
+// This frame's share of the queue, in order, up to the first event that this frame cannot show apart
+// from an earlier one: a second transition of the same button or key (the first must be seen for a
+// frame), a button press after a key release that waits for the next frame (Ctrl+click must not become
+// a click, nor a click Ctrl+click), or a pointer move after a button changed (the click happened where
+// the pointer was). A key released in the frame that saw its press waits for the next frame without
+// holding up other keys and characters, so typed text keeps its pace: every key once per frame.
+void InputRelay::deliver_queue() {
+  std::vector<int> keys_changed, keys_pressed;
+  bool buttons_changed[kButtons] = {}, any_button_changed = false;
+  const auto has = [](const std::vector<int>& v, int k) { return std::find(v.begin(), v.end(), k) != v.end(); };
+  for (const Event& e : std::exchange(deferred_releases_, {})) {
+    ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, GLFW_RELEASE, e.mods);
+    keys_changed.push_back(e.code);
   }
-  ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+  while (!queue_.empty()) {
+    const Event& e = queue_.front();
+    if (e.kind == Event::move) {
+      if (any_button_changed) break;
+      mouse_x_ = e.x, mouse_y_ = e.y, have_mouse_ = true;
+    } else if (e.kind == Event::button) {
+      if (e.code < 0 || e.code >= kButtons) {  // (a button ImGui does not track)
+        queue_.pop_front();
+        continue;
+      }
+      if (buttons_changed[e.code] || (e.action == GLFW_PRESS && !deferred_releases_.empty())) break;
+      button_down_[e.code] = e.action == GLFW_PRESS;
+      buttons_changed[e.code] = any_button_changed = true;
+    } else if (e.kind == Event::key) {
+      if (e.action == GLFW_RELEASE && has(keys_pressed, e.code)) {
+        // The press is seen this frame, the release the next. A modifier's release holds everything
+        // after it back too: what follows was typed without Ctrl (Ctrl+A, then "5" is text, not Ctrl+5).
+        const int code = e.code;
+        deferred_releases_.push_back(e);
+        queue_.pop_front();
+        if (code >= GLFW_KEY_LEFT_SHIFT && code <= GLFW_KEY_RIGHT_SUPER) break;
+        keys_changed.push_back(code);
+        continue;
+      } else {
+        if (has(keys_changed, e.code)) break;
+        ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, e.action, e.mods);
+        if (e.action == GLFW_PRESS) keys_pressed.push_back(e.code);
+      }
+      keys_changed.push_back(e.code);
+    } else if (e.kind == Event::character) {
+      ImGui_ImplGlfw_CharCallback(window_, e.ch);
+    } else {
+      wheel_x_ += e.x, wheel_y_ += e.y;
+    }
+    queue_.pop_front();
+  }
+  ImGuiIO& io = ImGui::GetIO();
+  for (int b = 0; b < kButtons; ++b) io.MouseDown[b] = button_down_[b];
+  // The backend polled the pointer (and knows whether the window has it); the queue says where it
+  // was at the events delivered so far.
+  if (have_mouse_ && io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(mouse_x_, mouse_y_);
 }
 
 bool InputRelay::recent_input() {
-  // A finger that is down keeps frames coming: a long press is timed on frames.
-  if (events_ != events_seen_ || touch_.phase != TouchPhase::idle) {
+  // A finger that is down keeps frames coming: a long press is timed on frames. Events that wait in
+  // the queue need frames to be delivered.
+  if (events_ != events_seen_ || touch_.phase != TouchPhase::idle || !queue_.empty() || !deferred_releases_.empty() ||
+      !touch_queue_.empty()) {
     events_seen_ = events_;
     settle_frames_ = 4;
     return true;
@@ -102,43 +171,48 @@ bool dragging_a_control() {
 void InputRelay::step_touch() {
   Touch& t = touch_;
   const float slop = 0.6f * font_px();
-  for (const TouchEvent& e : touch_queue_) {
+  while (!touch_queue_.empty()) {
+    const TouchEvent e = touch_queue_.front();
     if (e.kind == 0) {
+      // A new finger while the last tap is still being shown to ImGui waits its turn (quick taps
+      // each count); one that comes while a finger is still down means the end was lost: start over.
+      if (t.phase != TouchPhase::idle && t.ended) break;
       t = Touch{};
       t.phase = TouchPhase::placed;
       t.x = t.start_x = t.last_x = e.x;
       t.y = t.start_y = t.last_y = e.y;
       t.start_s = now_s();
       touch_owns_pointer_ = true;
+      pointer_gone_ = lift_next_frame_ = false;
       left_down_ = false;
-      continue;
+    } else if (t.phase != TouchPhase::idle && !t.ended) {
+      if (e.kind == 2) {
+        t.ended = true;
+      } else {
+        const bool moved = std::hypot(e.x - t.start_x, e.y - t.start_y) > slop;
+        if ((t.phase == TouchPhase::placed && moved) || (t.phase == TouchPhase::pressed && moved && !dragging_a_control())) {
+          t.phase = TouchPhase::scrolling;  // the finger pans the window under it, like a page
+          left_down_ = false;
+        }
+        if (t.phase == TouchPhase::pressed) t.x = e.x, t.y = e.y;  // dragging a slider, a scrollbar, a window
+        if (t.phase == TouchPhase::scrolling) {
+          const float step = 5.0f * font_px();
+          wheel_x_ += (e.x - t.last_x) / step;
+          wheel_y_ += (e.y - t.last_y) / step;
+        }
+        t.last_x = e.x, t.last_y = e.y;
+      }
     }
-    if (t.phase == TouchPhase::idle) continue;
-    if (e.kind == 2) {
-      t.ended = true;
-      continue;
-    }
-    const bool moved = std::hypot(e.x - t.start_x, e.y - t.start_y) > slop;
-    if ((t.phase == TouchPhase::placed && moved) || (t.phase == TouchPhase::pressed && moved && !dragging_a_control())) {
-      t.phase = TouchPhase::scrolling;  // the finger pans the window under it, like a page
-      left_down_ = false;
-    }
-    if (t.phase == TouchPhase::pressed) t.x = e.x, t.y = e.y;  // dragging a slider, a scrollbar, a window
-    if (t.phase == TouchPhase::scrolling) {
-      const float step = 5.0f * font_px();
-      wheel_x_ += (e.x - t.last_x) / step;
-      wheel_y_ += (e.y - t.last_y) / step;
-    }
-    t.last_x = e.x, t.last_y = e.y;
+    touch_queue_.pop_front();
   }
-  touch_queue_.clear();
 
+  const TouchPhase before = t.phase;
   switch (t.phase) {
     case TouchPhase::idle: break;
     case TouchPhase::placed:
       if (t.frames < 1) break;  // one frame of hover first: ImGui learns what is under the finger
       if (over_cell_) {
-        if (t.ended) t.phase = TouchPhase::idle;  // a tap on a cell inspects it: the pointer stays there
+        if (t.ended) t.phase = TouchPhase::idle, t.inspect = true;  // a tap on a cell inspects it: the pointer stays there
         else if (now_s() - t.start_s >= 0.5) t.phase = TouchPhase::held_cell, left_down_ = true;  // long press = click
       } else {
         left_down_ = true;
@@ -157,10 +231,16 @@ void InputRelay::step_touch() {
       if (t.ended) t.phase = TouchPhase::idle, left_down_ = false;
       break;
   }
+  // The finger is gone: from the next frame, so is the pointer (no hover, no tooltip left behind),
+  // unless the tap inspected a cell, whose card stays until the next touch.
+  if (before != TouchPhase::idle && t.phase == TouchPhase::idle && !t.inspect) lift_next_frame_ = true;
 }
 
 void InputRelay::before_new_frame() {
   ImGuiIO& io = ImGui::GetIO();
+  deliver_queue();
+  // The pointer leaves with the finger on the frame after the release (ImGui saw the release in place).
+  if (std::exchange(lift_next_frame_, false)) pointer_gone_ = true;
   step_touch();
   io.MouseWheelH += wheel_x_;
   io.MouseWheel += wheel_y_;
@@ -168,7 +248,7 @@ void InputRelay::before_new_frame() {
   if (touch_owns_pointer_) {
     // While scrolling, the pointer stays where the finger came down, so the same window scrolls.
     const bool still = touch_.phase == TouchPhase::scrolling;
-    io.MousePos = ImVec2(still ? touch_.start_x : touch_.x, still ? touch_.start_y : touch_.y);
+    io.MousePos = pointer_gone_ ? ImVec2(-FLT_MAX, -FLT_MAX) : ImVec2(still ? touch_.start_x : touch_.x, still ? touch_.start_y : touch_.y);
     io.MouseDown[0] = left_down_;
   }
 }
@@ -176,21 +256,17 @@ void InputRelay::before_new_frame() {
 std::string InputRelay::state_json() const {
   static const char* const phases[] = {"idle", "placed", "pressed", "scrolling", "held_cell", "done"};
   const auto b = [](bool v) { return v ? "true" : "false"; };
-  char buf[256];
+  char buf[320];
   std::snprintf(buf, sizeof buf,
                 "{\"events\":%u,\"touch\":\"%s\",\"touch_frames\":%d,\"queued\":%d,\"touch_owns_pointer\":%s,"
-                "\"over_cell\":%s,\"left_down\":%s}",
-                events_, phases[(int)touch_.phase], touch_.frames, (int)touch_queue_.size(), b(touch_owns_pointer_), b(over_cell_), b(left_down_));
+                "\"over_cell\":%s,\"left_down\":%s,\"waiting\":%d}",
+                events_, phases[(int)touch_.phase], touch_.frames, (int)touch_queue_.size(), b(touch_owns_pointer_), b(over_cell_),
+                b(left_down_), (int)(queue_.size() + deferred_releases_.size()));
   return buf;
 }
 
 void InputRelay::after_frame() {
   if (touch_.phase != TouchPhase::idle) ++touch_.frames;
-  pressed_this_frame_ = false;
-  if (held_.empty()) return;
-  for (const Release& r : held_) ImGui_ImplGlfw_KeyCallback(window_, r.key, r.scancode, GLFW_RELEASE, r.mods);
-  held_.clear();
-  ++events_;  // one more frame, to see the keys go up
 }
 
 }  // namespace attnlab

@@ -1,10 +1,14 @@
 // glfw_input.h — GLFW input for Dear ImGui 1.86, shared by the desktop and web shells.
 //
-// Dear ImGui 1.86 reads key state once per frame, so a key pressed and released between two frames
-// is never seen (Ctrl+A typed quickly selects nothing). When frames are slow (software WebGL draws a
-// few per second) that loses real keystrokes. This relay forwards every event to ImGui's GLFW
-// backend but holds back key releases until a frame has seen the presses before them. It also counts input events,
-// so the shells can skip drawing frames while nothing happens.
+// Dear ImGui 1.86 reads the mouse buttons and keys once per frame, so a press and a release that
+// arrive between two frames vanish, and two clicks between two frames count as one (1.87 added an
+// input queue for exactly this). When frames are slow (software WebGL draws a few per second) that
+// loses real clicks: five quick clicks on Next moved the tour by two. This relay is that queue: every
+// mouse button, key, character, wheel and pointer move goes into one queue in arrival order, and each
+// frame hands Dear ImGui the events up to the first one it could not tell apart from an earlier one in
+// the same frame (a second transition of the same button or key, a move after a click). So every press
+// and every release is seen in a frame of its own, at the position it happened. It also counts input
+// events, so the shells can skip drawing frames while nothing happens, and keeps drawing while events wait.
 //
 // On the web it also takes the wheel and touch input the page hands it (web/app.js), because
 // Emscripten 3.1.6's GLFW gets both wrong: it passes the browser's raw wheel deltaY (about ±100 per
@@ -13,8 +17,11 @@
 //   touch: the finger first moves the pointer (one frame of hover), then presses; a drag that starts on
 //          a control drags it (sliders), one that starts elsewhere scrolls the window under it like a
 //          page; a tap on a matrix cell inspects it (the hover card stays) and a long press (0.5 s)
-//          clicks it, as a mouse click does (mask a weight, select a number to edit).
+//          clicks it, as a mouse click does (mask a weight, select a number to edit). A tap anywhere
+//          else leaves no pointer behind once the finger lifts (no tooltip stays). Taps queue like
+//          clicks: a second tap waits until the first one's gesture has been seen through.
 #pragma once
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -26,15 +33,17 @@ class InputRelay {
  public:
   // Call before ImGui_ImplGlfw_InitForOpenGL(window, /*install_callbacks=*/false).
   void install(GLFWwindow* window);
-  // Call after each drawn frame: releases held back since the last frame reach ImGui now.
+  // Call after each drawn frame.
   void after_frame();
-  // Grows with every input event (and once more when held-back releases are delivered).
+  // Grows with every input event.
   unsigned events() const { return events_; }
-  // True if input arrived since the last call, or within the few frames after it during which
-  // ImGui settles hovers and layouts. Shells draw when this or attnlab::needs_redraw() says so.
+  // True if input arrived since the last call, events still wait in the queue, or within the few
+  // frames after them during which ImGui settles hovers and layouts. Shells draw when this or
+  // attnlab::needs_redraw() says so.
   bool recent_input();
 
-  // Call between the platform backend's NewFrame and ImGui::NewFrame: applies wheel and touch.
+  // Call between the platform backend's NewFrame and ImGui::NewFrame: hands ImGui this frame's share
+  // of the queue, and applies wheel and touch.
   void before_new_frame();
   // Wheel notches (GLFW's convention: +y = away from the person = content moves down).
   void add_wheel(float dx, float dy);
@@ -46,15 +55,21 @@ class InputRelay {
   // True after a touch until a real mouse moves: the page then keeps the on-screen keyboard's input.
   bool last_pointer_was_touch() const { return touch_owns_pointer_; }
   // The relay's state as a JSON object, for the page's stats() (what a test prints when input is lost):
-  // {"events", "touch": phase, "touch_frames", "queued", "touch_owns_pointer", "over_cell", "left_down"}.
+  // {"events", "touch": phase, "touch_frames", "queued", "touch_owns_pointer", "over_cell", "left_down",
+  //  "waiting": events still in the mouse/keyboard queue}.
   std::string state_json() const;
 
  private:
   static InputRelay* from(GLFWwindow* w);
-  static void on_key(GLFWwindow* w, int key, int scancode, int action, int mods);
-  struct Release {
-    int key, scancode, mods;
+  // One platform event, in arrival order.
+  struct Event {
+    enum Kind { move, button, key, character, scroll } kind;
+    int code = 0, action = 0, scancode = 0, mods = 0;  // button or key; GLFW_PRESS / GLFW_RELEASE
+    float x = 0, y = 0;                                 // move: position; scroll: offsets
+    unsigned ch = 0;
   };
+  void push(const Event& e);
+  void deliver_queue();
   enum class TouchPhase { idle, placed, pressed, scrolling, held_cell, done };
   struct TouchEvent {
     int kind;
@@ -66,16 +81,21 @@ class InputRelay {
     double start_s = 0;
     int frames = 0;         // frames drawn since the finger came down
     bool ended = false;     // the finger is up; finish the gesture over the next frames
-    bool release_next = false;
+    bool inspect = false;   // a tap on a matrix cell: the pointer stays there afterwards
   };
   void step_touch();
   GLFWwindow* window_ = nullptr;
-  std::vector<TouchEvent> touch_queue_;
+  std::deque<Event> queue_;
+  std::vector<Event> deferred_releases_;  // key releases whose press this frame saw: delivered next frame
+  static constexpr int kButtons = 5;
+  bool button_down_[kButtons] = {};
+  float mouse_x_ = 0, mouse_y_ = 0;
+  bool have_mouse_ = false;  // a real pointer position arrived
+  std::deque<TouchEvent> touch_queue_;
   Touch touch_;
   float wheel_x_ = 0, wheel_y_ = 0;
   bool over_cell_ = false, touch_owns_pointer_ = false, left_down_ = false;
-  bool pressed_this_frame_ = false;
-  std::vector<Release> held_;
+  bool lift_next_frame_ = false, pointer_gone_ = false;  // a tap ended: the pointer leaves on the next frame
   unsigned events_ = 0, events_seen_ = 0;
   int settle_frames_ = 0;
 };
