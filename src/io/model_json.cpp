@@ -144,6 +144,8 @@ std::string parse_train_object(const json& v, learn::TrainOptions& t) {
     else if (key == "eps") ok = in.number(x, field, t.adamw.eps);
     else if (key == "weight_decay") ok = in.number(x, field, t.adamw.weight_decay);
     else if (key == "clip") ok = in.number(x, field, t.adamw.clip);
+    else if (key == "stop_accuracy") ok = in.number(x, field, t.stop_accuracy);
+    else if (key == "stop_evaluations") ok = in.integer(x, field, 1, 1000, t.stop_evaluations);
     else if (key == "seed") {
       if (!x.is_number_unsigned()) ok = in.fail(field, "expected a non-negative integer");
       else t.seed = x.get<uint64_t>();
@@ -151,7 +153,7 @@ std::string parse_train_object(const json& v, learn::TrainOptions& t) {
       if (!x.is_array() || x.size() != 2) ok = in.fail(field, "expected [beta1, beta2]");
       else ok = in.number(x[0], "train.betas[0]", t.adamw.beta1) && in.number(x[1], "train.betas[1]", t.adamw.beta2);
     } else {
-      ok = in.fail(field, "unknown key (expected steps, batch, micro_batch, lr, betas, eps, weight_decay, clip, seed, eval_every or eval_batch)");
+      ok = in.fail(field, "unknown key (expected steps, batch, micro_batch, lr, betas, eps, weight_decay, clip, seed, eval_every, eval_batch, stop_accuracy or stop_evaluations)");
     }
     if (!ok) return in.error;
   }
@@ -178,6 +180,7 @@ json train_config_object(const TrainSetup& s) {
                 {"eps", t.adamw.eps},     {"weight_decay", t.adamw.weight_decay},
                 {"clip", t.adamw.clip},   {"seed", t.seed},
                 {"eval_every", t.eval_every}, {"eval_batch", t.eval_batch}};
+  if (t.stop_accuracy > 0.0f) j["train"]["stop_accuracy"] = std::round((double)t.stop_accuracy * 1e6) / 1e6, j["train"]["stop_evaluations"] = t.stop_evaluations;
   return j;
 }
 

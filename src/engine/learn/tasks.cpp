@@ -25,6 +25,8 @@ std::string validate(const TrainOptions& t) {
   if (!(e = range("train.eval_every", t.eval_every, 1, TrainLimits::max_steps)).empty()) return e;
   if (!(e = range("train.eval_batch", t.eval_batch, 1, TrainLimits::max_eval_batch)).empty()) return e;
   if (!(e = validate(t.adamw)).empty()) return "train." + e;
+  if (!(t.stop_accuracy >= 0.0f && t.stop_accuracy <= 1.0f)) return "train.stop_accuracy: must be between 0 (off) and 1";
+  if (!(e = range("train.stop_evaluations", t.stop_evaluations, 1, 1000)).empty()) return e;
   return "";
 }
 

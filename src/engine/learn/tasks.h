@@ -28,6 +28,10 @@ struct TrainOptions {
   uint64_t seed = 1;        // weights, batches and the held-out set all derive from it
   int eval_every = 100;     // evaluate on the held-out batch every this many steps (and at the end)
   int eval_batch = 256;     // held-out sequences
+  // Stop early once training has converged: > 0 ends the run when the held-out accuracy is at least
+  // this at `stop_evaluations` evaluations in a row (after step 0). 0: run every step.
+  float stop_accuracy = 0.0f;
+  int stop_evaluations = 3;
   bool operator==(const TrainOptions&) const = default;
 };
 struct TrainLimits {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace attn::learn {
 
@@ -45,7 +46,7 @@ std::string Trainer::start(const TrainSetup& setup, const KernelSet* kernels) {
     held_out_chunks_.push_back(slice(held_out_, first, std::min(chunk, held_out_.size - first)));
   pending_ = {};
   part_ = 0;
-  step_ = 0, diverged_ = false, message_.clear(), history_.clear();
+  step_ = 0, diverged_ = converged_ = false, message_.clear(), history_.clear();
   last_train_loss_ = last_grad_norm_ = 0.0;
   t0_ = std::chrono::steady_clock::now();
   return "";
@@ -141,7 +142,20 @@ bool Trainer::continue_evaluation(int chunks) {
   p.saturation = m.saturation;
   history_.push_back(std::move(p));
   pending_ = {};
+  check_converged();
   return true;
+}
+
+void Trainer::check_converged() {
+  const TrainOptions& t = setup_.train;
+  if (t.stop_accuracy <= 0.0f || converged_ || step_ >= t.steps || (int)history_.size() < t.stop_evaluations) return;
+  for (size_t i = history_.size() - (size_t)t.stop_evaluations; i < history_.size(); ++i)
+    if (history_[i].step == 0 || history_[i].accuracy < (double)t.stop_accuracy) return;
+  converged_ = true;
+  char pct[16];
+  std::snprintf(pct, sizeof pct, "%g%%", 100.0 * (double)t.stop_accuracy);
+  message_ = "converged at step " + std::to_string(step_) + ": held-out accuracy at least " + pct + " at " +
+             std::to_string(t.stop_evaluations) + (t.stop_evaluations == 1 ? " evaluation" : " evaluations in a row");
 }
 
 EvalPoint Trainer::evaluate() {
@@ -157,7 +171,7 @@ bool Trainer::adopt(const std::vector<float>& params, int step, const std::vecto
   adamw_.reset(setup_.train.adamw, params.size());
   step_ = std::clamp(step, 0, setup_.train.steps);
   part_ = 0;
-  diverged_ = false, message_.clear(), history_.clear(), pending_ = {};
+  diverged_ = converged_ = false, message_.clear(), history_.clear(), pending_ = {};
   for (const EvalPoint& p : before)
     if (p.step < step_ && (history_.empty() || p.step > history_.back().step)) history_.push_back(p);
   last_train_loss_ = last_grad_norm_ = 0.0;

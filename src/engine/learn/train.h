@@ -64,9 +64,11 @@ class Trainer {
   // returns true (false for the earlier parts, and when nothing was run). run(1) = run_part() until true.
   bool run_part();
   int parts_per_step() const;
-  // Training has ended (all steps, or divergence) and its last evaluation is in the history.
-  bool done() const { return (step_ >= setup_.train.steps || diverged_) && !pending_.active; }
+  // Training has ended (all steps, divergence, or convergence: train.stop_accuracy) and its last
+  // evaluation is in the history.
+  bool done() const { return (step_ >= setup_.train.steps || diverged_ || converged_) && !pending_.active; }
   bool diverged() const { return diverged_; }
+  bool converged() const { return converged_; }  // stopped early: held-out accuracy reached train.stop_accuracy
   const std::string& message() const { return message_; }  // why training stopped early
   int step() const { return step_; }
   double last_train_loss() const { return last_train_loss_; }  // the last step's training-batch loss
@@ -126,7 +128,8 @@ class Trainer {
   bool defer_ = false;
   std::vector<float> backup_;
   int step_ = 0;
-  bool diverged_ = false;
+  bool diverged_ = false, converged_ = false;
+  void check_converged();  // after an evaluation joins the history
   std::string message_;
   double last_train_loss_ = 0.0, last_grad_norm_ = 0.0;
   std::chrono::steady_clock::time_point t0_;
