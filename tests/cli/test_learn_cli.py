@@ -200,6 +200,27 @@ expect_error(["grad", path("ind.json"), "-"], "targets: missing", stdin='{"token
 expect_error(["grad", path("ind.json"), "-"], "source: only a cross-attention", stdin='{"tokens": [[0]], "targets": [[1]], "source": [[1]]}')
 expect_error(["grad", path("ind.json")], "grad: expected MODEL.json BATCH.json")
 
+# [SECTION] stopping once converged: the run ends at the first step where the held-out accuracy has been
+# at least train.stop_accuracy at stop_evaluations evaluations in a row; the rule travels in the model file
+cfg = {"task": "previous_token", "train": {"steps": 400, "eval_every": 10, "stop_accuracy": 0.99, "stop_evaluations": 3}}
+rc, out, err = run(["train", "-", "--out", path("stop.json")], stdin=json.dumps(cfg))
+lines = [json.loads(l) for l in out.splitlines() if l.strip()] if rc == 0 else []
+check(rc == 0 and len(lines) >= 4, f"a converging run exits 0 ({err.strip()})")
+if lines:
+    check(lines[-1]["step"] < 400, f"it stopped early, at step {lines[-1]['step']}")
+    check(all(l["accuracy"] >= 0.99 for l in lines[-3:]), "the last three evaluations are at 99% or more")
+    check(lines[-4]["accuracy"] < 0.99 or lines[-4]["step"] == 0, "and it did not stop one evaluation later than it had to")
+    model = json.load(open(path("stop.json")))
+    check(model["config"]["train"]["stop_accuracy"] == 0.99 and model["config"]["train"]["stop_evaluations"] == 3,
+          "the model file's config carries the rule")
+    check(model["step"] == lines[-1]["step"], "the model file is at the step the run stopped")
+rc, out, _ = run(["train", "-"], stdin=json.dumps({"task": "previous_token", "train": {"steps": 30, "eval_every": 10}}))
+check(rc == 0 and [json.loads(l)["step"] for l in out.splitlines()][-1] == 30, "without the rule every step runs")
+rc, out, _ = run(["train", "-", "--quiet", "--out", path("nostop.json")], stdin=json.dumps({"task": "previous_token", "train": {"steps": 3}}))
+check(rc == 0 and "stop_accuracy" not in json.load(open(path("nostop.json")))["config"]["train"], "off: not written")
+expect_error(["train", "-"], "train.stop_accuracy", stdin='{"task": "previous_token", "train": {"stop_accuracy": 1.5}}')
+expect_error(["train", "-"], "train.stop_evaluations", stdin='{"task": "previous_token", "train": {"stop_evaluations": 0}}')
+
 # [SECTION] cross-attention: translate
 tr = write("tr.json", json.dumps({"task": "translate", "n": 4, "train": {"steps": 2, "eval_batch": 2}}))
 rc, _, err = run(["train", tr, "--out", path("tr_model.json"), "--quiet"])
