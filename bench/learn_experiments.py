@@ -1,31 +1,22 @@
 #!/usr/bin/env python3
-"""Measures the figures that Learn mode's experiments state (src/ui/learn.cpp, experiments()).
+"""Measures the figures that Learn mode's experiments state (assets/experiments.json, "measured").
 
-Runs each experiment's two variants with `attnlab-cli train` (native, seed 1, the same configs as
-the experiments table) and prints what the explanations quote: held-out loss and accuracy, the
-pattern scores, and for the sqrt(d_k) experiment the loss along the way. The texts in learn.cpp are
-copied from this output; rerun it after any change that alters training's numbers.
+Runs each experiment's two variants from assets/experiments.json (the same file the lab compiles in)
+with `attnlab-cli train` (native, seed 1) and prints what the explanations quote: held-out loss and
+accuracy, the step a run stopped at, the pattern scores, and for the sqrt(d_k) experiment the loss
+along the way. Rerun it after any change that alters training's numbers, and update "measured".
     python3 bench/learn_experiments.py [build/attnlab-cli [EXPERIMENT ...]]
 """
 import json
+import os
 import subprocess
 import sys
 
 CLI = sys.argv[1] if len(sys.argv) > 1 else "build/attnlab-cli"
 ONLY = set(sys.argv[2:])
-
-EXPERIMENTS = [  # (experiment, variant, config): keep in step with experiments() in src/ui/learn.cpp
-    ("scaling", "with 1/sqrt(d_k)", {"task": "induction", "d_model": 64, "heads": 2, "d_k": 128, "d_v": 32, "train": {"eval_every": 25}}),
-    ("scaling", "no scaling", {"task": "induction", "d_model": 64, "heads": 2, "d_k": 128, "d_v": 32, "scale": False, "train": {"eval_every": 25}}),
-    ("position", "learned positions", {"task": "reverse", "train": {"eval_every": 15}}),
-    ("position", "no positions", {"task": "reverse", "positional": "none", "train": {"eval_every": 15}}),
-    ("layers", "2 layers", {"task": "induction", "train": {"eval_every": 25}}),
-    ("layers", "1 layer", {"task": "induction", "layers": 1, "train": {"eval_every": 25}}),
-    ("heads", "2 heads", {"task": "neighbours", "train": {"eval_every": 25}}),
-    ("heads", "1 head", {"task": "neighbours", "heads": 1, "d_k": 32, "d_v": 32, "train": {"eval_every": 25}}),
-    ("cross", "with positions", {"task": "translate", "train": {"eval_every": 15}}),
-    ("cross", "no positions", {"task": "translate", "positional": "none", "train": {"eval_every": 15}}),
-]
+TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "assets", "experiments.json")
+EXPERIMENTS = [(e["key"], v["label"], v["config"]) for e in json.load(open(TABLE, encoding="utf-8"))["experiments"]
+               for v in e["variants"]]
 
 
 def train(config):

@@ -69,49 +69,84 @@
     return on ? { contrast } : null;
   }
   // #c=<config>[&v=<view: selected head, colour ranges, ...>], each base64url JSON.
-  function configFromHash() {
-    const m = /^#c=([A-Za-z0-9_-]*)(?:&v=([A-Za-z0-9_-]*))?(&.*)?$/.exec(location.hash);
-    if (!m) return null;
+  const kBase64Url = /^[A-Za-z0-9_-]*$/;
+  function decodePart(name, text) {  // base64url JSON -> value, or an Error saying what is wrong with it
+    if (!kBase64Url.test(text)) return new Error('Its ' + name + '= part has characters that a link of the lab never has');
     try {
-      const config = JSON.parse(fromBase64Url(m[1]));
-      if (m[2] !== undefined) Object.defineProperty(config, '__view', { value: JSON.parse(fromBase64Url(m[2])) });
-      return config;
+      return JSON.parse(fromBase64Url(text));
     } catch (e) {
-      return { error: 'the link is damaged (' + e.message + ')' };
+      return new Error('Its ' + name + '= part is damaged, perhaps cut short when it was copied (' + e.message + ')');
     }
+  }
+  function hashParams() {  // "#c=..&v=..&present" -> Map (the values undecoded)
+    const out = new Map();
+    for (const part of location.hash.replace(/^#/, '').split('&')) {
+      if (!part) continue;
+      const eq = part.indexOf('=');
+      out.set(eq < 0 ? part : part.slice(0, eq), eq < 0 ? '' : part.slice(eq + 1));
+    }
+    return out;
+  }
+  function configFromHash() {
+    const h = hashParams();
+    if (!h.has('c')) return null;
+    const config = decodePart('c', h.get('c'));
+    if (config instanceof Error) return { error: config.message };
+    if (config === null || typeof config !== 'object' || Array.isArray(config)) return { error: 'Its c= part is not a lab setup' };
+    if (h.has('v')) {
+      const view = decodePart('v', h.get('v'));
+      if (view instanceof Error) return { error: view.message };
+      Object.defineProperty(config, '__view', { value: view });
+    }
+    return config;
   }
   // #train=<training config, base64url JSON>: Learn mode trains that run (same seed: the same curves).
   function trainFromHash() {
-    const m = /^#train=([A-Za-z0-9_-]*)(&.*)?$/.exec(location.hash);
-    if (!m) return null;
-    try {
-      return JSON.parse(fromBase64Url(m[1]));
-    } catch (e) {
-      return { error: 'the link is damaged (' + e.message + ')' };
-    }
+    const h = hashParams();
+    if (!h.has('train')) return null;
+    const run = decodePart('train', h.get('train'));
+    if (run instanceof Error) return { error: run.message };
+    if (run === null || typeof run !== 'object' || Array.isArray(run)) return { error: 'Its train= part is not a training setup' };
+    return run;
   }
   // #preset=<key> or ?preset=<key>: a built-in preset (attnlab.presets() lists the keys).
   function presetFromLink() {
     const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
     return hash.get('preset') || new URLSearchParams(location.search).get('preset');
   }
+  // Parts of a link the lab reads; anything else is named in the notice (a typo, an old link).
+  const kLinkParts = new Set(['c', 'v', 'train', 'preset', 'present', 'contrast', 'scale']);
+  let linkOpened = false;  // the page has opened a link before (a later one replaces what is shown)
   function applyLink() {
     const shared = configFromHash();
     const preset = presetFromLink();
     const run = trainFromHash();
+    const unknown = [...hashParams().keys()].filter((k) => !kLinkParts.has(k));
+    const instead = linkOpened ? 'The lab still shows what it showed before.' : 'The lab opened with its own example sentence instead.';
+    linkOpened = true;
+    let reason = '';
     try {
       if (run) {
-        if (run.error) throw new Error(run.error);
-        api.train(run);
+        if (run.error) reason = run.error;
+        else api.train(run);
       } else if (shared) {
-        if (shared.error) throw new Error(shared.error);
-        api.apply(shared);
-        if (shared.__view) api.setView(shared.__view);
+        if (shared.error) reason = shared.error;
+        else {
+          api.apply(shared);
+          if (shared.__view) api.setView(shared.__view);
+        }
       } else if (preset) {
         api.preset(preset);
+      } else if (unknown.length) {
+        reason = 'The lab reads no "' + unknown[0] + '" in a link (it knows c=, train=, preset= and present)';
       }
     } catch (e) {
-      console.warn('Attention Lab: the link could not be used: ' + e.message);
+      reason = 'The lab refused what it asks for: ' + e.message;
+    }
+    if (reason) {
+      const what = run ? 'training link' : shared ? 'link to a lab setup' : preset ? 'preset link' : 'link';
+      console.warn('Attention Lab: the link could not be used: ' + reason);
+      call2('attnlab_problem', 'This ' + what + ' could not be opened', reason + '. ' + instead);
     }
   }
   // The link that reopens this setup: config, view, and presenter mode when it is on.
@@ -131,14 +166,40 @@
   };
 
   // ---- files leaving the lab (Export menu, screenshot()) -----------------------------------------
+  // A file is handed to the browser as a Blob behind an object URL and a click on an <a download>:
+  // nothing is fetched, so the page's Content-Security-Policy (connect-src 'self', which refuses
+  // data: URLs) stays as strict as it is. The lab says on screen what was saved, or why not.
+  function tell(message) {
+    if (window.Module && window.Module._attnlab_notify) call('attnlab_notify', message);
+  }
+  function problem(title, detail) {
+    if (window.Module && window.Module._attnlab_problem) call2('attnlab_problem', title, detail);
+  }
   function saveBlob(name, blob) {
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = name;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    try {
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+      tell('Saved ' + name + ' (' + sizeWords(blob.size) + ') to your downloads');
+    } catch (e) {
+      problem(name + ' could not be saved', 'The browser refused the download: ' + (e && e.message ? e.message : e) + '. Nothing was saved.');
+    }
+  }
+  function sizeWords(bytes) {
+    return bytes < 1024 ? bytes + ' bytes' : bytes < 1048576 ? (bytes / 1024).toFixed(1) + ' KB' : (bytes / 1048576).toFixed(1) + ' MB';
+  }
+  // A data: URL's bytes, decoded here (atob), as a Blob.
+  function dataUrlBlob(url) {
+    const comma = url.indexOf(',');
+    const mime = /^data:([^;,]*)/.exec(url)[1] || 'application/octet-stream';
+    const bin = atob(url.slice(comma + 1));
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new Blob([bytes], { type: mime });
   }
   window.attnlabDownload = function (name, mime, bytes) { saveBlob(name, new Blob([bytes], { type: mime })); };
   // The canvas as a PNG data URL, cropped to (x, y, w, h) in backing-store pixels when w > 0. Must run
@@ -155,8 +216,14 @@
     return out.toDataURL('image/png');
   }
   window.attnlabSavePng = function (name, x, y, w, h) {
-    const url = canvasPng(x, y, w, h);
-    fetch(url).then((r) => r.blob()).then((b) => saveBlob(name, b));
+    let blob;
+    try {
+      blob = dataUrlBlob(canvasPng(x, y, w, h));
+    } catch (e) {
+      problem(name + ' could not be saved', 'The picture could not be read from the screen (' + (e && e.message ? e.message : e) + '). Nothing was saved.');
+      return;
+    }
+    saveBlob(name, blob);
   };
 
   // ---- the WebAssembly module --------------------------------------------------------------------
@@ -426,11 +493,12 @@
     if (!file || !engineReady()) return;
     const name = String(file.name || 'the file');
     if (file.size > kMaxFileBytes) {
-      call('attnlab_notify', name + ' was not opened: it is ' + Math.round(file.size / 1048576) + ' MiB, over the 16 MiB a file may have');
+      problem('A file could not be opened', name + ' was not opened: it is ' + Math.round(file.size / 1048576) +
+              ' MiB, over the 16 MiB a file may have. Nothing changed: the lab shows what it showed before.');
       return;
     }
     file.text().then((text) => call2('attnlab_open_file', name, text))
-      .catch((e) => call('attnlab_notify', name + ' could not be read: ' + e.message));
+      .catch((e) => problem('A file could not be opened', name + ' could not be read: ' + e.message + '. Nothing changed.'));
   }
   window.attnlabOpenFile = function () {
     const input = document.createElement('input');
@@ -447,6 +515,7 @@
 
   // ---- what the engine tells the page after a frame --------------------------------------------------
   const live = document.getElementById('a11y-live');
+  const noticeRegion = document.getElementById('a11y-notice');
   const row = document.getElementById('a11y-row');
   const table = document.getElementById('a11y-table');
   let lastState = null, presenterState = false, fullscreenByPresenter = false, lastTable = '';
@@ -469,6 +538,7 @@
       document.exitFullscreen?.().catch(() => {});
       fullscreenByPresenter = false;
     }
+    if (noticeRegion.textContent !== st.notice) noticeRegion.textContent = st.notice;
     presenterState = st.presenter;
     document.body.classList.toggle('presenter', st.presenter);
     const a = st.a11y;
@@ -509,8 +579,10 @@
   // Keep the last frame readable, so the browser's "Save image as" and screenshots are not blank: the
   // context is made here with preserveDrawingBuffer, and Emscripten's later getContext gets this one
   // (the other attributes are what its GLFW asks for).
+  // alpha: false: the canvas is opaque, so a popup's 94% background hides what lies under it (with an
+  // alpha channel the page showed through wherever a window blended).
   document.getElementById('canvas').getContext('webgl2', {
-    alpha: true, depth: true, stencil: true, antialias: false, preserveDrawingBuffer: true,
+    alpha: false, depth: true, stencil: true, antialias: false, preserveDrawingBuffer: true,
   });
 
   const script = document.createElement('script');

@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
     std::string text, err;
     const std::string name = std::filesystem::path(paths[0]).filename().string();
     if (read_file(paths[0], text, err)) attnlab::open_file_text(*g_app, name, text);
-    else attnlab::notify(*g_app, name + " was not opened: " + err);
+    else attnlab::report_problem(*g_app, "A file could not be opened", name + " was not opened: " + err + ". Nothing changed.");
   });
   // The Export menu saves into the current folder and says where.
   app.download = [&app](const std::string& name, const std::string&, const std::string& data) {

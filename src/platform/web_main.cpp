@@ -106,6 +106,9 @@ void push_page_state(WebShell& s) {
   out += ",\"high_contrast\":" + std::string(app.ui.high_contrast ? "true" : "false");
   out += ",\"focus_text\":" + std::string(s.focus_text_pending ? "true" : "false");
   out += ",\"fullscreen\":" + std::to_string(app.ui.fullscreen_request);
+  // The notice on screen, for the page's status region (a screen reader hears a link that failed).
+  const bool notice = attnlab::notice_showing(app);
+  out += ",\"notice\":\"" + escaped(notice ? (app.notice_title.empty() ? app.notice : app.notice_title + ". " + app.notice) : std::string()) + "\"";
   app.ui.fullscreen_request = 0;
   s.focus_text_pending = false;
   // Screen-reader text only when what it describes changed: at once for another cell, head or query;
@@ -320,6 +323,13 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_open_file(const char* name, const char*
 // A message on screen (the notice line), from the page: e.g. a file it would not read.
 EMSCRIPTEN_KEEPALIVE const char* attnlab_notify(const char* text) {
   attnlab::notify(g_shell->app, text ? text : "");
+  g_shell->force_draw = true;  // an idle lab draws it now
+  return reply("");
+}
+// A problem the page met (a link or a file it could not use, a save that failed): shown until closed.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_problem(const char* title, const char* detail) {
+  attnlab::report_problem(g_shell->app, title ? title : "", detail ? detail : "");
+  g_shell->force_draw = true;
   return reply("");
 }
 // Learn mode's probe: text in the task's tokens, "" for the held-out example. "" or the error.

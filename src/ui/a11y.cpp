@@ -77,6 +77,8 @@ std::string cell_sentence(const App& app, const CellRef& c) {
 std::string a11y_json(const App& app) {
   const attn::Result& r = app.engine.result();
   nlohmann::json j = nlohmann::json::object();
+  // What the lab says to everyone (a saved file, a link that could not be used), for a status region.
+  j["notice"] = notice_showing(app) ? (app.notice_title.empty() ? app.notice : app.notice_title + ". " + app.notice) : "";
   if (r.n == 0) {
     j["live"] = "No tokens: type some text.";
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

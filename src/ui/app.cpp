@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstring>
 #include <cstdio>
+#include <utility>
+
+#include <nlohmann/json.hpp>
 
 #include "imgui_internal.h"
 #include "mask.h"
@@ -56,7 +59,9 @@ void set_text_box(App& app, bool source, std::string text) {
 }
 
 void notify(App& app, std::string message) {
+  if (app.notice_sticky && notice_showing(app)) return;  // a problem stays until it is closed
   app.notice = std::move(message);
+  app.notice_title.clear();
   app.notice_until = ImGui::GetCurrentContext() ? ImGui::GetTime() + 6.0 : 6.0;
 }
 
@@ -154,6 +159,8 @@ std::string joined(const attn::SequenceInput& s) {
 }
 }  // namespace
 
+bool sizes_tied(const attn::Config& c) { return c.d_k == std::max(1, c.d_model / std::max(c.heads, 1)) && c.d_v == c.d_k; }
+
 std::string apply_config(App& app, attn::Config c) {
   // The lab shows at most 256 tokens; longer input is clamped (and says so) rather than refused.
   c.max_tokens = std::min(c.max_tokens, attn::Limits::max_tokens_ui);
@@ -163,6 +170,8 @@ std::string apply_config(App& app, attn::Config c) {
   app.config = std::move(c);
   app.text = joined(app.config.target);
   app.source = joined(app.config.source);
+  app.ui.tie_sizes = sizes_tied(app.config);
+  app.ui.origin = {};  // a setup of its own (Open in the lab sets it again after this)
   sync_engine(app);
   return app.error;
 }
@@ -189,6 +198,7 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
       0x2190, 0x21FF,  // arrows
       0x2200, 0x22FF,  // mathematical operators (−, ∞, √, ∑)
       0x25A0, 0x25FF,  // geometric shapes
+      0x2713, 0x2717,  // check marks and crosses (the tour's ✓)
       0xFFFD, 0xFFFD,  // replacement character
       0,
   };
@@ -228,6 +238,7 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
   style.ScrollbarSize = 12.0f;
   style.Colors[ImGuiCol_WindowBg] = ImVec4(0.10f, 0.11f, 0.13f, 1.0f);
   style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.16f, 0.29f, 0.48f, 1.0f);
+  style.Colors[ImGuiCol_PopupBg].w = 1.0f;  // menus, tooltips and hover cards opaque: what lies under them does not show through
   if (app.ui.high_contrast) {  // white on black, bright frames and borders (presenter's C key)
     ImVec4* c = style.Colors;
     c[ImGuiCol_WindowBg] = c[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 1);
@@ -278,7 +289,12 @@ Placement choose_layout(const App& app, float W, float H) {
     return std::max(min_h, line + 2.0f * st.WindowPadding.y) + (wide ? st.ScrollbarSize : 0.0f);
   };
   const float top = bar("pipeline", ImGui::GetFrameHeight());
-  const float nav = bar("nav", ImGui::GetFrameHeight());
+  // The nav bar's buttons wrap onto more lines where they do not fit across (draw_nav_bar): as many
+  // lines as it drew last frame.
+  const ImGuiWindow* nav_window = ImGui::FindWindowByName("nav");
+  const float nav_lines = nav_window ? std::max(1.0f, std::round((nav_window->ContentSize.y + st.ItemSpacing.y) /
+                                                                 (ImGui::GetFrameHeight() + st.ItemSpacing.y))) : 1.0f;
+  const float nav = bar("nav", nav_lines * ImGui::GetFrameHeight() + (nav_lines - 1.0f) * st.ItemSpacing.y);
   const float bottom = bar("status", ImGui::GetTextLineHeight());
   P.pipeline = {0, 0, W, top};
   P.nav = {0, top, W, nav};
@@ -292,10 +308,20 @@ Placement choose_layout(const App& app, float W, float H) {
   else if (W >= side_w + kMinMatrices * s) P.mode = LayoutMode::sidebar;
   else P.mode = LayoutMode::tabs;
 
+  // The open tour has a slot of its own in every layout, so it never covers what a step asks the
+  // learner to look at (a tour the learner dragged floats where they put it).
+  const bool dock_tour = app.ui.show_tour && !app.ui.tour_moved;
   WinRect body{0, y0, W, body_h};
   if (P.mode == LayoutMode::tabs) {
     // A large UI scale on a small screen: the status line gives its room to the panel.
     if (body_h < 0.5f * H) P.status = {}, body.h = H - y0;
+    if (dock_tour) {  // a strip across the bottom, as tall as the tour's text (at most 40% of the screen)
+      const ImGuiWindow* t = ImGui::FindWindowByName("Tour");
+      const float want = t && t->ContentSize.y > 0.0f ? t->ContentSize.y + 2.0f * st.WindowPadding.y + ImGui::GetFrameHeight() : 0.36f * H;
+      const float h = std::clamp(want, std::min(160.0f * s, 0.4f * H), 0.4f * H);
+      body.h -= h;
+      P.tour = {0, body.y + body.h, W, h};
+    }
     switch (app.ui.pane) {
       case Pane::input: P.input = body; break;
       case Pane::controls: P.controls = body; break;
@@ -308,10 +334,13 @@ Placement choose_layout(const App& app, float W, float H) {
   }
   if (app.ui.side_collapsed) {
     P.matrices = body;
+    if (dock_tour) P.matrices.w -= right_w, P.tour = {W - right_w, y0, right_w, body_h};
     return P;
   }
   if (P.mode == LayoutMode::sidebar) {
-    const WinRect side{0, y0, side_w, body_h};
+    const float side_h = dock_tour ? body_h * 0.5f : body_h;
+    const WinRect side{0, y0, side_w, side_h};
+    if (dock_tour) P.tour = {0, y0 + side_h, side_w, body_h - side_h};
     switch (app.ui.side_pane) {
       case Pane::controls: P.controls = side; break;
       case Pane::inspector: P.inspector = side; break;
@@ -328,7 +357,13 @@ Placement choose_layout(const App& app, float W, float H) {
   P.matrices = {col_w, y0, mid_w, body_h};
   P.inspector = {col_w + mid_w, y0, right_w, body_h * 0.36f};
   P.heads = {col_w + mid_w, y0 + body_h * 0.36f, right_w, body_h * 0.30f};
-  P.lines = {col_w + mid_w, y0 + body_h * 0.66f, right_w, body_h * 0.34f};
+  if (dock_tour) {  // the tour takes the Lines panel's place (no step looks at the lines), and more
+    P.inspector.h = body_h * 0.30f;
+    P.heads = {col_w + mid_w, y0 + body_h * 0.30f, right_w, body_h * 0.26f};
+    P.tour = {col_w + mid_w, y0 + body_h * 0.56f, right_w, body_h * 0.44f};
+  } else {
+    P.lines = {col_w + mid_w, y0 + body_h * 0.66f, right_w, body_h * 0.34f};
+  }
   return P;
 }
 
@@ -338,7 +373,7 @@ namespace {
 // re-applied when the display size or mode changes, otherwise windows keep where the person put them;
 // in sidebar and tabs modes panels share places, so each is put in its place every frame.
 void place(App& app, const WinRect& r) {
-  const ImGuiCond cond = app.layout_dirty || app.ui.layout != LayoutMode::columns ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  const ImGuiCond cond = app.relayout || app.ui.layout != LayoutMode::columns ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), cond);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), cond);
 }
@@ -432,12 +467,19 @@ void handle_shortcuts(App& app) {
 
 // The end of every frame, in either mode.
 void end_frame(App& app, uint64_t version_at_start) {
+  remember_windows(app);  // every window drawn this frame, the tour and the notice included
   heatmap_collect_garbage(app.heatmaps, app.textures);
-  app.layout_dirty = false;
+  app.tooltip_shown = false;  // any tooltip or hover card this frame (a finger that lifted must leave none)
+  app.windows_settling = false;  // a window that appeared this frame is measured first and shown the next
+  for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+    if (w->Active && !w->Hidden && (w->Flags & ImGuiWindowFlags_Tooltip)) app.tooltip_shown = true;
+    if (w->Active && !(w->Flags & ImGuiWindowFlags_ChildWindow) && (w->Appearing || w->HiddenFramesCannotSkipItems > 0))
+      app.windows_settling = true;
+  }
   app.drawn_version = version_at_start;
   // Keep drawing while a flash fades or a notice is up, and once more after, to take them away.
   const double now = ImGui::GetTime();
-  const double until = std::max(app.ui.focus_until, app.notice.empty() ? 0.0 : app.notice_until);
+  const double until = std::max(app.ui.focus_until, app.notice.empty() || app.notice_sticky ? 0.0 : app.notice_until);
   app.animate_for = until > now ? until - now + 0.1 : 0.0;
 }
 
@@ -446,7 +488,7 @@ void end_frame(App& app, uint64_t version_at_start) {
 std::span<const Shortcut> shortcuts() { return kShortcuts; }
 
 void frame(App& app) {
-  for (ViewRect& v : app.view_rects) v.drawn = false;
+  for (ViewRect& v : app.view_rects) v.drawn_last = v.drawn, v.drawn = false;
   app.widget_visible.clear();
   // Panels drawn before this frame's sync show the previous result: if it changes during the
   // frame, the frame is not the final picture, so needs_redraw() asks for another.
@@ -456,6 +498,9 @@ void frame(App& app) {
     app.layout_dirty = true;
     app.last_display_size = io.DisplaySize;
   }
+  // A layout change asked for during a frame (a button that hides the side panels, a mode switch) is
+  // applied from the next frame's start, when every window is placed afresh.
+  app.relayout = std::exchange(app.layout_dirty, false);
   // Hovers found while drawing last frame drive this frame's highlights.
   app.ui.hover = app.ui.hover_next;
   app.ui.hover_token = app.ui.hover_token_next;
@@ -465,18 +510,25 @@ void frame(App& app) {
   if (app.labels_version != app.result_version) refresh_labels(app);
   handle_shortcuts(app);
   learn_tick(app);  // training takes its slice of the frame whichever mode is shown
+  // The windows of a mode that comes back take the front as they reappear: the tour goes back in front
+  // of them, whichever way the mode changed (a key, a button, Open in the lab, a tour step).
+  if (app.ui.learn_mode != app.drawn_learn_mode) app.ui.tour_raise = 2, app.drawn_learn_mode = app.ui.learn_mode;
+  // The tour opening, closing or being dragged out of its slot changes every panel's place.
+  if (const bool docked = app.ui.show_tour && !app.ui.tour_moved; docked != app.drawn_tour_docked)
+    app.relayout = true, app.drawn_tour_docked = docked;
   if (app.ui.learn_mode) {
     draw_learn_mode(app);
-    remember_windows(app);
     if (app.ui.show_tour) keep_on_screen(app, "Tour"), draw_tour_window(app);  // the tour's Learn chapter
+    draw_notice(app);
     return end_frame(app, version_at_start);
   }
 
   if (app.ui.presenter) {
+    app.tour_slot = {};  // over the presenter's view, floating
     draw_presenter(app);
   } else {
     const Placement P = choose_layout(app, io.DisplaySize.x, io.DisplaySize.y);
-    if (P.mode != app.ui.layout) app.layout_dirty = true;
+    if (P.mode != app.ui.layout) app.relayout = true;
     app.ui.layout = P.mode;
     place(app, P.pipeline);
     draw_pipeline_panel(app);
@@ -492,19 +544,19 @@ void frame(App& app) {
     if (P.heads.w > 0) place(app, P.heads), draw_heads_panel(app);
     if (P.lines.w > 0) place(app, P.lines), draw_lines_panel(app);
     if (P.status.w > 0) place(app, P.status), draw_status_bar(app);
+    app.tour_slot = P.tour;
   }
-  remember_windows(app);
-
   draw_hover_card(app);
   if (app.ui.show_help) keep_on_screen(app, "Help"), draw_help_window(app);
   if (app.ui.show_tour) keep_on_screen(app, "Tour"), draw_tour_window(app);
+  draw_notice(app);
 
   sync_engine(app);  // clicks in the matrices (mask cells, edits) are ready for the next frame
   end_frame(app, version_at_start);
 }
 
 bool needs_redraw(const App& app, double seconds_since_last_frame) {
-  return app.fonts_dirty || app.layout_dirty || app.drawn_version != app.result_version ||
+  return app.fonts_dirty || app.layout_dirty || app.windows_settling || app.drawn_version != app.result_version ||
          app.engine.needs_compute() || seconds_since_last_frame < app.animate_for || app.ui.focus_text ||
          learn_busy(app);
 }
@@ -535,11 +587,19 @@ std::string layout_json(const App& app) {
     char buf[400];
     std::snprintf(buf, sizeof buf,
                   "\"_ui\":{\"mode\":\"%s\",\"display_w\":%.1f,\"display_h\":%.1f,\"ui_scale\":%.3g,\"font_px\":%.1f,"
-                  "\"big_font_px\":%.1f,\"presenter\":%s,\"presenter_both\":%s,\"high_contrast\":%s,\"side_collapsed\":%s}",
+                  "\"big_font_px\":%.1f,\"presenter\":%s,\"presenter_both\":%s,\"high_contrast\":%s,\"side_collapsed\":%s",
                   layout_mode_name(app.ui.layout), io.DisplaySize.x, io.DisplaySize.y, app.ui.ui_scale, ImGui::GetFontSize(),
                   app.big_font ? app.big_font->FontSize : 0.0f, app.ui.presenter ? "true" : "false", app.presenter_both ? "true" : "false",
                   app.ui.high_contrast ? "true" : "false", app.ui.side_collapsed ? "true" : "false");
     out += buf;
+    // The tour, the first-screen rule and the notice on screen (docs/web-api.md).
+    std::snprintf(buf, sizeof buf, ",\"tooltip\":%s,\"lesson_first\":%s,\"tour\":{\"open\":%s,\"step\":%d,\"done\":%s,\"ticks\":%u}",
+                  app.tooltip_shown ? "true" : "false", app.ui.lesson_first ? "true" : "false", app.ui.show_tour ? "true" : "false", app.ui.tour_step,
+                  tour_step_done(app) ? "true" : "false", app.ui.tour_ticks);
+    out += buf;
+    const auto quote = [](const std::string& t) { return nlohmann::json(t).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
+    out += ",\"notice\":" + quote(notice_showing(app) ? app.notice : std::string()) +
+           ",\"notice_title\":" + quote(notice_showing(app) ? app.notice_title : std::string()) + "}";
     out += ",\"_windows\":{";
     for (size_t i = 0; i < app.window_rects.size(); ++i) {
       const WindowRect& w = app.window_rects[i];

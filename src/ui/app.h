@@ -38,7 +38,8 @@ struct FrameStats {
 struct ViewRect {
   float x = 0, y = 0, cell_w = 0, cell_h = 0;
   int rows = 0, cols = 0, head = 0;
-  bool drawn = false;
+  bool drawn = false;       // this frame (so far: panels drawn before the matrices see false)
+  bool drawn_last = false;  // last frame (what a menu drawn before the matrices may offer)
 };
 
 // A window's place on the display (pixels).
@@ -50,6 +51,7 @@ struct WinRect {
 struct Placement {
   LayoutMode mode = LayoutMode::columns;
   WinRect pipeline, nav, input, controls, matrices, inspector, heads, lines, status;
+  WinRect tour;  // the open tour's own slot (it covers no panel); w = 0: closed, or floating where the learner dragged it
 };
 
 // A drawn top-level window, for layout_json. scroll: 0 fits, 1 scrolls, 2 too big for a window that cannot scroll.
@@ -76,7 +78,9 @@ struct App {
   attn::Config config;       // what the controls edit; the engine holds the last one that was valid
   std::string text, source;  // the text boxes (their contents go into config on every edit)
   std::string error;         // why the current config was not taken (shown until it is fixed)
-  std::string notice;        // a passing message ("2 edits dropped ...")
+  std::string notice;        // a passing message ("2 edits dropped ...") or a problem (notice_sticky)
+  std::string notice_title;  // a problem's headline ("This link could not be opened")
+  bool notice_sticky = false;  // a problem: shown until closed
   double notice_until = 0.0;
   UiState ui;
   FrameStats stats;     // whole frames, as the shell measures them
@@ -95,6 +99,10 @@ struct App {
   std::unordered_map<std::string, ImVec4> widget_rects;  // named controls' last rect (x, y, w, h)
   std::unordered_map<std::string, ImVec4> widget_visible;  // the same, clipped to its window; drawn this frame only
   std::vector<WindowRect> window_rects;                   // top-level windows drawn last frame
+  std::vector<int> lines_key_labels;                      // the keys the Lines panel labelled last frame
+  bool tooltip_shown = false;                             // a tooltip (or hover card) was drawn last frame
+  bool windows_settling = false;  // a window appeared last frame (measured, not yet shown): draw another
+  WinRect tour_slot;  // where this frame's layout (the lab's or Learn mode's) puts the tour; w = 0: it floats
   bool external_text_boxes = false;  // the web page lays real <textarea>s over the text boxes
   ImFont* big_font = nullptr;
   bool presenter_both = false;  // presenter mode showed S and A side by side last frame  // presenter mode's type (≥ 24 CSS px at every UI scale)
@@ -102,8 +110,11 @@ struct App {
   float style_scale = 1.0f;  // ui_scale × device pixel ratio: what fonts and sizes were built for
   float dpi_scale = 1.0f;    // set by the shell (devicePixelRatio on the web)
   bool fonts_dirty = true;   // the shell rebuilds the font texture when set
-  bool layout_dirty = true;
+  bool layout_dirty = true;  // place every window afresh from the next frame (set by anything that changes the layout)
+  bool relayout = true;      // this frame places every window afresh (layout_dirty, taken at the frame's start)
   uint64_t drawn_version = ~0ull;  // result_version when the last frame was drawn
+  bool drawn_learn_mode = false;   // the mode the last frame drew (a switch brings the tour back in front)
+  bool drawn_tour_docked = false;  // the last frame gave the tour its own slot (a change places every panel afresh)
   double animate_for = 0.0;        // seconds after the last frame during which something still moves
   // The shell's way to share the current config: the web shell writes it into the page's link
   // (#c=...) and copies that; the desktop shell copies the JSON. Receives config_to_json(config).
@@ -127,6 +138,10 @@ struct App {
 // The lab's defaults: a sentence, 4 heads, no mask; the UI clamps input to 256 tokens.
 attn::Config default_lab_config();
 
+// Whether a config's d_k and d_v are the tied choice, d_model / heads rounded down (Controls' tie box
+// starts ticked for such a config; once the learner unticks it, it stays so until another config arrives).
+bool sizes_tied(const attn::Config& c);
+
 // Replaces the whole config (the API, presets, shared links). On error returns one line naming the
 // field, and nothing changes.
 std::string apply_config(App& app, attn::Config config);
@@ -139,8 +154,12 @@ void sync_engine(App& app);
 void text_edited(App& app, attn::SequenceInput& seq);
 void set_text_box(App& app, bool source, std::string text);
 
-// Shows a passing message in the status bar for a few seconds.
+// Shows a passing message for a few seconds (panel_notice.cpp draws it, in every mode).
 void notify(App& app, std::string message);
+// Shows a problem until the person closes it: a link or a file that could not be used, a save that
+// failed. `detail` says what was wrong and what the lab shows instead.
+void report_problem(App& app, std::string title, std::string detail);
+bool notice_showing(const App& app);
 
 // Sets fonts and style for a UI scale (1 = 16 px text). Needs the font file bytes (not owned).
 void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale);

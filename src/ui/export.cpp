@@ -1,6 +1,7 @@
 #include "export.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "app.h"
 #include "config_json.h"
@@ -86,18 +87,36 @@ void export_menu_items(App& app) {
   remember_item(app, "export:json");
   if (ImGui::MenuItem("Config as JSON (for attnlab-cli)", nullptr, false, can_download))
     app.download("attention-lab_config.json", "application/json", attn::config_to_json(app.engine.config(), 2));
-  if (ImGui::BeginMenu("One view as PNG", can_png)) {
-    for (int k = 0; k < (int)View::count; ++k)
-      if (app.view_rects[k].drawn && ImGui::MenuItem(view_name((View)k))) app.save_png(export_file_name(app, (View)k, "png"), (View)k);
-    ImGui::EndMenu();
+  // One view or one matrix: sections that open in place (a click), listing the views. Not submenus:
+  // Dear ImGui 1.86's BeginMenu inside a popup neither opens on hover nor stays open on a click.
+  const auto section = [&](const char* label, const char* id, int which, bool enabled) {
+    ImGui::BeginDisabled(!enabled);
+    const bool open = app.ui.export_section == which;
+    char text[96];
+    std::snprintf(text, sizeof text, "%s %s###%s", open ? "\xE2\x96\xBE" : "\xE2\x96\xB8", label, id);  // ▾ ▸
+    if (ImGui::Selectable(text, open, ImGuiSelectableFlags_DontClosePopups)) app.ui.export_section = open ? 0 : which;
+    remember_item(app, id);
+    ImGui::EndDisabled();
+    return open && enabled;
+  };
+  if (section("One view as PNG", "export:view_png", 1, can_png)) {
+    ImGui::Indent();
+    for (int k = 0; k < (int)View::count; ++k) {
+      if (!app.view_rects[k].drawn_last) continue;  // on screen last frame (this one draws the matrices after the menus)
+      if (ImGui::MenuItem(view_name((View)k))) app.save_png(export_file_name(app, (View)k, "png"), (View)k);
+      remember_item(app, (std::string("export:view_png:") + view_key((View)k)).c_str());
+    }
+    ImGui::Unindent();
   }
-  if (ImGui::BeginMenu("One matrix as CSV", can_download)) {
+  if (section("One matrix as CSV", "export:view_csv", 2, can_download)) {
+    ImGui::Indent();
     for (int k = 0; k < (int)View::count; ++k) {
       const View v = (View)k;
       if ((v == View::x_source && !app.engine.result().cross) || (v == View::position && app.positions.empty())) continue;
       if (ImGui::MenuItem(view_name(v))) app.download(export_file_name(app, v, "csv"), "text/csv", view_csv(app, v));
+      remember_item(app, (std::string("export:view_csv:") + view_key(v)).c_str());
     }
-    ImGui::EndMenu();
+    ImGui::Unindent();
   }
 }
 

@@ -80,7 +80,7 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
   if (!s.compact) {
     float w = ImGui::CalcTextSize("000").x;
     for (int i = 0; i < m.rows; ++i) w = std::max(w, ImGui::CalcTextSize(row_label(s, i).c_str()).x);
-    g.gutter = std::min({w + 6.0f * sc, 80.0f * sc, std::max(width * 0.3f, ImGui::CalcTextSize("000").x)});
+    g.gutter = s.row_labels_left ? 4.0f * sc : std::min({w + 6.0f * sc, 80.0f * sc, std::max(width * 0.3f, ImGui::CalcTextSize("000").x)});
     g.bar_w = kColorBarWidth * sc;
     if (s.row_notes) {
       float nw = s.notes_header ? ImGui::CalcTextSize(s.notes_header).x : 0.0f;
@@ -90,22 +90,30 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
   }
   const float grid_w = std::max(8.0f, width - g.gutter - g.bar_w - g.notes_w);
   g.cell_w = std::min(grid_w / (float)cols, s.max_cell * sc);
-  // Column labels: across when every label fits its cell, else turned upwards.
-  if (!s.compact) {
-    float widest = 0.0f;
+  // Column labels: across when every label fits its cell with a visible gap to its neighbour (else
+  // "because it" reads as one label), else turned upwards. Decided on the cells' final width, which
+  // the height can narrow (no cell wider than twice its height): across first, then turned if needed.
+  float widest = 0.0f;
+  if (!s.compact)
     for (int j = 0; j < m.cols; ++j) widest = std::max(widest, ImGui::CalcTextSize(col_label(s, j).c_str()).x);
-    g.vertical_col_labels = widest > g.cell_w - 2.0f && s.col_labels;
-    g.header = g.vertical_col_labels ? std::min(widest, 4.5f * fs) + 6.0f * sc : ImGui::GetTextLineHeight() + 2.0f;
-    if (s.header_height > 0.0f) g.header = s.header_height;
+  const float gap = std::max(2.0f, 0.4f * fs);
+  const float cell_w = g.cell_w;
+  for (const bool vertical : {false, true}) {
+    if (!s.compact) {
+      g.vertical_col_labels = vertical;
+      g.header = vertical ? std::min(widest, 4.5f * fs) + 6.0f * sc : ImGui::GetTextLineHeight() + 2.0f;
+      if (s.header_height > 0.0f) g.header = s.header_height;
+    }
+    // Rows at least one text line tall while that stays under ~40 rows, so labels stay readable.
+    float ch = cell_w;
+    if (!s.compact && rows <= 40 && ch < fs + 2.0f) ch = fs + 2.0f;
+    ch = std::min(ch, s.max_cell * sc);
+    if (height > 0.0f) ch = std::min(ch, std::max(1.0f, (height - g.header - 4.0f) / (float)rows));
+    if (s.row_height > 0.0f) ch = s.row_height;
+    g.cell_h = ch;
+    g.cell_w = std::min(cell_w, 2.0f * g.cell_h);  // no long flat bars
+    if (s.compact || !s.col_labels || widest <= g.cell_w - gap) break;
   }
-  // Rows at least one text line tall while that stays under ~40 rows, so labels stay readable.
-  float ch = g.cell_w;
-  if (!s.compact && rows <= 40 && ch < fs + 2.0f) ch = fs + 2.0f;
-  ch = std::min(ch, s.max_cell * sc);
-  if (height > 0.0f) ch = std::min(ch, std::max(1.0f, (height - g.header - 4.0f) / (float)rows));
-  if (s.row_height > 0.0f) ch = s.row_height;
-  g.cell_h = ch;
-  if (g.cell_w > 2.0f * g.cell_h) g.cell_w = 2.0f * g.cell_h;  // no long flat bars
   const float bar_min = s.compact ? 0.0f : 3.0f * fs;
   g.height = g.header + std::max(g.cell_h * (float)rows, bar_min) + 4.0f;
   return g;
@@ -209,6 +217,14 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
       }
   }
 
+  // High contrast: every cell outlined, so neighbours with close colours stay apart on a projector.
+  if (s.high_contrast && cw >= 6.0f && ch >= 6.0f) {
+    const float t = std::max(1.0f, sc);
+    for (int j = 1; j < m.cols; ++j) dl->AddLine(ImVec2(origin.x + cw * j, origin.y), ImVec2(origin.x + cw * j, grid_max.y), 0xFF000000u, t);
+    for (int i = 1; i < m.rows; ++i) dl->AddLine(ImVec2(origin.x, origin.y + ch * i), ImVec2(grid_max.x, origin.y + ch * i), 0xFF000000u, t);
+    dl->AddRect(origin, grid_max, 0xFFFFFFFFu, 0.0f, 0, t);
+  }
+
   // [2] numbers (and −∞) in cells big enough for them; else say so to the caller
   const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
   const bool numbers_fit = cw >= ImGui::CalcTextSize("-0.00").x + 2.0f && ch >= fs;
@@ -220,7 +236,8 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
         format_value(buf, sizeof buf, m(i, j), masked, s.masked_as_neg_inf);
         const ImVec2 ts = ImGui::CalcTextSize(buf);
         const ImVec2 at(origin.x + cw * j + (cw - ts.x) * 0.5f, origin.y + ch * i + (ch - ts.y) * 0.5f);
-        dl->AddText(at, masked ? 0xFFB0B0B0u : text_color_on(color(i, j)), buf);
+        const ImU32 ink = text_color_on(color(i, j));
+        dl->AddText(at, masked ? (s.high_contrast ? 0xFFFFFFFFu : 0xFFB0B0B0u) : s.high_contrast ? (ink == 0xFF101010u ? 0xFF000000u : 0xFFFFFFFFu) : ink, buf);
       }
   } else if (s.mask && s.masked_as_neg_inf && cw >= 6.0f * sc) {
     // too small for text: hatch masked cells with a diagonal so −∞ stays visible
@@ -234,7 +251,7 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
   // [3] labels: tokens down the left and across the top (turned upwards when they do not fit across)
   if (!s.compact) {
     const int row_step = ch < fs * 0.8f ? (int)std::ceil(fs / ch) : 1;
-    for (int i = 0; i < m.rows; i += row_step) {
+    for (int i = 0; i < m.rows && !s.row_labels_left; i += row_step) {
       const std::string fitted = fit_label(row_label(s, i), g.gutter - 4.0f * sc);
       dl->AddText(ImVec2(p0.x, origin.y + ch * i + (ch - fs) * 0.5f), i == s.highlight_row ? 0xFF40D0FFu : text_col, fitted.c_str());
     }
@@ -256,7 +273,7 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
     }
     // The full token under the mouse, when its label had to be shortened.
     const ImVec2 mp = ImGui::GetIO().MousePos;
-    if (ImGui::IsWindowHovered() && mp.y >= origin.y && mp.y < grid_max.y && mp.x >= p0.x && mp.x < origin.x)
+    if (ImGui::IsWindowHovered() && !s.row_labels_left && mp.y >= origin.y && mp.y < grid_max.y && mp.x >= p0.x && mp.x < origin.x)
       ev.label_row = std::clamp((int)((mp.y - origin.y) / ch), 0, m.rows - 1);
     if (ImGui::IsWindowHovered() && mp.x >= origin.x && mp.x < grid_max.x && mp.y >= p0.y && mp.y < origin.y)
       ev.label_col = std::clamp((int)((mp.x - origin.x) / cw), 0, m.cols - 1);
@@ -338,7 +355,8 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
                 ImVec2(origin.x + cw * (ev.col + 1), origin.y + ch * (ev.row + 1)), 0xFFFFFFFFu, 0, 0, 2.0f);
   }
   // leave the cursor below the whole widget
-  ImGui::SetCursorScreenPos(ImVec2(p0.x, std::max(grid_max.y, p0.y + size.y) + 2.0f));
+  // Within the region asked for (a window sized to it does not scroll); 2 px below the cells otherwise.
+  ImGui::SetCursorScreenPos(ImVec2(p0.x, std::max(grid_max.y + 2.0f, p0.y + size.y)));
   ImGui::Dummy(ImVec2(size.x, 0.0f));
   ImGui::PopID();
   return ev;

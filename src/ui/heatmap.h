@@ -28,6 +28,7 @@ struct HeatmapSpec {
   ImTextureID texture{};     // the cells as one texture (heatmap_colors); 0: plain rectangles
   int downsample = 1;        // the texture holds every k-th row/column (matrix larger than a GPU texture)
   const std::vector<std::string>* row_labels = nullptr;  // tokens; nullptr: indices
+  bool row_labels_left = false;  // the block to the left labels these same rows, lined up: draw none (a narrow gap instead)
   const std::vector<std::string>* col_labels = nullptr;
   const attn::MaskMatrix* mask = nullptr;  // cells it forbids are drawn as masked
   bool masked_as_neg_inf = false;          // print "−∞" in masked cells (the masked-scores view)
@@ -42,6 +43,7 @@ struct HeatmapSpec {
   float header_height = 0.0f; // forced column-label height; 0: natural
   bool show_numbers = true;   // values in cells when they fit
   bool compact = false;       // no labels, no colour bar, no numbers (thumbnails)
+  bool high_contrast = false; // a black line between cells and pure black or white numbers (a washed-out projector)
   CellRef cell;               // this matrix (view and head), for the keyboard's cell cursor
   CellRef* key_cell = nullptr;  // the keyboard's cell cursor, owned by the caller; nullptr: no keyboard access
 };

@@ -19,49 +19,32 @@ lrn::TrainSetup learn_defaults(const lrn::Task& task) {
   lrn::TrainSetup s = lrn::default_setup(task);
   // About 40 evaluations a run, so the curves have points to show (each costs ~8 steps' work).
   s.train.eval_every = std::max(10, s.train.steps / 40);
+  // A class should not wait for steps that change nothing: stop once held-out accuracy stays at 99%
+  // (a checkbox turns it off; experiments and links say for themselves).
+  s.train.stop_accuracy = 0.99f;
   return s;
 }
 
 // [SECTION] experiments
-// Each text states what its two runs measured (seed 1, native): bench/learn_experiments.py runs the same
-// configs and prints those figures; rerun it and update the texts when training's numbers change.
+// The table is assets/experiments.json, compiled in (cmake/ui.cmake); bench/learn_experiments.py trains
+// the same configs and prints the figures its texts quote: rerun it when training's numbers change.
+extern const char* const kExperimentsJson;
+
 std::span<const Experiment> experiments() {
-  static const Experiment table[] = {
-      {"scaling", "Why divide the scores by \xE2\x88\x9A" "d_k?",
-       "Induction with d_k = 128 (lr 0.01, 1000 steps). With 1/\xE2\x88\x9A" "d_k the held-out loss fell to 0.10 by step 100 and "
-       "stayed under 0.5 (98% right at the end). Without it the run learned as fast at first (0.06 at step 100), then came "
-       "apart: 0.82 at step 300, 2.7 at step 400, spikes as high as 8.4, 7% right at the end. Unscaled scores are "
-       "\xE2\x88\x9A" "128 \xE2\x89\x88 11 times larger, so the softmax saturates and one update can swing a head from one key to another. "
-       "Saturated rows (the fourth plot, all heads): unscaled 0.38 at step 100 and 0.95 at step 400, every head above "
-       "0.93, stuck there; scaled 0.17 and 0.34.",
-       {{"with 1/\xE2\x88\x9A" "d_k", R"({"task": "induction", "d_model": 64, "heads": 2, "d_k": 128, "d_v": 32, "train": {"eval_every": 25}})"},
-        {"no scaling", R"({"task": "induction", "d_model": 64, "heads": 2, "d_k": 128, "d_v": 32, "scale": false, "train": {"eval_every": 25}})"}}},
-      {"position", "Why does attention need positions?",
-       "Reverse (600 steps). With learned positions: 100% right, the anti-diagonal pattern at 0.98. With no positional "
-       "encoding: 22% right, pattern 0.08. Without positions every query sees the same bag of keys, so no head can tell "
-       "which key sits at n\xE2\x88\x92" "1\xE2\x88\x92i.",
-       {{"learned positions", R"({"task": "reverse", "train": {"eval_every": 15}})"},
-        {"no positions", R"({"task": "reverse", "positional": "none", "train": {"eval_every": 15}})"}}},
-      {"layers", "Why does an induction head need two layers?",
-       "Induction (1000 steps). Two layers: 100% right, the last layer's prefix-match score 0.996. One layer: 30% right, best "
-       "head 0.14. The first layer has to copy each token's predecessor into its position before the second can look for "
-       "\"the token after the earlier copy of me\".",
-       {{"2 layers", R"({"task": "induction", "train": {"eval_every": 25}})"},
-        {"1 layer", R"({"task": "induction", "layers": 1, "train": {"eval_every": 25}})"}}},
-      {"heads", "Do heads specialise?",
-       "Neighbours: predict the pair (x_i\xE2\x88\x92" "1, x_i+1) (1000 steps). Two heads: one head puts 0.79 of its attention on "
-       "i\xE2\x88\x92" "1 (and 0.18 on i+1), the other 0.95 on i+1 (0.04 on i\xE2\x88\x92" "1): they split the work. One head (d_k 32): "
-       "0.34 on i\xE2\x88\x92" "1 and 0.64 on i+1, a mixture. Both runs reach 100%: the single head's mixed value still "
-       "carries both tokens, which the unembedding pulls apart.",
-       {{"2 heads", R"({"task": "neighbours", "train": {"eval_every": 25}})"},
-        {"1 head", R"({"task": "neighbours", "heads": 1, "d_k": 32, "d_v": 32, "train": {"eval_every": 25}})"}}},
-      {"cross", "Cross-attention: does the output find its source?",
-       "Translate: write the source digits reversed as letters (600 steps). With positions the alignment is the "
-       "anti-diagonal (pattern 0.996, 100% right). Without positions: pattern 0.13, 31% right: the decoder cannot tell "
-       "which source digit is which.",
-       {{"with positions", R"({"task": "translate", "train": {"eval_every": 15}})"},
-        {"no positions", R"({"task": "translate", "positional": "none", "train": {"eval_every": 15}})"}}},
-  };
+  static const std::vector<Experiment> table = [] {
+    std::vector<Experiment> out;
+    const nlohmann::json j = nlohmann::json::parse(kExperimentsJson);  // checked by the tests; a bad file fails at once
+    for (const nlohmann::json& e : j.at("experiments")) {
+      Experiment x;
+      x.key = e.at("key"), x.name = e.at("question"), x.measured = e.at("measured");
+      const nlohmann::json& p = e.at("predict");
+      x.predict = p.at("ask"), x.answer = p.at("answer");
+      for (const nlohmann::json& c : p.at("choices")) x.choices.push_back(c);
+      for (int v = 0; v < 2; ++v) x.variants[v] = {e.at("variants").at(v).at("label"), e.at("variants").at(v).at("config").dump()};
+      out.push_back(std::move(x));
+    }
+    return out;
+  }();
   return table;
 }
 
@@ -73,7 +56,9 @@ std::string learn_load_experiment(App& app, int index, int variant) {
   if (std::string e = attn::parse_train_config(all[(size_t)index].variants[variant].config, setup); !e.empty()) return e;
   L.setup = setup;
   L.experiment = index;
+  L.variant = variant;
   L.variant_label = all[(size_t)index].variants[variant].label;
+  L.predictions.resize(all.size(), -1), L.revealed.resize(all.size(), false);
   L.error.clear();
   return "";
 }
@@ -196,16 +181,20 @@ float mean_saturation(const lrn::EvalPoint& p) {
 std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
   LearnState& L = learn_state(app);
   if (std::string e = lrn::validate(setup); !e.empty()) return L.error = e;
-  // The run being replaced becomes the comparison, when it learned the same task.
-  if (L.started && L.run_setup.task == setup.task && L.trainer.history().size() > 1) {
-    L.compare = {L.run_label, {}, {}, {}};
+  // The run being replaced becomes the comparison, when it learned the same task in the same experiment
+  // (or both with free settings): another experiment's run says nothing about this one's question.
+  const int experiment = L.experiment, variant = L.experiment >= 0 ? L.variant : -1;
+  const bool comparable = L.started && L.run_setup.task == setup.task && L.run_experiment == experiment;
+  if (comparable && L.trainer.history().size() > 1) {
+    L.compare = {L.run_label, L.run_experiment, L.run_variant, {}, {}, {}};
     for (const lrn::EvalPoint& p : L.trainer.history()) {
       L.compare.loss.emplace_back(p.step, (float)p.loss), L.compare.accuracy.emplace_back(p.step, (float)p.accuracy);
       L.compare.saturation.emplace_back(p.step, mean_saturation(p));
     }
-  } else if (!L.started || L.run_setup.task != setup.task) {
+  } else if (!comparable) {
     L.compare = {};
   }
+  L.run_experiment = experiment, L.run_variant = variant;
   L.run_label = L.experiment >= 0 ? L.variant_label : setup.task;
   // Validated above, so start() cannot refuse it: the current run is replaced only now.
   L.trainer.start(setup);
@@ -323,6 +312,9 @@ void learn_tick(App& app) {
     ++app.result_version;  // the Learn views changed: draw this frame's result
   }
   if (L.started && L.probe_step != L.trainer.step()) refresh_probe(L);
+  // A run of an experiment has ended: its measured outcome is shown beside the prediction.
+  if (L.started && L.trainer.done() && L.run_experiment >= 0 && L.run_experiment < (int)L.revealed.size())
+    L.revealed[(size_t)L.run_experiment] = true;
 }
 
 // [SECTION] inspect in the lab
@@ -345,6 +337,7 @@ std::string learn_open_in_lab(App& app, int layer) {
   app.ui.learn_mode = false;
   app.layout_dirty = true;
   const int step = replaying ? L.snapshots[(size_t)L.replay].step : L.trainer.step();
+  app.ui.origin = {true, L.run_setup.task, layer, s.layers, step, s.positional};
   notify(app, "Layer " + std::to_string(layer) + " of the " + L.run_setup.task + " model at step " + std::to_string(step) +
                   ": X is its residual stream, the weights are the trained ones");
   return "";
@@ -355,6 +348,7 @@ std::string learn_train_json(App& app, std::string_view options) {
   LearnState& L = learn_state(app);
   lrn::TrainSetup setup;
   if (std::string e = attn::parse_train_config(options, setup); !e.empty()) return L.error = e;
+  L.experiment = -1;  // a config of its own: no experiment's run
   if (std::string e = learn_start(app, setup, true); !e.empty()) return e;
   app.ui.learn_mode = true;
   return "";
@@ -378,6 +372,7 @@ std::string learn_status_json(App& app) {
       if (last.contains(k)) j[k] = last[k];
   }
   j["message"] = L.started ? L.trainer.message() : std::string();
+  j["converged"] = L.started && L.trainer.converged();  // stopped early: train.stop_accuracy was reached
   j["error"] = L.error;
   return j.dump();
 }
@@ -422,7 +417,9 @@ std::string open_file_text(App& app, const std::string& name, std::string_view t
     err = apply_setup(app, std::string(text));
     if (err.empty()) app.ui.learn_mode = false, notify(app, "Opened " + name);
   }
-  if (!err.empty()) notify(app, name + " was not opened: " + err);
+  if (!err.empty())
+    report_problem(app, "A file could not be opened",
+                   name + " was not opened: " + err + ". Nothing changed: the lab shows what it showed before.");
   return err;
 }
 

@@ -29,10 +29,16 @@ struct LearnState {
   std::string error;                    // why the last Train / train() was refused, naming the field
   std::vector<float> train_loss;        // the training batch's loss at every step of the run
   int experiment = -1;                  // the experiment whose variant was loaded last, -1 none
+  int variant = -1;                     // which of its two variants (0 or 1)
   std::string variant_label;            // that variant's label: the next run's name on the comparison
-  // The previous run's held-out curves, drawn under this run's to compare (same task only).
+  int run_experiment = -1, run_variant = -1;  // the experiment and variant the current run was started from
+  std::vector<int> predictions;         // per experiment: the learner's prediction (-1: none yet)
+  std::vector<bool> revealed;           // per experiment: its measured outcome is shown (a run of it has ended)
+  // The previous run's held-out curves, drawn under this run's to compare: kept when the new run learns
+  // the same task, and (for an experiment's runs) belongs to the same experiment.
   struct Compare {
     std::string label;
+    int experiment = -1, variant = -1;  // the run's experiment and variant (-1: free settings)
     std::vector<std::pair<int, float>> loss, accuracy, saturation;  // (step, value)
   } compare;
   std::string run_label;                // this run's name on the comparison ("with 1/√d_k", or the task)
@@ -78,16 +84,20 @@ struct LearnState {
 // The share of saturated softmax rows at an evaluation, over every layer and head (Metrics::saturation).
 float mean_saturation(const attn::learn::EvalPoint& p);
 
-// [SECTION] experiments: two runs of one task that differ in one setting, each with what was measured
-// here (seed 1, `attnlab-cli train`, the numbers are the held-out set's). A teacher loads variant A,
-// trains, loads variant B, trains: the curves show B's run over A's in grey.
+// [SECTION] experiments: two runs of one task that differ in one setting, with a prediction to make
+// first and what the runs gave when measured. The table is data, assets/experiments.json (compiled in;
+// bench/learn_experiments.py trains the same configs and prints the figures the texts quote). A teacher
+// loads variant A, trains, loads variant B, trains: the curves show B's run over A's in grey.
 struct Experiment {
-  const char* key;       // "scaling", ...
-  const char* name;      // the question it answers
-  const char* measured;  // what the two runs gave, in plain words
+  std::string key;       // "scaling", ...
+  std::string name;      // the question it answers
+  std::string predict;   // what to predict before training
+  std::vector<std::string> choices;
+  int answer = 0;        // the choice the runs bear out
+  std::string measured;  // what the two runs gave, in plain words (shown once a run has ended)
   struct Variant {
-    const char* label;
-    const char* config;  // a training config (docs/train.md)
+    std::string label;
+    std::string config;  // a training config (docs/train.md), as JSON text
   } variants[2];
 };
 std::span<const Experiment> experiments();

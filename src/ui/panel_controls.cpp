@@ -26,7 +26,9 @@ attn::MaskTerm* mask_toggle(App& app, Kind kind) {
   const attn::MaskKind& info = attn::mask_kind(kind);
   attn::MaskTerm* t = find_term(app.config, kind);
   bool on = t != nullptr;
-  if (ImGui::Checkbox(info.label, &on)) {
+  const bool clicked = ImGui::Checkbox(info.label, &on);
+  remember_item(app, (std::string("mask:") + info.name).c_str());
+  if (clicked) {
     if (on) {
       const attn::Result& r = app.engine.result();
       app.config.mask.push_back(info.make(r.n, r.m));
@@ -56,18 +58,34 @@ void draw_controls_panel(App& app) {
 
   if (ImGui::CollapsingHeader("Sizes", ImGuiTreeNodeFlags_DefaultOpen)) {
     static_assert(attn::Limits::max_heads >= 16);
-    // Tied while d_k and d_v equal d_model / heads rounded down (so an odd d_model keeps the box ticked).
-    bool tie = c.d_k == std::max(1, c.d_model / c.heads) && c.d_v == c.d_k;
+    // The tie is the learner's choice, kept in UiState: ticked, d_k and d_v follow d_model / heads
+    // (rounded down when heads do not divide d_model); unticked, they stay where the learner sets them.
+    bool& tie = app.ui.tie_sizes;
     bool sizes_changed = slider_int(app, "d_model", &c.d_model, 2, 512, "Width of every token vector (embedding and output).");
     sizes_changed |= slider_int(app, "heads", &c.heads, 1, 16, "How many attention heads run side by side, each with its own W_Q, W_K, W_V.");
-    if (ImGui::Checkbox("d_k = d_v = d_model / heads", &tie) || (sizes_changed && tie))
-      if (tie) c.d_k = c.d_v = std::max(1, c.d_model / c.heads);
+    const bool tie_clicked = ImGui::Checkbox("d_k = d_v = d_model / heads", &tie);
+    remember_item(app, "tie_sizes");
+    if (tie && (tie_clicked || sizes_changed)) c.d_k = c.d_v = std::max(1, c.d_model / std::max(c.heads, 1));
     help_marker("The usual choice keeps the total work constant as heads change (d_model / heads, rounded down when "
                 "it does not divide). Untick to set d_k and d_v freely.");
     ImGui::BeginDisabled(tie);
     slider_int(app, "d_k", &c.d_k, 1, 128, "Length of each query and key vector: the dot products are sums of d_k terms.");
     slider_int(app, "d_v", &c.d_v, 1, 128, "Length of each value vector, and so of each head's output row.");
     ImGui::EndDisabled();
+    // Say when the heads' outputs do not add up to d_model: the concat is narrower or wider, and W_O
+    // maps it back. (Silent rounding once hid d_k 3 and a concat of 30 behind d_model 32 and 10 heads.)
+    const int concat_w = c.heads * c.d_v;
+    if (tie && c.d_model % c.heads != 0) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.35f, 1.0f));
+      ImGui::TextWrapped("%d heads do not divide d_model %d: each head gets d_k = d_v = %d (%d / %d rounded down), so the "
+                         "concat is %d \xC3\x97 %d = %d wide and W_O maps %d back to %d.",
+                         c.heads, c.d_model, c.d_v, c.d_model, c.heads, c.heads, c.d_v, concat_w, concat_w, c.d_model);
+      ImGui::PopStyleColor();
+      remember_item(app, "sizes_note");
+    } else if (concat_w != c.d_model) {
+      ImGui::TextDisabled("concat: %d heads \xC3\x97 d_v %d = %d wide; W_O maps it to d_model %d", c.heads, c.d_v, concat_w, c.d_model);
+      remember_item(app, "sizes_note");
+    }
   }
 
   if (ImGui::CollapsingHeader("Attention", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -81,8 +99,23 @@ void draw_controls_panel(App& app) {
       if (c.cross && app.source.empty()) app.source = "le chat dort sur le tapis";
     }
     const auto pe = attn::positional_kinds();
+    // A trained model's layer: say what the model used, whatever the lab adds on top (positions the
+    // model learned are already inside its residual stream X; RoPE acts inside the layer).
+    const ModelOrigin& o = app.ui.origin;
+    if (o.active && o.positional != attn::Positional::rope) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.9f, 0.6f, 1.0f));
+      ImGui::TextWrapped("The %s model (layer %d of %d, step %d) was trained with %s positions: they are already in X, "
+                         "its residual stream%s.", o.task.c_str(), o.layer, o.layers, o.step,
+                         o.positional == attn::Positional::none ? "no" : attn::positional_kind(o.positional).label,
+                         o.positional == attn::Positional::none ? " (none added here either)" : ", so the lab adds none");
+      ImGui::PopStyleColor();
+      remember_item(app, "model_origin");
+    }
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    if (ImGui::BeginCombo("position", attn::positional_kind(c.positional).label)) {
+    const std::string position_label = o.active && o.positional != attn::Positional::rope && c.positional == attn::Positional::none
+                                           ? std::string("none added (model's ") + attn::to_string(o.positional) + " in X)"
+                                           : std::string(attn::positional_kind(c.positional).label);
+    if (ImGui::BeginCombo("position", position_label.c_str())) {
       for (const attn::PositionalKind& p : pe) {
         if (ImGui::Selectable(p.label, p.kind == c.positional)) c.positional = p.kind;
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help);

@@ -41,6 +41,14 @@ bool text_box(App& app, const char* id, std::string& text, attn::SequenceInput& 
 
 }  // namespace
 
+void draw_text_line(App& app) {
+  if (app.config.cross) return;  // two texts: the Input tab has both
+  text_box(app, "##text", app.text, app.config.target, ImGui::GetTextLineHeightWithSpacing() * 2.2f);
+  remember_item(app, "text");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The text attention works on: edit it here or in the Input tab");
+  if (!app.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f), "%s", app.error.c_str());
+}
+
 void draw_input_panel(App& app) {
   ImGui::Begin("Input");
   const attn::Result& r = app.engine.result();

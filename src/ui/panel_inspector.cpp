@@ -49,7 +49,7 @@ void explain_attention_cell(const App& app, int h, int i, int j, int max_rows) {
   const attn::WeightExplanation w = attn::explain_weight(r, h, i, j);
   ImGui::TextWrapped("query %d \"%s\" \xE2\x86\x92 key %d \"%s\", head %d", i, token(app.labels, i).c_str(), j,
                      token(app.source_labels, j).c_str(), h);
-  ImGui::TextWrapped("score = q\xC2\xB7k \xC3\x97 scale/\xCF\x84 = %.5g \xC3\x97 %.4g = %.5g", s.dot, s.alpha, s.score);
+  text_wrapped_words("score = q\xC2\xB7k \xC3\x97 scale/\xCF\x84 = %.5g \xC3\x97 %.4g = %.5g", s.dot, s.alpha, s.score);
   term_table(s.terms, "c", "q[c]", "k[c]", nullptr, max_rows);
   if (w.fully_masked) {
     ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "every key is masked for this query:\nweights 0, output row 0");

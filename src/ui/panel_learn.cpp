@@ -28,7 +28,7 @@ float strip_height() {
 }
 
 void place(App& app, float x, float y, float w, float h) {
-  const ImGuiCond cond = app.layout_dirty ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  const ImGuiCond cond = app.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(ImVec2(x, y), cond);
   ImGui::SetNextWindowSize(ImVec2(w, h), cond);
 }
@@ -78,13 +78,14 @@ void take_lab_settings(App& app, lrn::TrainSetup& s) {
     if (t.kind != attn::MaskTerm::Kind::custom && t.kind != attn::MaskTerm::Kind::padding) s.spec.mask.push_back(t);
 }
 
-// Experiments: a question, two runs that answer it, and what they gave when measured.
+// Experiments: a question, two runs that answer it, a prediction to make before training, and what
+// the runs gave when measured, revealed once a run of the experiment has ended.
 void draw_experiment(App& app, LearnState& L) {
   const auto all = experiments();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##experiment", L.experiment >= 0 ? all[(size_t)L.experiment].name : "Experiments: a question in two runs...")) {
+  if (ImGui::BeginCombo("##experiment", L.experiment >= 0 ? all[(size_t)L.experiment].name.c_str() : "Experiments: a question in two runs...")) {
     for (int i = 0; i < (int)all.size(); ++i)
-      if (ImGui::Selectable(all[(size_t)i].name, i == L.experiment)) learn_load_experiment(app, i, 0);
+      if (ImGui::Selectable(all[(size_t)i].name.c_str(), i == L.experiment)) learn_load_experiment(app, i, 0);
     if (L.experiment >= 0 && ImGui::Selectable("(none: free settings)")) L.experiment = -1;
     ImGui::EndCombo();
   }
@@ -92,17 +93,31 @@ void draw_experiment(App& app, LearnState& L) {
   if (L.experiment < 0) return;
   const Experiment& e = all[(size_t)L.experiment];
   for (int v = 0; v < 2; ++v) {
-    const bool on = L.variant_label == e.variants[v].label;
+    const bool on = L.variant == v;
     if (v) ImGui::SameLine();
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::SmallButton(e.variants[v].label)) learn_load_experiment(app, L.experiment, v);
+    if (ImGui::SmallButton(e.variants[v].label.c_str())) learn_load_experiment(app, L.experiment, v);
     if (on) ImGui::PopStyleColor();
     remember_item(app, v ? "learn_variant_b" : "learn_variant_a");
   }
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("Train one, then the other: the last run stays in grey.");
+  // Predict first: the measured outcome comes after a run, beside the learner's guess.
+  int& guess = L.predictions[(size_t)L.experiment];
+  ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Your prediction: %s", e.predict.c_str());
   ImGui::PopTextWrapPos();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("What was measured is above the curves.");
+  for (int c = 0; c < (int)e.choices.size(); ++c) {
+    ImGui::PushID(c);
+    if (ImGui::RadioButton(e.choices[(size_t)c].c_str(), guess == c)) guess = c;
+    remember_item(app, ("learn_predict_" + std::to_string(c)).c_str());
+    ImGui::PopID();
+  }
+  if (!L.revealed[(size_t)L.experiment]) {
+    ImGui::TextDisabled(guess < 0 ? "Pick one, then train: what was measured shows when the run ends."
+                                  : "Now train: what was measured shows when the run ends.");
+    if (ImGui::SmallButton("Show what was measured now")) L.revealed[(size_t)L.experiment] = true;
+    remember_item(app, "learn_reveal");
+  }
   ImGui::Separator();
 }
 
@@ -165,6 +180,13 @@ void draw_settings(App& app, LearnState& L) {
   second();
   if (input_int("seed", &seed, "Weights, batches and the held-out set all follow from it.")) s.train.seed = (uint64_t)std::max(seed, 0);
   input_int("eval every", &s.train.eval_every, "Steps between evaluations on the held-out set (the curves' points).");
+  bool stop = s.train.stop_accuracy > 0.0f;
+  if (ImGui::Checkbox("stop once converged", &stop)) s.train.stop_accuracy = stop ? 0.99f : 0.0f;
+  remember_item(app, "learn_stop_early");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("End the run early once the held-out accuracy is at least 99%% at %d evaluations in a row:\n"
+                      "the steps after that change nothing you can see. Untick to run every step.",
+                      s.train.stop_evaluations);
 }
 
 // [SECTION] run buttons and status
@@ -209,7 +231,6 @@ void draw_file_buttons(App& app, LearnState& L) {
 }
 
 void draw_run_controls(App& app, LearnState& L) {
-  ImGui::Separator();
   const bool running = L.running;
   const float w = ImGui::GetFontSize() * 5.0f;
   if (ImGui::Button(running ? "Pause" : "Train", ImVec2(w, 0))) running ? learn_pause(app) : (void)learn_train(app);
@@ -237,6 +258,13 @@ void draw_run_controls(App& app, LearnState& L) {
   }
   const lrn::Trainer& t = L.trainer;
   ImGui::Text("%s \xC2\xB7 step %d / %d", learn_phase(L), t.step(), L.run_setup.train.steps);
+  if (L.run_setup.train.stop_accuracy > 0.0f && !t.done()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(stops once converged)");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("This run ends early once the held-out accuracy is at least %.0f%% at %d evaluations in a row.",
+                        100.0 * (double)L.run_setup.train.stop_accuracy, L.run_setup.train.stop_evaluations);
+  }
   ImGui::ProgressBar(L.run_setup.train.steps ? (float)t.step() / (float)L.run_setup.train.steps : 1.0f, ImVec2(-FLT_MIN, 0), "");
   if (L.running) ImGui::Text("%.0f steps/s (%d this frame)", L.steps_per_s, L.steps_last_frame);
   else if (L.steps_per_s > 0) ImGui::TextDisabled("%.0f steps/s while running", L.steps_per_s);
@@ -248,8 +276,9 @@ void draw_run_controls(App& app, LearnState& L) {
   }
   if (!t.message().empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", t.message().c_str());
+    ImGui::TextColored(t.converged() ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", t.message().c_str());
     ImGui::PopTextWrapPos();
+    remember_item(app, "learn_message");
   }
 }
 
@@ -330,10 +359,16 @@ void plot(const char* id, const char* title, ImVec2 size, float x_max, float y_l
 }
 
 void draw_curves(App& app, LearnState& L) {
-  if (L.experiment >= 0) {  // what the experiment's two runs gave here, to check against the curves
+  if (L.experiment >= 0 && L.revealed[(size_t)L.experiment]) {  // what the two runs gave here, to check against the curves
+    const Experiment& e = experiments()[(size_t)L.experiment];
+    const int guess = L.predictions[(size_t)L.experiment];
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(0.80f, 0.85f, 0.70f, 1.0f), "Measured here: %s", experiments()[(size_t)L.experiment].measured);
+    if (guess >= 0)
+      ImGui::TextColored(guess == e.answer ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.75f, 0.35f, 1.0f), "%s You predicted: %s.",
+                         guess == e.answer ? "\xE2\x9C\x93" : "\xE2\x9C\x97", e.choices[(size_t)guess].c_str());
+    ImGui::TextColored(ImVec4(0.80f, 0.85f, 0.70f, 1.0f), "Measured here: %s", e.measured.c_str());
     ImGui::PopTextWrapPos();
+    remember_item(app, "learn_measured");
   }
   if (!L.started) {
     ImGui::TextDisabled("The loss, the held-out accuracy and each head's pattern score appear here while training runs.");
@@ -341,7 +376,8 @@ void draw_curves(App& app, LearnState& L) {
   }
   const lrn::Trainer& t = L.trainer;
   const auto& hist = t.history();
-  const float x_max = (float)std::max(1, L.run_setup.train.steps);
+  // The steps axis spans the run: all its steps, or up to where it stopped once it had converged.
+  const float x_max = (float)std::max(1, t.converged() ? t.step() : L.run_setup.train.steps);
   const int layers = L.run_setup.spec.layers, heads = L.run_setup.spec.heads, R = t.task().relations;
 
   Series train{{}, IM_COL32(120, 170, 230, 150), 1.0f, "training batch"};
@@ -781,17 +817,27 @@ void draw_learn_mode(App& app) {
   // text heights per plot).
   const bool two_rows = right_w < 52.0f * ImGui::GetFontSize();
   const float body_h = H - body_top, curves_h = body_h * (two_rows ? 0.46f : 0.38f);
+  // The open tour's slot: the lower part of the Training column (its run buttons and the experiments
+  // stay in view above it), or a strip across the bottom under tabs.
+  const bool dock_tour = app.ui.show_tour && !app.ui.tour_moved;
+  const float tour_h = dock_tour ? (narrow ? std::min(0.4f * (H - body_top), 320.0f * s) : 0.42f * body_h) : 0.0f;
+  app.tour_slot = !dock_tour ? WinRect{} : narrow ? WinRect{0, H - tour_h, W, tour_h} : WinRect{0, body_top + body_h - tour_h, left_w, tour_h};
   const auto window = [&](int tab, const char* name, float x, float y, float w, float h, auto&& draw) {
     if (narrow && L.tab != tab) return;
-    if (narrow) x = 0, y = body_top, w = W, h = body_h;
+    if (narrow) x = 0, y = body_top, w = W, h = body_h - tour_h;
     place(app, x, y, w, h);
     ImGui::Begin(name);
     draw();
     ImGui::End();
   };
-  window(0, "Training", 0, body_top, left_w, body_h, [&] {
-    draw_settings(app, L);
+  window(0, "Training", 0, body_top, left_w, body_h - tour_h, [&] {
+    // The run's buttons and status first, always in view (as a player's controls are); the settings
+    // scroll below them, however much an experiment or a task adds.
     draw_run_controls(app, L);
+    ImGui::Separator();
+    ImGui::BeginChild("settings");
+    draw_settings(app, L);
+    ImGui::EndChild();
   });
   window(1, "Curves", left_w, body_top, right_w, curves_h, [&] { draw_curves(app, L); });
   window(2, "Attention on a probe", left_w, body_top + curves_h, right_w, body_h - curves_h, [&] { draw_probe(app, L); });

@@ -1,6 +1,8 @@
 // Lines: queries on the left, keys on the right, a line for each pair whose thickness and opacity
 // follow the attention weight; one colour per head.
 #include <algorithm>
+#include <cmath>
+#include <string>
 #include <vector>
 
 #include "app.h"
@@ -25,20 +27,44 @@ void draw_lines_panel(App& app) {
   const float row_h = std::max(3.0f, std::min(ImGui::GetTextLineHeightWithSpacing(), avail.y / (float)std::max(r.n, r.m)));
   const float label_w = std::min(avail.x * 0.3f, 110.0f * app.style_scale);
   const float left_x = p0.x + label_w, right_x = p0.x + avail.x - label_w;
-  const bool labels = row_h >= ImGui::GetFontSize() * 0.9f;
+  const float fs = ImGui::GetFontSize();
   const int focus = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
   const auto y_of = [&](int i) { return p0.y + row_h * (i + 0.5f); };
-
-  for (int i = 0; i < r.n && i < (int)app.labels.size(); ++i) {
-    if (!labels) break;
-    const char* t = app.labels[(size_t)i].c_str();
-    const float w = ImGui::CalcTextSize(t).x;
-    dl->AddText(ImVec2(left_x - w - 4.0f, y_of(i) - ImGui::GetFontSize() * 0.5f), i == focus ? 0xFF40D0FFu : 0xFFE0E0E0u, t);
-  }
-  for (int j = 0; j < r.m && j < (int)app.source_labels.size() && labels; ++j)
-    dl->AddText(ImVec2(right_x + 4.0f, y_of(j) - ImGui::GetFontSize() * 0.5f), 0xFFE0E0E0u, app.source_labels[(size_t)j].c_str());
-
   const int h0 = app.ui.lines_all_heads ? 0 : app.ui.head, h1 = app.ui.lines_all_heads ? r.heads : app.ui.head + 1;
+
+  // Labels: every token while rows are a text line tall; else as many as fit without touching, the
+  // followed query and the keys its lines reach first (strongest first), then every k-th.
+  app.lines_key_labels.clear();
+  const auto place_labels = [&](const std::vector<std::string>& names, int count, std::vector<int> first, float x, bool right_side) {
+    const int step = std::max(1, (int)std::ceil(fs * 0.95f / row_h));
+    for (int i = 0; i < count; i += step) first.push_back(i);
+    std::vector<float> taken;
+    for (int i : first) {
+      if (i < 0 || i >= count || i >= (int)names.size()) continue;
+      const float y = y_of(i);
+      if (std::any_of(taken.begin(), taken.end(), [&](float t) { return std::fabs(t - y) < fs * 0.95f; })) continue;
+      taken.push_back(y);
+      if (right_side) app.lines_key_labels.push_back(i);
+      const char* t = names[(size_t)i].c_str();
+      const float w = ImGui::CalcTextSize(t).x;
+      const bool lit = right_side ? false : i == focus;
+      dl->AddText(ImVec2(right_side ? x + 4.0f : x - w - 4.0f, y - fs * 0.5f), lit ? 0xFF40D0FFu : 0xFFE0E0E0u, t);
+    }
+  };
+  std::vector<int> key_first;  // the followed query's keys, strongest first (over the heads shown)
+  if (focus >= 0 && focus < r.n) {
+    std::vector<std::pair<float, int>> strongest;
+    for (int j = 0; j < r.m; ++j) {
+      float best = 0.0f;
+      for (int h = h0; h < h1; ++h) best = std::max(best, r.weights_head(h)(focus, j));
+      if (best >= 0.02f) strongest.emplace_back(best, j);
+    }
+    std::sort(strongest.begin(), strongest.end(), [](auto& a, auto& b) { return a.first > b.first; });
+    for (auto [w, j] : strongest) key_first.push_back(j);
+  }
+  place_labels(app.labels, r.n, focus >= 0 ? std::vector<int>{focus} : std::vector<int>{}, left_x, false);
+  place_labels(app.source_labels, r.m, key_first, right_x, true);
+
   const float max_w = 6.0f * app.style_scale;
   // With many tokens, only each query's strongest keys: thousands of faint crossing lines say nothing
   // (and cost a software renderer dearly).

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <span>
+#include <vector>
 
 #include "app.h"
 #include "export.h"
@@ -24,6 +26,10 @@ namespace attnlab {
 
 namespace {
 
+// S, masked S and A are the lesson: their cells stay at least this wide (CSS px) so every key's label
+// is drawn and a column can be read, and they wrap onto lines of their own before going narrower.
+constexpr float kLessonCell = 14.0f;
+
 struct Block {
   View view;
   std::string title;
@@ -37,8 +43,10 @@ struct Block {
   bool neg_inf = false;
   bool per_head = true;
   float max_cell = 44.0f;
+  float min_cell = 8.0f;  // CSS px: the narrowest cells before the block moves to a line of its own
   float stretch = 1.0f;  // share of the row's width
   std::vector<std::string> notes;  // per-row readouts beside the colour bar (add_notes); empty: none
+  bool labels_left = false;  // the block to its left on the line labels the same rows (row_of sets it)
 };
 
 // Every view's title, help and labels, written once: the rows and the zoom window read them.
@@ -85,15 +93,16 @@ Block block_of(const App& app, View v) {
         if (p.view == View::scores) title += p.text;
       return {.view = v, .title = title,
               .help = "Every query dotted with every key, then scaled. Big means 'this key matches what I look for'. Right: each row's spread (largest minus smallest), which softmax turns into sharpness.",
-              .rows = q_tok, .cols = k_tok, .key_cols = true};
+              .rows = q_tok, .cols = k_tok, .key_cols = true, .min_cell = kLessonCell};
     }
     case View::masked:
       return {.view = v, .title = "4  masked S", .help = "The same scores with hidden pairs set to minus infinity. Click a cell to hide or allow that pair.",
-              .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .neg_inf = true};
+              .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .neg_inf = true, .min_cell = kLessonCell};
     case View::weights:
       return {.view = v, .title = "5  A = softmax(S)",
               .help = "Each row is turned into positive weights that sum to 1: how much query i takes from each key. Right: the row's entropy in bits (0 = all weight on one key; log2 of the number of keys = even) and its largest weight. Click a cell to mask it and watch the row renormalise.",
-              .cmap = Colormap::sequential, .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .max_cell = 48.0f, .stretch = 1.3f};
+              .cmap = Colormap::sequential, .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .max_cell = 48.0f,
+              .min_cell = kLessonCell, .stretch = 1.3f};
     case View::head_out:
       return {.view = v, .title = "6  O = A\xC2\xB7V", .help = "Each output row is a weighted average of the value rows, with this head's weights.", .rows = q_tok};
     case View::concat:
@@ -170,11 +179,13 @@ HeatmapSpec spec_for(App& app, const Block& b) {
   s.m = matrix_of(app, b.view);
   s.cmap = b.cmap;
   s.row_labels = b.rows;
+  s.row_labels_left = b.labels_left;
   s.col_labels = b.cols;
   s.mask = b.mask;
   s.masked_as_neg_inf = b.neg_inf;
   s.max_cell = b.max_cell;
   s.scale = app.style_scale;
+  s.high_contrast = app.ui.high_contrast;
   s.show_numbers = app.ui.show_numbers;
   s.cell = {b.view, head, -1, -1};
   s.key_cell = &app.ui.key_cell;
@@ -312,55 +323,93 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
 }
 
 // Lays blocks side by side in rows of tables, their rows lined up: the same cell height and
-// column-label height wherever blocks on a line have the same number of rows. A block goes on the
-// next line when the line would be too narrow for every block on it to keep cells of kMinCell
-// (phones, a large UI scale, a wide X); a block alone on its line that is still too wide scrolls
-// sideways (the window's scrollbar) instead. Blocks keep one ID whichever line they land on, so their
-// textures and state survive a re-wrap.
-void row_of(App& app, std::initializer_list<View> views) {
+// column-label height wherever blocks on a line have the same number of rows, and one set of row
+// labels for neighbours that label the same tokens (the leftmost block's). A block goes on the next
+// line when the line would be too narrow for every block on it to keep cells of its min_cell (8 px,
+// the smallest a finger or pointer aims at; S, masked S and A keep kLessonCell); a block alone on its line that is still too
+// wide scrolls sideways (the window's scrollbar) instead. Blocks keep one ID whichever line they land
+// on, so their textures and state survive a re-wrap.
+struct RowPlan {
   std::vector<Block> blocks;
-  for (View v : views) add_notes(app, blocks.emplace_back(block_of(app, v)));
-  constexpr float kMinCell = 8.0f;  // CSS px at UI scale 1: the smallest cell a finger or a pointer can aim at
+  std::vector<std::vector<size_t>> lines;  // indices into blocks, left to right
+  std::vector<float> need, notes_w;        // per block: width at its min_cell with and without its row labels
+  std::vector<float> need_unlabelled;
+  float height = 0.0f;                     // the whole row as it will be drawn (an estimate from the geometry)
+};
+
+bool same_rows(App& app, const Block& a, const Block& b) {
+  const HeatmapSpec sa = spec_for(app, a), sb = spec_for(app, b);
+  return sa.m.rows == sb.m.rows && a.rows && b.rows && *a.rows == *b.rows;
+}
+
+RowPlan plan_row(App& app, std::span<const View> views) {
+  RowPlan P;
+  for (View v : views) add_notes(app, P.blocks.emplace_back(block_of(app, v)));
+  const size_t n = P.blocks.size();
   const float avail = ImGui::GetContentRegionAvail().x, sc = app.style_scale;
-  // The width each block needs: its cells at kMinCell plus what its heatmap draws beside them (row
+  // The width each block needs: its cells at min_cell plus what its heatmap draws beside them (row
   // labels, the colour bar, row readouts) and the table's padding (each cell's, and the table's own
   // at both ends: `outer_pad`).
   const float pad = ImGui::GetStyle().CellPadding.x, outer_pad = 2.0f * pad;
-  std::vector<float> need(blocks.size()), notes_w(blocks.size());
-  for (size_t i = 0; i < blocks.size(); ++i) {
-    const HeatmapSpec s = spec_for(app, blocks[i]);
+  P.need.resize(n), P.notes_w.resize(n), P.need_unlabelled.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    Block& b = P.blocks[i];
+    HeatmapSpec s = spec_for(app, b);
     const HeatmapGeometry g = heatmap_geometry(s, 1e6f);
-    need[i] = g.gutter + g.bar_w + kMinCell * sc * (float)s.m.cols + 2.0f * pad + 1.0f;  // + ImGui's rounding
-    notes_w[i] = g.notes_w;
+    P.need[i] = g.gutter + g.bar_w + b.min_cell * sc * (float)s.m.cols + 2.0f * pad + 1.0f;  // + ImGui's rounding
+    s.row_labels_left = true;
+    P.need_unlabelled[i] = P.need[i] - g.gutter + heatmap_geometry(s, 1e6f).gutter;
+    P.notes_w[i] = g.notes_w;
   }
-  const auto index = [&](const Block* b) { return (size_t)(b - blocks.data()); };
-  const auto fits = [&](const std::vector<const Block*>& line) {
+  const auto width = [&](const std::vector<size_t>& line, size_t k) {
+    return k > 0 && same_rows(app, P.blocks[line[k - 1]], P.blocks[line[k]]) ? P.need_unlabelled[line[k]] : P.need[line[k]];
+  };
+  const auto fits = [&](const std::vector<size_t>& line) {
     float total = 0.0f;
-    for (const Block* b : line) total += need[index(b)];
+    for (size_t k = 0; k < line.size(); ++k) total += width(line, k);
     return total + outer_pad <= avail;
   };
   // Filled from the last block backwards, so what wraps is the first block (X, the widest) and the
   // blocks that belong together (Q, K, V; masked S and A) stay on one line.
-  std::vector<std::vector<const Block*>> lines(1);
-  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
-    lines.back().insert(lines.back().begin(), &*it);
-    if (lines.back().size() > 1 && !fits(lines.back())) {
-      lines.back().erase(lines.back().begin());
-      lines.push_back({&*it});
+  P.lines.assign(1, {});
+  for (size_t i = n; i-- > 0;) {
+    P.lines.back().insert(P.lines.back().begin(), i);
+    if (P.lines.back().size() > 1 && !fits(P.lines.back())) {
+      P.lines.back().erase(P.lines.back().begin());
+      P.lines.push_back({i});
     }
   }
-  std::reverse(lines.begin(), lines.end());
+  std::reverse(P.lines.begin(), P.lines.end());
+  for (const std::vector<size_t>& line : P.lines) {
+    float line_h = 0.0f;
+    for (size_t k = 0; k < line.size(); ++k) {
+      Block& b = P.blocks[line[k]];
+      b.labels_left = k > 0 && same_rows(app, P.blocks[line[k - 1]], b);
+      if (b.labels_left) P.need[line[k]] = P.need_unlabelled[line[k]];
+      // title line + heatmap + one line of buttons under it (enlarge, show P)
+      const HeatmapGeometry g = heatmap_geometry(spec_for(app, b), std::max(1.0f, avail / (float)line.size()));
+      line_h = std::max(line_h, g.height + 2.0f * ImGui::GetFrameHeightWithSpacing());
+    }
+    P.height += line_h;
+  }
+  return P;
+}
+
+void draw_row(App& app, RowPlan& P) {
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float pad = ImGui::GetStyle().CellPadding.x, outer_pad = 2.0f * pad;
+  std::vector<float>& need = P.need;
   const ImGuiID stable = ImGui::GetID("row");
-  for (size_t li = 0; li < lines.size(); ++li) {
-    const std::vector<const Block*>& line = lines[li];
+  for (size_t li = 0; li < P.lines.size(); ++li) {
+    const std::vector<size_t>& line = P.lines[li];
     const int n = (int)line.size();
     // The row readouts are an extra: shown when the line has room for them too.
     float min_total = 0.0f, stretch = 0.0f, notes_total = 0.0f;
-    for (const Block* b : line) min_total += need[index(b)], stretch += b->stretch, notes_total += notes_w[index(b)];
+    for (size_t b : line) min_total += need[b], stretch += P.blocks[b].stretch, notes_total += P.notes_w[b];
     const bool notes_fit = min_total + notes_total + outer_pad <= avail;
-    for (const Block* b : line) {
-      if (notes_fit) need[index(b)] += notes_w[index(b)];
-      else blocks[index(b)].notes.clear();
+    for (size_t b : line) {
+      if (notes_fit) need[b] += P.notes_w[b];
+      else P.blocks[b].notes.clear();
     }
     if (notes_fit) min_total += notes_total;
     // Each block gets what it needs, and the room left over in proportion to its stretch.
@@ -368,34 +417,38 @@ void row_of(App& app, std::initializer_list<View> views) {
     std::vector<float> weight(line.size());
     float total = 0.0f;
     for (size_t i = 0; i < line.size(); ++i)
-      total += weight[i] = need[index(line[i])] + (outer - outer_pad - min_total) * line[i]->stretch / stretch;
+      total += weight[i] = need[line[i]] + (outer - outer_pad - min_total) * P.blocks[line[i]].stretch / stretch;
     ImGui::PushID((int)li);
     if (ImGui::BeginTable("row", n, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX, ImVec2(outer, 0.0f))) {
       for (size_t i = 0; i < line.size(); ++i)
-        ImGui::TableSetupColumn(view_name(line[i]->view), ImGuiTableColumnFlags_WidthStretch, weight[i]);
+        ImGui::TableSetupColumn(view_name(P.blocks[line[i]].view), ImGuiTableColumnFlags_WidthStretch, weight[i]);
       const float inner = outer - outer_pad - pad * 2.0f * (float)n;
       float row_h = 1e9f, header_h = 0.0f;
       int rows = -1;
-      bool same_rows = true;
+      bool same = true;
       for (size_t i = 0; i < line.size(); ++i) {
-        const Block* b = line[i];
-        const HeatmapSpec s = spec_for(app, *b);
+        const HeatmapSpec s = spec_for(app, P.blocks[line[i]]);
         const HeatmapGeometry g = heatmap_geometry(s, inner * weight[i] / total);
         row_h = std::min(row_h, g.cell_h);
         header_h = std::max(header_h, g.header);
-        same_rows = same_rows && (rows < 0 || rows == s.m.rows);
+        same = same && (rows < 0 || rows == s.m.rows);
         rows = s.m.rows;
       }
-      for (const Block* b : line) {
+      for (size_t b : line) {
         ImGui::TableNextColumn();
         ImGui::PushOverrideID(stable);
-        draw_block(app, *b, ImGui::GetContentRegionAvail().x, same_rows ? row_h : 0.0f, header_h);
+        draw_block(app, P.blocks[b], ImGui::GetContentRegionAvail().x, same ? row_h : 0.0f, header_h);
         ImGui::PopID();
       }
       ImGui::EndTable();
     }
     ImGui::PopID();
   }
+}
+
+void row_of(App& app, std::initializer_list<View> views) {
+  RowPlan P = plan_row(app, std::span<const View>(views.begin(), views.size()));
+  draw_row(app, P);
 }
 
 // One matrix, large, in its own window: numbers that do not fit in the overview fit here.
@@ -417,7 +470,11 @@ void draw_zoom_window(App& app) {
   if (!open) app.ui.zoom_view = View::count;
 }
 
-std::string weights_badge(const attn::Config& c) {
+std::string weights_badge(const App& app, const attn::Config& c) {
+  const ModelOrigin& o = app.ui.origin;
+  if (o.active)
+    return "weights: trained (" + o.task + ", layer " + std::to_string(o.layer) + " of " + std::to_string(o.layers) + ", step " +
+           std::to_string(o.step) + ")";
   if (!c.w_q.empty() || !c.w_k.empty() || !c.w_v.empty() || !c.w_o.empty()) return "weights: given in the config";
   std::string out = "weights: random (seed " + std::to_string(c.seed) + ")";
   if (!c.handmade.empty()) {
@@ -435,6 +492,9 @@ std::string weights_badge(const attn::Config& c) {
 void draw_matrices_panel(App& app) {
   ImGui::Begin("Matrices", nullptr, ImGuiWindowFlags_HorizontalScrollbar);
   const attn::Result& r = app.engine.result();
+  // One panel at a time (a phone, a projector's large scale): the sentence leads, editable, so the
+  // first screen holds it and its weights.
+  if (app.ui.layout == LayoutMode::tabs) draw_text_line(app);
   if (r.n == 0) {
     ImGui::TextDisabled("Type some text to begin.");
     ImGui::End();
@@ -459,15 +519,19 @@ void draw_matrices_panel(App& app) {
   ImGui::TextDisabled(" [ ] ");
   // The honest badge: where this head's weights come from.
   ImGui::SameLine();
-  const std::string badge = weights_badge(c);
+  const std::string badge = weights_badge(app, c);
   const bool random = c.handmade.empty() && c.w_q.empty();
   ImGui::TextColored(random ? ImVec4(1.0f, 0.75f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f), "%s", badge.c_str());
+  remember_item(app, "weights_badge");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(random ? "These weights are untrained: drawn at random from the seed. Patterns you see are chance,\n"
-                               "not meaning. A trained model learns its weights; Controls \xE2\x86\x92 hand-built heads\n"
-                               "sets one head's weights by hand to show a pattern on purpose."
-                             : "Hand-built heads have W_Q, W_K and W_V written by hand for one pattern (see Controls);\n"
-                               "they are constructed, not learned. The other weights are random from the seed.");
+    ImGui::SetTooltip("%s", app.ui.origin.active
+                                ? "These weights were learned: a layer of the model Learn mode trained. X is its residual stream at\n"
+                                  "this layer (the embeddings and positions, plus what earlier layers wrote), on the probe's tokens."
+                            : random ? "These weights are untrained: drawn at random from the seed. Patterns you see are chance,\n"
+                                       "not meaning. A trained model learns its weights; Controls \xE2\x86\x92 hand-built heads\n"
+                                       "sets one head's weights by hand to show a pattern on purpose."
+                                     : "Hand-built heads have W_Q, W_K and W_V written by hand for one pattern (see Controls);\n"
+                                       "they are constructed, not learned. The other weights are random from the seed.");
   // A preset's explanation, on screen until closed.
   if (!app.ui.note.empty()) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.16f, 0.20f, 0.12f, 1.0f));
@@ -485,18 +549,57 @@ void draw_matrices_panel(App& app) {
     ImGui::PopStyleColor();
   }
 
-  // Row 1: the inputs of attention. Row 2: scores to weights. Row 3: what comes out.
+  // Row 1: the inputs of attention. Row 2: scores to weights. Row 3: what comes out. The first screen
+  // rule (docs/web-api.md, "The first screen"): S, masked S and A must be on it. Where the inputs row
+  // and the attention row fit the panel's height together, they come in the pipeline's order (X, Q,
+  // K, V on one line when they fit, with shared row labels). Where they do not, the lesson comes
+  // first: the attention row leads, and where even S, masked S and A do not fit one line (a phone, a
+  // large UI scale), A leads alone, under the sentence; the pipeline follows in order.
   ImGui::Separator();
-  ImGui::PushID("inputs");
   const bool show_p = app.ui.show_position && (c.positional == attn::Positional::sinusoidal || c.positional == attn::Positional::learned);
-  if (r.cross) row_of(app, {View::x, View::x_source, View::q, View::k, View::v});
-  else if (show_p) row_of(app, {View::x, View::position, View::q, View::k, View::v});
-  else row_of(app, {View::x, View::q, View::k, View::v});
+  const std::vector<View> inputs = r.cross ? std::vector<View>{View::x, View::x_source, View::q, View::k, View::v}
+                                   : show_p ? std::vector<View>{View::x, View::position, View::q, View::k, View::v}
+                                            : std::vector<View>{View::x, View::q, View::k, View::v};
+  ImGui::PushID("inputs");
+  RowPlan in = plan_row(app, inputs);
   ImGui::PopID();
-  ImGui::Separator();
   ImGui::PushID("attention");
-  row_of(app, {View::scores, View::masked, View::weights});
+  constexpr View kAttention[] = {View::scores, View::masked, View::weights};
+  RowPlan att = plan_row(app, kAttention);
   ImGui::PopID();
+  const float first_screen = ImGui::GetWindowHeight() - ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y;
+  app.ui.lesson_first = in.height + att.height > first_screen;
+  const auto hint = [] {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("How they are computed, step by step: X, then Q, K and V, below.");
+    ImGui::PopTextWrapPos();
+  };
+  const auto draw = [&](const char* id, RowPlan& plan) {
+    ImGui::PushID(id);
+    draw_row(app, plan);
+    ImGui::PopID();
+  };
+  if (!app.ui.lesson_first) {
+    draw("inputs", in);
+    ImGui::Separator();
+    draw("attention", att);
+  } else if (att.lines.size() == 1) {
+    draw("attention", att);
+    hint();
+    ImGui::Separator();
+    draw("inputs", in);
+  } else {
+    ImGui::PushID("attention");
+    row_of(app, {View::weights});
+    ImGui::PopID();
+    hint();
+    ImGui::Separator();
+    draw("inputs", in);
+    ImGui::Separator();
+    ImGui::PushID("attention");
+    row_of(app, {View::scores, View::masked});
+    ImGui::PopID();
+  }
   ImGui::Separator();
   ImGui::PushID("outputs");
   row_of(app, {View::head_out, View::concat, View::output});

@@ -25,14 +25,26 @@ const char* pane_label(Pane p) {
   return "?";
 }
 
+// Buttons flow along the bar and wrap onto a second line when the next would not fit (a phone's
+// width): every one stays reachable, none off the edge.
+void next_button(bool& first, const char* label) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float w = ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * st.FramePadding.x;
+  if (!first) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + w <= right) ImGui::SameLine();
+  }
+  first = false;
+}
+
 // One tab-like button; the current one is highlighted. Remembered as "tab_<label>" for tests.
-void tab(App& app, Pane p, Pane& current) {
+void tab(App& app, Pane p, Pane& current, bool& first) {
   const bool on = p == current;
+  next_button(first, pane_label(p));
   if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
   if (ImGui::Button(pane_label(p))) current = p;
   if (on) ImGui::PopStyleColor();
   remember_item(app, (std::string("tab_") + pane_label(p)).c_str());
-  ImGui::SameLine();
 }
 
 }  // namespace
@@ -41,25 +53,28 @@ void draw_nav_bar(App& app) {
   ImGui::Begin("nav", nullptr,
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_HorizontalScrollbar |
                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  bool first = true;
   if (app.ui.layout == LayoutMode::tabs) {
-    for (Pane p : {Pane::matrices, Pane::input, Pane::controls, Pane::inspector, Pane::heads, Pane::lines}) tab(app, p, app.ui.pane);
+    for (Pane p : {Pane::matrices, Pane::input, Pane::controls, Pane::inspector, Pane::heads, Pane::lines}) tab(app, p, app.ui.pane, first);
   } else {
-    if (ImGui::Button(app.ui.side_collapsed ? "Show side panels" : "Hide side panels")) {
+    const char* side = app.ui.side_collapsed ? "Show side panels" : "Hide side panels";
+    next_button(first, side);
+    if (ImGui::Button(side)) {
       app.ui.side_collapsed = !app.ui.side_collapsed;
       app.layout_dirty = true;
     }
     remember_item(app, "side_panels");
-    ImGui::SameLine();
     if (app.ui.layout == LayoutMode::sidebar && !app.ui.side_collapsed)
-      for (Pane p : {Pane::input, Pane::controls, Pane::inspector, Pane::heads, Pane::lines}) tab(app, p, app.ui.side_pane);
+      for (Pane p : {Pane::input, Pane::controls, Pane::inspector, Pane::heads, Pane::lines}) tab(app, p, app.ui.side_pane, first);
   }
+  next_button(first, "Present");
   if (ImGui::Button("Present")) {
     app.ui.presenter = true;
     app.ui.fullscreen_request = 1;
   }
   remember_item(app, "present");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Full-screen view for a projector (P); arrows step through the presets");
-  ImGui::SameLine();
+  next_button(first, "Learn");
   if (ImGui::Button("Learn")) set_learn_mode(app, true);
   remember_item(app, "mode_learn");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Learn: train a model on a toy task and watch its heads form (L)");

@@ -65,6 +65,7 @@ void big_matrix(App& app, View view, const char* title, ImVec2 size) {
   s.cell = {view, head, -1, -1};
   s.max_cell = 400.0f;
   s.scale = app.style_scale;
+  s.high_contrast = app.ui.high_contrast;
   s.show_numbers = true;  // a presenter always shows the numbers
   s.highlight_row = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
   s.highlight_col = r.cross ? -1 : s.highlight_row;
@@ -122,7 +123,12 @@ void draw_presenter(App& app) {
                 scale, r.d_k, app.config.temperature, std::clamp(app.ui.head, 0, r.heads - 1), r.heads);
   ImGui::TextUnformatted(formula);
   if (app.big_font) ImGui::PopFont();
-  ImGui::TextDisabled("\xE2\x86\x90 \xE2\x86\x92 or PageUp/PageDown: presets    S: scores/weights    C: contrast    F: full screen    P or Esc: leave");
+  // The keys, wrapped to the screen's width (a projector at UI scale 2 has room for half of them).
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("\xE2\x86\x90 \xE2\x86\x92 or PageUp/PageDown: presets \xC2\xB7 S: scores or weights \xC2\xB7 C: contrast \xC2\xB7 "
+                      "F: full screen \xC2\xB7 P or Esc: leave");
+  ImGui::PopTextWrapPos();
+  remember_item(app, "presenter_keys");
 
   // [3] S and A side by side when both hold their numbers in the big font, else the chosen one
   if (r.n > 0) {
@@ -139,10 +145,19 @@ void draw_presenter(App& app) {
       big_matrix(app, s_view, s_title, half);
       ImGui::SameLine(0, gap);
       big_matrix(app, View::weights, "A = softmax(S)", half);
-    } else if (app.ui.presenter_scores) {
-      big_matrix(app, s_view, s_title, avail);
     } else {
-      big_matrix(app, View::weights, "A = softmax(S)", avail);
+      // One fits: say which, and how to see the other (the button, or S on the keyboard or clicker).
+      if (app.big_font) ImGui::PopFont();
+      const bool scores = app.ui.presenter_scores;
+      if (ImGui::Button(scores ? "Show A, the weights (S)" : "Show S, the scores (S)")) app.ui.presenter_scores = !scores;
+      remember_item(app, "presenter_swap");
+      ImGui::SameLine();
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextDisabled(scores ? "S and A do not both fit at this size: showing S" : "S and A do not both fit at this size: showing A");
+      if (app.big_font) ImGui::PushFont(app.big_font);
+      const ImVec2 rest = ImGui::GetContentRegionAvail();
+      if (scores) big_matrix(app, s_view, s_title, rest);
+      else big_matrix(app, View::weights, "A = softmax(S)", rest);
     }
     app.presenter_both = both;
     if (app.big_font) ImGui::PopFont();

@@ -19,16 +19,18 @@ void draw_status_bar(App& app) {
   char sizes[160];
   if (r.cross) std::snprintf(sizes, sizeof sizes, "%d queries \xC3\x97 %d source keys", r.n, r.m);
   else std::snprintf(sizes, sizeof sizes, "%d tokens", r.n);
-  ImGui::Text("%s  \xC2\xB7  %d head%s  \xC2\xB7  d_model %d, d_k %d, d_v %d  \xC2\xB7  computed in %s (%s)  \xC2\xB7  drawn in %.0f ms",
-              sizes, r.heads, r.heads == 1 ? "" : "s", r.d_model, r.d_k, r.d_v, recompute, app.engine.kernel_set().name,
-              app.stats.percentile(0.5f));
+  // The whole line where it fits; on a narrow screen the sizes alone, in the short form.
+  char line[320];
+  std::snprintf(line, sizeof line, "%s  \xC2\xB7  %d head%s  \xC2\xB7  d_model %d, d_k %d, d_v %d  \xC2\xB7  computed in %s (%s)  \xC2\xB7  drawn in %.0f ms",
+                sizes, r.heads, r.heads == 1 ? "" : "s", r.d_model, r.d_k, r.d_v, recompute, app.engine.kernel_set().name,
+                app.stats.percentile(0.5f));
+  if (ImGui::CalcTextSize(line).x > ImGui::GetContentRegionAvail().x)
+    std::snprintf(line, sizeof line, "%s \xC2\xB7 %d head%s \xC2\xB7 d_model %d, d_k %d \xC2\xB7 %s", sizes, r.heads, r.heads == 1 ? "" : "s",
+                  r.d_model, r.d_k, recompute);
+  ImGui::TextUnformatted(line);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Computing every matrix took %s with the %s kernels; a whole frame takes %.2f ms (95%% under %.2f ms).",
                       recompute, app.engine.kernel_set().name, app.stats.percentile(0.5f), app.stats.percentile(0.95f));
-  if (!app.notice.empty() && ImGui::GetTime() < app.notice_until) {
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1.0f), "  %s", app.notice.c_str());
-  }
   ImGui::End();
 }
 

@@ -2,6 +2,8 @@
 // matrix to look at with a highlight that stays while the step is open, says what to see, and asks
 // the learner to try one thing, ticking it off when they have.
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include "imgui_internal.h"  // BringWindowToDisplayFront
 
@@ -26,6 +28,9 @@ struct Step {
   // widget to frame there instead of a matrix.
   void (*learn)(App&) = nullptr;
   const char* item = nullptr;
+  // What else the step asks the learner to look at or use: windows the tour must not cover ("|"
+  // between names). The framed matrix and widget are kept clear as well.
+  const char* look = nullptr;
 };
 
 bool any_mask(const App& a) { return !a.engine.config().mask.empty(); }
@@ -43,10 +48,12 @@ bool trained_to(const App& a, const char* task, double accuracy) {
   return L && L->started && L->run_setup.task == task && !L->trainer.history().empty() &&
          L->trainer.history().back().accuracy >= accuracy;
 }
-// The second run of an experiment has started: its grey curves show the first one.
+// The second run of an experiment has started: its grey curves show the other variant's run.
 bool compared(const App& a, const char* key) {
   const LearnState* L = learn_of(a);
-  return L && L->started && L->experiment == experiment_index(key) && !L->compare.loss.empty();
+  const int e = experiment_index(key);
+  return L && L->started && L->run_experiment == e && L->compare.experiment == e && L->compare.variant != L->run_variant &&
+         !L->compare.loss.empty();
 }
 void learn_task(App& app, const char* task) {
   LearnState& L = learn_state(app);
@@ -84,13 +91,13 @@ const Step kSteps[] = {
      "(H near 0 bits, max near 1). Learning through such a softmax barely works.",
      "In Controls, set scale to 1/\xE2\x88\x9A" "d_k: S fades by a factor of 8, A spreads out, H rises.", View::scores,
      R"({"text": "the students read the books in the quiet room", "d_model": 64, "heads": 1, "d_k": 64, "d_v": 16, "scale": false})",
-     [](const App& a) { return a.engine.config().scale_mode == attn::ScaleMode::inv_sqrt_dk; }},
+     [](const App& a) { return a.engine.config().scale_mode == attn::ScaleMode::inv_sqrt_dk; }, nullptr, nullptr, "Controls"},
     {"5. Temperature",
      "Dividing the scores by \xCF\x84 = 0.25 pulls them four times further apart: nearly one-hot weights. "
      "Temperature and 1/\xE2\x88\x9A" "d_k are the same kind of knob: both multiply the scores before softmax.",
      "Drag temperature in Controls up to 4: the colours of S fade and the weights flatten.", View::weights,
      R"({"text": "the cat sat on the mat because it was tired", "d_model": 32, "heads": 4, "temperature": 0.25})",
-     [](const App& a) { return a.engine.config().temperature >= 2.0f; }},
+     [](const App& a) { return a.engine.config().temperature >= 2.0f; }, nullptr, nullptr, "Controls"},
     {"6. Softmax: scores into weights",
      "Each row of S becomes positive weights that sum to 1: exp(s \xE2\x88\x92 max) / \xCE\xA3. Bigger gaps between "
      "scores give sharper weights.",
@@ -107,39 +114,39 @@ const Step kSteps[] = {
      "columns of A are exactly 0. Masks combine: a pair must pass every one.",
      "In Controls, add the causal mask too and look at the triangle and the empty columns together.", View::masked,
      R"({"tokens": ["hello", "world", "!", "<pad>", "<pad>", "<pad>"], "d_model": 16, "heads": 2, "mask": {"padding": [3, 4, 5]}})",
-     [](const App& a) { return has_mask_kind(a, attn::MaskTerm::Kind::causal); }},
+     [](const App& a) { return has_mask_kind(a, attn::MaskTerm::Kind::causal); }, nullptr, nullptr, "Controls"},
     {"9. Many heads",
      "Each head has its own W_Q, W_K, W_V, so each finds its own pattern (All heads, right). Their outputs are "
      "put side by side (concat) and W_O mixes them back to d_model numbers.",
      "Press ] and [ to switch heads, or click a thumbnail in All heads.", View::weights,
      R"({"text": "the cat sat on the mat because it was tired", "d_model": 32, "heads": 4})",
-     [](const App& a) { return a.ui.head != 0; }},
+     [](const App& a) { return a.ui.head != 0; }, nullptr, nullptr, "All heads"},
     {"10. Self- vs cross-attention",
      "In self-attention Q, K and V all come from the same text. In cross-attention the queries come from X (French "
      "here) and the keys and values from another sequence, X_src (English): K = X_src\xC2\xB7W_K.",
      "Edit the source text in Input: K, V and the columns of S change; Q does not.", View::k,
      R"({"text": "le chat dort sur le tapis", "source": "the cat sleeps on the mat", "d_model": 32, "heads": 4})",
-     [](const App& a) { return a.engine.config().source.text != "the cat sleeps on the mat"; }},
+     [](const App& a) { return a.engine.config().source.text != "the cat sleeps on the mat"; }, nullptr, nullptr, "Input"},
     {"11. Without position, order is invisible",
      "With no positional encoding the two 'dog' tokens have identical rows in X, Q, K and V, and so identical rows "
      "and columns in S and A: attention alone cannot tell word order.",
      "Set position to sinusoidal or learned: P appears beside X and the two rows differ.", View::x,
      R"({"text": "the dog chased the dog", "d_model": 16, "heads": 2, "positional": "none", "view": {"position": true}})",
-     [](const App& a) { return a.engine.config().positional != attn::Positional::none; }},
+     [](const App& a) { return a.engine.config().positional != attn::Positional::none; }, nullptr, nullptr, "Controls"},
     {"12. RoPE: scores by distance",
      "RoPE adds nothing to X; it turns each query and key by an angle set by its position. With one repeated word "
      "all queries and keys start equal, so a score depends only on the distance j \xE2\x88\x92 i: S is constant along "
      "every diagonal.",
      "Set position to sinusoidal: the diagonals break, because a position added to X mixes with the word.",
      View::scores, R"({"text": "go go go go go go go go go go", "d_model": 32, "heads": 2, "positional": "rope"})",
-     [](const App& a) { return a.engine.config().positional == attn::Positional::sinusoidal; }},
+     [](const App& a) { return a.engine.config().positional == attn::Positional::sinusoidal; }, nullptr, nullptr, "Controls"},
     {"13. A head built by hand",
      "These weights are random, so no pattern here means anything. Head 0 below is built by hand instead: W_Q and "
      "W_K read kind and number from an interpretable embedding, so 'it' (singular) attends to 'cat', not to the "
      "plural 'dogs'. Constructed, not learned.",
      "In All heads, switch head 1 to 'hand-built: same word' and back to random.", View::weights,
      R"({"text": "the cat chased the dogs because it was tired", "embedding": "interpretable", "d_model": 8, "heads": 2, "d_k": 8, "d_v": 4, "seed": 7, "positional": "none", "handmade": [{"head": 0, "kind": "pronoun"}], "view": {"query": 6}})",
-     [](const App& a) { return a.engine.config().handmade.size() > 1; }},
+     [](const App& a) { return a.engine.config().handmade.size() > 1; }, nullptr, nullptr, "All heads"},
     // The Learn chapter: the same attention, with weights learned from examples.
     {"14. Learning the weights",
      "Every weight so far was random or written by hand. In Learn mode a small model learns its own: it sees "
@@ -148,13 +155,14 @@ const Step kSteps[] = {
      "Press Train (or Space). Watch the loss fall and, under 'Attention on a probe', the sub-diagonal appear: every "
      "token learns to look at the one before it.",
      View::count, nullptr, [](const App& a) { return trained_to(a, "previous_token", 0.9); },
-     [](App& app) { learn_task(app, "previous_token"); }, "learn_train"},
+     [](App& app) { learn_task(app, "previous_token"); }, "learn_train", "Curves|Attention on a probe"},
     {"15. Inside a trained model",
      "The trained weights are ordinary numbers. Opened in the lab, they go through the same stages as before: "
      "X, Q, K, S, A, the output. Only now the pattern in A was learned, not drawn at random.",
      "Press 'Open in the lab' and hover a weight in A: its arithmetic, with the trained numbers. (L returns to Learn.)",
-     View::count, nullptr, [](const App& a) { return !a.ui.learn_mode && !a.engine.config().w_q.empty(); },
-     [](App&) {}, "learn_open"},
+     View::weights, nullptr,
+     [](const App& a) { return !a.ui.learn_mode && !a.engine.config().w_q.empty() && a.ui.hover.view == View::weights; },
+     [](App&) {}, "learn_open", "Attention on a probe"},
     {"16. Two layers: an induction head",
      "Induction: after '\xE2\x80\xA6 c f k \xE2\x80\xA6 c f', guess k. No single head can; two in a row can. A "
      "layer-0 head learns to look at the previous token, so each position also carries the token before it. A "
@@ -162,7 +170,7 @@ const Step kSteps[] = {
      "Press Train; watch layer 1's pattern score (prefix matching) pass 0.5. Then pick '1 layer' under Experiments "
      "and train it: the 2-layer run stays in grey to compare.",
      View::count, nullptr, [](const App& a) { return compared(a, "layers"); },
-     [](App& app) { learn_load_experiment(app, experiment_index("layers"), 0); }, "learn_experiment"},
+     [](App& app) { learn_load_experiment(app, experiment_index("layers"), 0); }, "learn_experiment", "Curves|Training"},
     {"17. Why \xE2\x88\x9A" "d_k, measured",
      "The induction task again, with d_k = 128, without and with 1/\xE2\x88\x9A" "d_k. Unscaled scores are about 11 "
      "times larger, so softmax rows go one-hot (the fourth plot counts them) and pass almost no gradient back to "
@@ -170,7 +178,7 @@ const Step kSteps[] = {
      "Train 'no scaling', then pick 'with 1/\xE2\x88\x9A" "d_k' under Experiments and train it. Compare the loss "
      "and the saturated rows.",
      View::count, nullptr, [](const App& a) { return compared(a, "scaling"); },
-     [](App& app) { learn_load_experiment(app, experiment_index("scaling"), 1); }, "learn_experiment"},
+     [](App& app) { learn_load_experiment(app, experiment_index("scaling"), 1); }, "learn_experiment", "Curves|Training"},
     {"18. Your turn",
      "In the lab: change the number of heads, d_k or the text; edit a number in Q (click it, then drag in "
      "Inspector); mask pairs by clicking weights. In Learn mode (L): another task or experiment, or your own probe "
@@ -178,6 +186,7 @@ const Step kSteps[] = {
      "Close the tour when you are done (T opens it again).", View::weights, nullptr, nullptr},
 };
 constexpr int kStepCount = (int)(sizeof kSteps / sizeof kSteps[0]);
+static_assert(kStepCount <= 32, "UiState::tour_ticks holds one bit per step");
 
 void open_step(App& app, int k) {
   app.ui.tour_step = std::clamp(k, 0, kStepCount - 1);
@@ -203,22 +212,29 @@ int tour_step_count() { return kStepCount; }
 const char* tour_step_title(int step) { return step >= 0 && step < kStepCount ? kSteps[step].title : ""; }
 
 bool tour_step_done(const App& app) {
-  const Step& s = kSteps[std::clamp(app.ui.tour_step, 0, kStepCount - 1)];
-  return s.done && s.done(app);
+  const int k = std::clamp(app.ui.tour_step, 0, kStepCount - 1);
+  return (app.ui.tour_ticks >> k & 1u) || (kSteps[k].done && kSteps[k].done(app));
 }
 
 void tour_open_step(App& app, int k) { open_step(app, k); }
 
 void draw_tour_window(App& app) {
-  // Over the right-hand column, low down: the matrices stay in view. On a narrow screen (a phone, or a
-  // large UI scale) a third of the width would cut off its buttons: the whole width, at the bottom.
+  const int k = std::clamp(app.ui.tour_step, 0, kStepCount - 1);
+  const Step& s = kSteps[k];
+  if (s.done && s.done(app)) app.ui.tour_ticks |= 1u << k;  // a tick, once earned, stays
+  // Where the tour goes: its own slot in the layout (the lab's or Learn mode's), so it covers nothing
+  // a step asks the learner to look at; where the learner dragged it, once they have; over presenter
+  // mode, low on the right.
   const ImVec2 ds = ImGui::GetIO().DisplaySize;
-  const float w = ds.x < 900.0f * app.style_scale ? ds.x - 12.0f : std::min(ds.x * 0.34f, 460.0f * app.style_scale);
-  ImGui::SetNextWindowSize(ImVec2(w, 0), ImGuiCond_Always);
-  // Anchored by its bottom-right corner, so it stays low as its text changes from step to step, until
-  // the learner drags it somewhere else.
-  if (!app.ui.tour_moved)
+  const WinRect& slot = app.tour_slot;
+  if (slot.w > 0.0f && !app.ui.tour_moved) {
+    ImGui::SetNextWindowPos(ImVec2(slot.x, slot.y), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(slot.w, slot.h), ImGuiCond_Always);
+  } else if (!app.ui.tour_moved) {
+    const float w = ds.x < 900.0f * app.style_scale ? ds.x - 12.0f : std::min(ds.x * 0.34f, 460.0f * app.style_scale);
+    ImGui::SetNextWindowSize(ImVec2(w, 0), ImGuiCond_Always);
     ImGui::SetNextWindowPos(ImVec2(ds.x - 6.0f, ds.y - ImGui::GetFrameHeightWithSpacing() - 6.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
+  }
   bool open = true;
   if (!ImGui::Begin("Tour", &open, ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
@@ -226,32 +242,35 @@ void draw_tour_window(App& app) {
   }
   if (app.ui.tour_raise > 0) --app.ui.tour_raise, ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
   if (GImGui->MovingWindow == ImGui::GetCurrentWindow()) app.ui.tour_moved = true;
-  const int k = std::clamp(app.ui.tour_step, 0, kStepCount - 1);
-  const Step& s = kSteps[k];
+  // Title, then the buttons: always in the same place whatever the step's text (quick clicks on Next
+  // land on Next), then what to see and what to try.
   ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", s.title);
   ImGui::SameLine();
   ImGui::TextDisabled("(%d of %d)", k + 1, kStepCount);
-  ImGui::TextWrapped("%s", s.text);
-  ImGui::Spacing();
   const bool done = tour_step_done(app);
-  ImGui::TextColored(done ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.8f, 0.35f, 1.0f), "%s", done ? "\xE2\x9C\x93 Done:" : "Try:");
-  ImGui::SameLine();
-  ImGui::TextWrapped("%s", s.try_);
-  ImGui::Spacing();
   ImGui::BeginDisabled(k == 0);
   if (ImGui::Button("Back")) open_step(app, k - 1);
   ImGui::EndDisabled();
+  remember_item(app, "tour_back");
   ImGui::SameLine();
   if (ImGui::Button("Set up again")) open_step(app, k);
+  remember_item(app, "tour_again");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Apply this step's settings again and point at its matrix");
   ImGui::SameLine();
   ImGui::BeginDisabled(k + 1 >= kStepCount);
-  if (ImGui::Button(done ? "Next \xE2\x86\x92" : "Next")) open_step(app, k + 1);
+  if (ImGui::Button(done ? "Next \xE2\x86\x92###next" : "Next###next")) open_step(app, k + 1);
   ImGui::EndDisabled();
   remember_item(app, "tour_next");
+  ImGui::Separator();
+  ImGui::TextWrapped("%s", s.text);
+  ImGui::Spacing();
+  ImGui::TextColored(done ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.8f, 0.35f, 1.0f), "%s", done ? "\xE2\x9C\x93 Done:" : "Try:");
+  remember_item(app, "tour_tick");
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", s.try_);
   ImGui::End();
   // A Learn step frames its widget (drawn this frame, so its rectangle is current) over everything.
-  if (!app.ui.focus_item.empty() && open) {
+  if (!app.ui.focus_item.empty() && open && app.ui.learn_mode) {
     const auto it = app.widget_rects.find(app.ui.focus_item);
     if (it != app.widget_rects.end()) {
       const ImVec4 r = it->second;

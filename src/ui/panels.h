@@ -7,6 +7,7 @@ struct App;
 
 void draw_pipeline_panel(App& app);    // the formula strip across the top
 void draw_input_panel(App& app);       // text boxes and token chips
+void draw_text_line(App& app);         // the text box alone, two lines high (the Matrices tab leads with it on phones)
 void draw_controls_panel(App& app);    // sizes, encoding, scale, temperature, masks, seed
 void draw_matrices_panel(App& app);    // every stage as a heatmap
 void draw_heads_panel(App& app);       // all heads' weights, small
@@ -22,5 +23,6 @@ bool tour_step_done(const App& app);    // the open step's "Try" is done (it sho
 void draw_hover_card(App& app);        // tooltip with the exact computation of the hovered cell
 void draw_nav_bar(App& app);           // tabs between panels on small screens, side panels, Present
 void draw_presenter(App& app);         // full-screen teaching view: formula, S and A big, presets
+void draw_notice(App& app);            // the notice (notify, report_problem) over every mode
 
 }  // namespace attnlab

@@ -83,6 +83,8 @@ std::string apply_setup(App& app, const std::string& json) {
       if (std::string err = apply_view_state(view, it->dump()); !err.empty()) return err;
   if (std::string err = apply_config(app, c); !err.empty()) return err;
   if (view.ui_scale != app.ui.ui_scale) app.fonts_dirty = true;
+  view.tie_sizes = app.ui.tie_sizes;  // apply_config's, for the config just applied
+  view.origin = app.ui.origin;
   app.ui = view;
   app.layout_dirty = true;
   if (j.is_object() && j.contains("name") && j["name"].is_string()) {

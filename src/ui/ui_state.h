@@ -50,6 +50,15 @@ const char* layout_mode_name(LayoutMode m);
 // The side panels, in the order the tab bars show them.
 enum class Pane { input, controls, matrices, inspector, heads, lines, count };
 
+// Where the lab's setup came from when it is a trained model's layer ("Open in the lab"), so the
+// controls can say what the model uses (its positions are already inside X, its weights are trained).
+struct ModelOrigin {
+  bool active = false;
+  std::string task;
+  int layer = 0, layers = 1, step = 0;
+  attn::Positional positional = attn::Positional::none;  // what the model was trained with
+};
+
 struct UiState {
   int head = 0;            // the head shown in the per-head views
   int query = -1;          // the query token picked by clicking its chip (-1: none)
@@ -59,6 +68,7 @@ struct UiState {
   CellRef selected;           // clicked cell of an editable matrix (the inspector edits it)
   CellRef key_cell;           // the keyboard's cell cursor in the focused matrix (keyboard_cells.cpp)
   bool show_numbers = true;   // print values in cells that are big enough
+  bool tie_sizes = true;      // Controls' "d_k = d_v = d_model / heads": d_k and d_v follow d_model and heads
   bool lines_all_heads = true;
   bool show_help = false;
   bool show_weights = false;  // the W_Q/W_K/W_V/W_O section
@@ -68,7 +78,9 @@ struct UiState {
   View focus_view = View::count;  // a pipeline click scrolls here and flashes it
   View flash_view = View::count;  // the block that was scrolled to, flashing until focus_until
   std::string focus_item;         // a widget the tour points at (App::widget_rects' name), "" for none
-  int tour_raise = 0;             // frames left to bring the tour window in front (Learn mode's windows are new)
+  int tour_raise = 0;             // frames left to bring the tour window in front (after a mode switch: the new mode's windows come up in front)
+  unsigned tour_ticks = 0;        // the steps whose "Try" was done (bit k: step k); a tick, once earned, stays
+  int tour_spot = 0;              // the corner the tour sits in (it moves off what a step asks the learner to look at)
   bool tour_moved = false;        // the learner dragged the tour: it stays where they put it
   double focus_until = 0.0;
   bool focus_text = false;         // keyboard shortcut: put the cursor in the text box
@@ -79,7 +91,10 @@ struct UiState {
   bool show_position = false;     // P beside X (sinusoidal or learned position)
   bool row_stats = true;          // per-row readouts beside scores (spread) and weights (entropy, max)
   View zoom_view = View::count;   // a matrix shown large in its own window (View::count: none)
+  bool lesson_first = false;      // the Matrices panel leads with A (its first screen cannot hold X…V and S…A)
+  int export_section = 0;         // the Export menu's open section: 0 none, 1 one view as PNG, 2 one matrix as CSV
   std::string note_title, note;   // a preset's explanation, on screen until closed
+  ModelOrigin origin;             // set by Open in the lab; any other setup clears it
   float ui_scale = 1.0f;       // applied (fonts are built for it)
   float ui_scale_edit = 1.0f;  // the slider's value while it is dragged
   // [SECTION] layout and presenter

@@ -1,8 +1,12 @@
 #include "widgets.h"
 
+#include <algorithm>
 #include <cmath>
-#include <vector>
+#include <cstdarg>
 #include <cstdio>
+#include <vector>
+
+#include "imgui_internal.h"
 
 #include "tokenizer.h"
 
@@ -84,6 +88,33 @@ std::string fmt(double v, int digits) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*g", digits, v);
   return buf;
+}
+
+void text_wrapped_words(const char* format, ...) {
+  char buf[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  const float width = std::max(ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), 0.0f), 8.0f * ImGui::GetFontSize());
+  const float space = ImGui::CalcTextSize(" ").x;
+  std::string line;
+  float line_w = 0.0f;
+  const char* p = buf;
+  while (*p) {
+    const char* end = p;
+    while (*end && *end != ' ') ++end;
+    const std::string word(p, end);
+    const float w = ImGui::CalcTextSize(word.c_str()).x;
+    if (!line.empty() && line_w + space + w > width) {
+      ImGui::TextUnformatted(line.c_str());
+      line.clear(), line_w = 0.0f;
+    }
+    if (!line.empty()) line += ' ', line_w += space;
+    line += word, line_w += w;
+    p = *end ? end + 1 : end;
+  }
+  if (!line.empty()) ImGui::TextUnformatted(line.c_str());
 }
 
 }  // namespace attnlab

@@ -20,6 +20,10 @@ std::string drawable_label(const std::string& token);
 // A colour per head, distinct for up to 16 heads.
 ImU32 head_color(int head, float alpha = 1.0f);
 
+// Text wrapped at spaces only, like ImGui::TextWrapped but never inside a word: Dear ImGui may break
+// after a '.', which splits a number ("-0." / "75922") in a narrow card.
+void text_wrapped_words(const char* fmt, ...) IM_FMTARGS(1);
+
 // "1.23" style formatting used in cards.
 std::string fmt(double v, int digits = 4);
 

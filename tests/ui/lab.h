@@ -104,10 +104,30 @@ class Lab : public ::testing::Test {
     const ImGuiStyle& st = ImGui::GetStyle();
     return ImVec2(r.Min.x + 60.0f, r.Min.y + ImGui::GetFrameHeight() + st.WindowPadding.y + ImGui::GetTextLineHeightWithSpacing() + 12.0f);
   }
+  // The centre of a cell, on screen: a matrix below the fold of the Matrices panel (or above it) is
+  // first brought into view with the mouse wheel, as a person would.
   ImVec2 cell(View v, int i, int j) {
-    const attnlab::ViewRect& r = app.view_rects[(int)v];
-    EXPECT_TRUE(r.drawn) << attnlab::view_key(v);
-    return ImVec2(r.x + r.cell_w * (j + 0.5f), r.y + r.cell_h * (i + 0.5f));
+    const auto at = [&] {
+      const attnlab::ViewRect& r = app.view_rects[(int)v];
+      return ImVec2(r.x + r.cell_w * (j + 0.5f), r.y + r.cell_h * (i + 0.5f));
+    };
+    ImGuiWindow* m = ImGui::FindWindowByName(app.ui.presenter ? "Presenter" : "Matrices");
+    for (int k = 0; k < 80 && m && app.view_rects[(int)v].drawn; ++k) {
+      const ImVec2 p = at();
+      const ImRect inner = m->InnerClipRect;
+      if (p.y >= inner.Min.y + 4.0f && p.y <= inner.Max.y - 4.0f && p.x >= inner.Min.x && p.x <= inner.Max.x) break;
+      ImGuiIO& io = ImGui::GetIO();
+      const ImVec2 saved = io.MousePos;
+      io.MousePos = inner.GetCenter();
+      io.MouseWheel = p.y > inner.Max.y - 4.0f ? -1.0f : p.y < inner.Min.y + 4.0f ? 1.0f : 0.0f;
+      io.MouseWheelH = io.MouseWheel == 0.0f ? (p.x > inner.Max.x ? -1.0f : 1.0f) : 0.0f;
+      frames(1);
+      io.MouseWheel = io.MouseWheelH = 0.0f;
+      io.MousePos = saved;
+      frames(1);
+    }
+    EXPECT_TRUE(app.view_rects[(int)v].drawn) << attnlab::view_key(v);
+    return at();
   }
   // Pastes `s` into the focused widget through the clipboard, as Ctrl+V does.
   void paste(const std::string& s) {

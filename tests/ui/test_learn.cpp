@@ -27,8 +27,30 @@ class Learn : public labtest::Lab {
     return ImVec2(it->second.x + it->second.z * 0.5f, it->second.y + it->second.w * 0.5f);
   }
   void click(const char* widget) {
+    scroll_into_view(widget);
     click(centre(widget));  // the click acts in the release frame
     frames(1);              // and the next one draws its result
+  }
+  // A widget below the fold of a scrolling panel is brought into view with the wheel, as a person does.
+  void scroll_into_view(const char* widget) {
+    frames(1);
+    for (int i = 0; i < 60; ++i) {
+      const auto full = app.widget_rects.find(widget), seen = app.widget_visible.find(widget);
+      if (full == app.widget_rects.end()) return;
+      if (seen != app.widget_visible.end() && seen->second.w >= full->second.w - 0.5f) return;
+      ImGuiIO& io = ImGui::GetIO();
+      const ImGuiWindow* under = nullptr;  // the innermost window whose region holds the widget's column
+      for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if (w->WasActive && w->InnerClipRect.Min.x <= full->second.x + 1 && full->second.x < w->InnerClipRect.Max.x && w->ScrollMax.y > 0)
+          under = w;
+      if (!under) return;
+      io.MousePos = ImVec2(full->second.x + 2.0f, std::clamp(full->second.y, under->InnerClipRect.Min.y + 4.0f, under->InnerClipRect.Max.y - 4.0f));
+      io.MouseWheel = full->second.y > under->InnerClipRect.Max.y - 4.0f ? -1.0f : 1.0f;
+      frames(1);
+      io.MouseWheel = 0.0f;
+      app.widget_visible.clear();
+      frames(1);
+    }
   }
   LearnState& L() { return attnlab::learn_state(app); }
   // Frames until training stops (done or diverged); a bound keeps a broken run from hanging the test.
@@ -62,10 +84,34 @@ TEST_F(Learn, TheSwitchAndTheKeyChangeModes) {
   EXPECT_FALSE(app.ui.learn_mode);
 }
 
+TEST_F(Learn, ARunStopsOnceItHasConvergedAndSaysSo) {
+  click("mode_learn");
+  ASSERT_GT(L().setup.train.stop_accuracy, 0.0f) << "on by default";
+  const int steps = L().setup.train.steps;
+  click("learn_train");
+  train_to_end();
+  EXPECT_EQ(std::string(attnlab::learn_phase(L())), "done");
+  EXPECT_TRUE(L().trainer.converged());
+  const auto& h = L().trainer.history();
+  ASSERT_GE(h.size(), 4u);
+  EXPECT_LT(h.back().step, steps) << "it stopped early";
+  for (size_t i = h.size() - 3; i < h.size(); ++i) EXPECT_GE(h[i].accuracy, 0.99) << "step " << h[i].step;
+  EXPECT_LT(h[h.size() - 4].accuracy, 0.99) << "and not one evaluation later than it had to";
+  EXPECT_NE(L().trainer.message().find("converged at step " + std::to_string(h.back().step)), std::string::npos) << L().trainer.message();
+  frames(2);
+  EXPECT_NE(app.widget_rects.find("learn_message"), app.widget_rects.end()) << "the reason is on screen";
+  // The CLI trains the same run to the same stop: the run's config carries the rule.
+  const auto j = nlohmann::json::parse(attnlab::learn_run_json(app));
+  EXPECT_EQ(j["train"]["stop_accuracy"], 0.99);
+  EXPECT_EQ(j["train"]["stop_evaluations"], 3);
+}
+
 TEST_F(Learn, TrainButtonLearnsPreviousTokenAndTheProbeShowsTheSubDiagonal) {
   click("mode_learn");
   EXPECT_EQ(L().setup.task, "previous_token");  // the first task of the table
   EXPECT_EQ(std::string(attnlab::learn_phase(L())), "idle");
+  click("learn_stop_early");  // every step of the run, this time
+  EXPECT_EQ(L().setup.train.stop_accuracy, 0.0f);
   click("learn_train");
   EXPECT_TRUE(L().running);
   EXPECT_GT(L().trainer.step(), 0);
@@ -215,6 +261,7 @@ TEST_F(Learn, AnEvaluationIsSpreadOverFramesAChunkAtATime) {
 
 TEST_F(Learn, BadSettingsAreRefusedWithTheFieldNamedAndTheRunKept) {
   click("mode_learn");
+  click("learn_stop_early");  // a run that goes on, to be paused half-way
   click("learn_train");
   click("learn_train");  // pause
   const int at = L().trainer.step();
@@ -326,8 +373,17 @@ TEST_F(Learn, OpenInTheLabShowsTheTrainedLayerInTheMatrices) {
           EXPECT_NEAR(a(i, j), probe.weights[layer][((size_t)h * probe.n + i) * probe.m + j], 1e-4) << layer << " " << h << " " << i << " " << j;
     }
     EXPECT_TRUE(app.view_rects[(int)attnlab::View::weights].drawn);
+    // The lab says what the model uses: trained weights (task, layer, step), learned positions in X.
+    EXPECT_TRUE(app.ui.origin.active);
+    EXPECT_EQ(app.ui.origin.layer, layer);
+    EXPECT_EQ(app.ui.origin.positional, attn::Positional::learned);
+    EXPECT_EQ(app.engine.config().positional, attn::Positional::none) << "nothing added on top of the model's X";
+    EXPECT_NE(app.widget_rects.find("model_origin"), app.widget_rects.end()) << "the Controls say so";
   }
   EXPECT_NE(attnlab::learn_open_in_lab(app, 2), "");  // no such layer
+  // Any other setup is the lab's own again.
+  ASSERT_EQ(attnlab::apply_config(app, attnlab::default_lab_config()), "");
+  EXPECT_FALSE(app.ui.origin.active);
 }
 
 }  // namespace
@@ -574,6 +630,12 @@ TEST_F(Learn, EveryExperimentLoadsBothVariantsAndTheLastRunStaysForComparison) {
       EXPECT_EQ(attn::learn::validate(L().setup), "") << all[(size_t)i].key << " " << v;
     }
   EXPECT_NE(attnlab::learn_load_experiment(app, 99, 0), "");
+  for (const attnlab::Experiment& e : all) {  // assets/experiments.json, as the lab reads it
+    EXPECT_FALSE(e.predict.empty()) << e.key;
+    EXPECT_GE(e.choices.size(), 2u) << e.key;
+    EXPECT_TRUE(e.answer >= 0 && e.answer < (int)e.choices.size()) << e.key;
+    EXPECT_GT(e.measured.size(), 80u) << e.key;
+  }
   // The position experiment, shortened: variant A, then variant B; A's curves stay as the comparison.
   ASSERT_EQ(attnlab::learn_load_experiment(app, 1, 0), "");
   L().setup.train.steps = 30;
@@ -596,6 +658,37 @@ TEST_F(Learn, EveryExperimentLoadsBothVariantsAndTheLastRunStaysForComparison) {
   L().setup.train.steps = 5;
   ASSERT_EQ(attnlab::learn_train(app), "");
   EXPECT_TRUE(L().compare.loss.empty());
+}
+
+// An experiment asks for a prediction first and shows what was measured only once a run has ended.
+TEST_F(Learn, AnExperimentAsksForAPredictionAndRevealsTheOutcomeAfterTheRun) {
+  click("mode_learn");
+  ASSERT_EQ(attnlab::learn_load_experiment(app, 1, 0), "");  // why positions
+  L().setup.train.steps = 20;
+  frames(2);
+  EXPECT_EQ(app.widget_rects.count("learn_measured"), 0u) << "nothing revealed before the run";
+  EXPECT_NE(app.widget_rects.find("learn_predict_2"), app.widget_rects.end());
+  click("learn_predict_1");
+  EXPECT_EQ(L().predictions[1], 1);
+  L().budget_ms = L().frame_target_ms = 0.01f;  // a part of a step a frame: the run is seen under way
+  click("learn_train");
+  frames(2);
+  ASSERT_TRUE(L().running);
+  app.widget_rects.erase("learn_measured");
+  frames(1);
+  EXPECT_EQ(app.widget_rects.count("learn_measured"), 0u) << "not while the run goes on";
+  EXPECT_EQ(L().run_experiment, 1);
+  L().budget_ms = L().frame_target_ms = 1000.0f;
+  train_to_end();
+  frames(2);
+  EXPECT_TRUE(L().revealed[1]) << attnlab::learn_phase(L()) << " step " << L().trainer.step();
+  EXPECT_NE(app.widget_rects.find("learn_measured"), app.widget_rects.end()) << "shown once the run ended";
+  // Another experiment starts unrevealed, and its button shows the outcome at once when asked.
+  ASSERT_EQ(attnlab::learn_load_experiment(app, 2, 0), "");
+  frames(2);
+  EXPECT_FALSE(L().revealed[2]);
+  click("learn_reveal");
+  EXPECT_TRUE(L().revealed[2]);
 }
 
 }  // namespace
