@@ -2,7 +2,7 @@
 //
 //   attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast]
 //           [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats]
-//           [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train]
+//           [--print-layout] [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train]
 // --config takes a config in the attnlab-cli schema; a "view" object in it (as presets have) sets how it
 // is shown, and a "name" and "description" go on screen. --preset opens a built-in preset by its short
 // name (causal, no_scaling, rope, ...: the Presets menu's files without number and .json).
@@ -14,7 +14,8 @@
 // opens the same way (files up to 16 MiB).
 // --frames N / --seconds S run that long and exit (with --screenshot, the last frame is saved as a PNG
 // first); --print-config prints the final config as JSON, --print-view the view state (as the page's
-// attnlab.view()), --print-stats the frame statistics.
+// attnlab.view()), --print-stats the frame statistics, --print-layout where windows and widgets were
+// drawn (the page's attnlab.layout(), in window pixels).
 #include <GLFW/glfw3.h>
 
 #include <chrono>
@@ -47,7 +48,8 @@ struct Options {
   std::string config_path, preset, screenshot;
   int width = 1600, height = 900, frames = 0;
   float scale = 1.0f, seconds = 0.0f;
-  bool print_config = false, print_view = false, print_stats = false, fullscreen = false, present = false, high_contrast = false;
+  bool print_config = false, print_view = false, print_stats = false, print_layout = false, fullscreen = false, present = false,
+       high_contrast = false;
   std::string train_path;  // Learn mode: train this config from the start
   std::string model_path;  // Learn mode: open this model file (paused at its step)
   bool print_train = false, until_trained = false;
@@ -72,6 +74,7 @@ bool parse_args(int argc, char** argv, Options& o) {
     } else if (a == "--print-config") o.print_config = true;
     else if (a == "--print-view") o.print_view = true;
     else if (a == "--print-stats") o.print_stats = true;
+    else if (a == "--print-layout") o.print_layout = true;
     else if (a == "--fullscreen") o.fullscreen = true;
     else if (a == "--present") o.present = true;
     else if (a == "--high-contrast") o.high_contrast = true;
@@ -80,7 +83,7 @@ bool parse_args(int argc, char** argv, Options& o) {
     else if (a == "--print-train") o.print_train = true;
     else if (a == "--until-trained") o.until_trained = true;
     else {
-      std::fprintf(stderr, "usage: attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats] [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train]\n");
+      std::fprintf(stderr, "usage: attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats] [--print-layout] [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train]\n");
       return false;
     }
   }
@@ -283,6 +286,7 @@ int main(int argc, char** argv) {
   if (opt.print_config) std::printf("%s\n", attn::config_to_json(app.engine.config()).c_str());
   if (opt.print_view) std::printf("%s\n", attnlab::view_state_to_json(app.ui).c_str());
   if (opt.print_stats) std::printf("%s\n", attnlab::stats_json(app).c_str());
+  if (opt.print_layout) std::printf("%s\n", attnlab::layout_json(app).c_str());
   if (opt.print_train) std::printf("%s\n", attnlab::learn_status_json(app).c_str());
 
   shell.renderer.shutdown();

@@ -58,10 +58,15 @@ display=:$((90 + RANDOM % 9))
 Xvfb "$display" -screen 0 1280x720x24 -nolisten tcp > /dev/null 2>&1 &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null' EXIT
-for _ in $(seq 50); do DISPLAY=$display xdpyinfo > /dev/null 2>&1 && break; sleep 0.1; done
+# A loaded machine can take seconds to bring an X server up: wait for it (20 s at most), and never wait
+# for a window without a bound (an app that could not open one would hang the suite).
+up=0
+for _ in $(seq 200); do DISPLAY=$display xdpyinfo > /dev/null 2>&1 && up=1 && break; sleep 0.1; done
+[ $up = 1 ] || bad "Xvfb on $display did not start"
+window() { DISPLAY=$display timeout 30 xdotool search --sync --name "Attention Lab" > /dev/null || bad "no window appeared ($1)"; }
 DISPLAY=$display "$bin" --size 1280x720 --seconds 9 --print-config --screenshot "$out/desktop-typed.png" > "$out/typed.json" 2> "$out/typed.err" &
 app=$!
-DISPLAY=$display xdotool search --sync --name "Attention Lab" > /dev/null
+window typing
 sleep 2
 # The text box sits under "Text" in the Input window (left column, under the formula strip and the
 # navigation bar): click it, select all, type.
@@ -82,7 +87,7 @@ grep -q '"text":"typed in a real window"' "$out/typed.json" && ok "typed text re
 mkdir -p "$out/export" && rm -f "$out/export"/*
 (cd "$out/export" && DISPLAY=$display "$bin" --size 1280x720 --seconds 8 > /dev/null 2> "$out/export.err") &
 app=$!
-DISPLAY=$display xdotool search --sync --name "Attention Lab" > /dev/null
+window export
 sleep 2
 DISPLAY=$display xdotool mousemove --sync 1096 19 click 1
 sleep 0.5
@@ -100,6 +105,31 @@ else
 fi
 python3 -c "import json,sys; c=json.load(open(sys.argv[1])); sys.exit(0 if c['heads'] == 4 else 1)" "$out/export/attention-lab_config.json" 2> /dev/null &&
   ok "Export saved the config as JSON" || bad "Export: no config JSON ($(ls "$out/export"))"
+
+# 2c. Quick clicks all count: T opens the tour, then five clicks on Next 30 ms apart move it five steps
+# (Dear ImGui 1.86 reads buttons once per frame; the shell's input queue gives each press and release a
+# frame of its own). A first run finds where Next is drawn (--print-layout).
+DISPLAY=$display "$bin" --size 1280x720 --seconds 5 --print-layout > "$out/tour-layout.json" 2> /dev/null &
+app=$!
+window tour
+sleep 1.5
+DISPLAY=$display xdotool mousemove --sync 640 400 key t
+wait $app
+next=$(python3 -c "import json,sys; w=json.load(open(sys.argv[1]))['tour_next']; print(int(w['x']+w['w']/2), int(w['y']+w['h']/2))" "$out/tour-layout.json" 2> /dev/null)
+if [ -n "$next" ]; then
+  DISPLAY=$display "$bin" --size 1280x720 --seconds 7 --print-layout > "$out/tour-clicks.json" 2> /dev/null &
+  app=$!
+  window "quick clicks"
+  sleep 1.5
+  DISPLAY=$display xdotool mousemove --sync 640 400 key t
+  sleep 1
+  DISPLAY=$display xdotool mousemove --sync $next click --repeat 5 --delay 30 1
+  wait $app
+  step=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['_ui']['tour']['step'])" "$out/tour-clicks.json" 2> /dev/null)
+  [ "$step" = "5" ] && ok "five quick clicks on the tour's Next: step 5" || bad "five quick clicks on Next reached step ${step:-?} (of 5)"
+else
+  bad "the tour's Next was not drawn after T: $(head -c 200 "$out/tour-layout.json")"
+fi
 
 # 3. Learn mode: --train trains previous_token in the window (time-sliced frames) and screenshots it.
 echo '{"task": "previous_token", "train": {"steps": 200, "eval_every": 20}}' > "$out/train.json"
