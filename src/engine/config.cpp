@@ -11,7 +11,7 @@
 
 namespace attn {
 
-float Config::effective_scale() const {
+float AttentionSpec::effective_scale() const {
   switch (scale_mode) {
     case ScaleMode::inv_sqrt_dk: return 1.0f / std::sqrt((float)d_k);
     case ScaleMode::none: return 1.0f;
@@ -41,22 +41,28 @@ std::string check_values(const char* field, const std::vector<float>& v, size_t 
 
 }  // namespace
 
+std::string validate(const AttentionSpec& s, const AttentionLimits& limits) {
+  std::string e;
+  if (!(e = check_range("d_model", s.d_model, 1, limits.max_d_model)).empty()) return e;
+  if (!(e = check_range("heads", s.heads, 1, limits.max_heads)).empty()) return e;
+  if (!(e = check_range("d_k", s.d_k, 1, limits.max_d_head)).empty()) return e;
+  if (!(e = check_range("d_v", s.d_v, 1, limits.max_d_head)).empty()) return e;
+  if ((long long)s.heads * s.d_k > Limits::max_head_width)
+    return "d_k: heads x d_k must be at most " + std::to_string(Limits::max_head_width);
+  if ((long long)s.heads * s.d_v > Limits::max_head_width)
+    return "d_v: heads x d_v must be at most " + std::to_string(Limits::max_head_width);
+  if (!std::isfinite(s.temperature) || s.temperature < Limits::min_temperature || s.temperature > Limits::max_temperature)
+    return "temperature: must be a number between 0.001 and 1000";
+  if (s.scale_mode == ScaleMode::custom &&
+      (!std::isfinite(s.scale_value) || std::fabs(s.scale_value) > Limits::max_abs_scale))
+    return "scale: must be true, false or a finite number within ±1e4";
+  return "";
+}
+
 std::string validate(const Config& c) {
   std::string e;
-  if (!(e = check_range("d_model", c.d_model, 1, Limits::max_d_model)).empty()) return e;
-  if (!(e = check_range("heads", c.heads, 1, Limits::max_heads)).empty()) return e;
-  if (!(e = check_range("d_k", c.d_k, 1, Limits::max_d_head)).empty()) return e;
-  if (!(e = check_range("d_v", c.d_v, 1, Limits::max_d_head)).empty()) return e;
-  if ((long long)c.heads * c.d_k > Limits::max_head_width)
-    return "d_k: heads x d_k must be at most " + std::to_string(Limits::max_head_width);
-  if ((long long)c.heads * c.d_v > Limits::max_head_width)
-    return "d_v: heads x d_v must be at most " + std::to_string(Limits::max_head_width);
+  if (!(e = validate(static_cast<const AttentionSpec&>(c), kLabLimits)).empty()) return e;
   if (!(e = check_range("max_tokens", c.max_tokens, 1, Limits::max_tokens)).empty()) return e;
-  if (!std::isfinite(c.temperature) || c.temperature < Limits::min_temperature || c.temperature > Limits::max_temperature)
-    return "temperature: must be a number between 0.001 and 1000";
-  if (c.scale_mode == ScaleMode::custom &&
-      (!std::isfinite(c.scale_value) || std::fabs(c.scale_value) > Limits::max_abs_scale))
-    return "scale: must be true, false or a finite number within ±1e4";
   for (const SequenceInput* s : {&c.target, &c.source}) {
     const char* name = s == &c.target ? "text" : "source";
     if (s->text.size() > (size_t)Limits::max_text_bytes) return std::string(name) + ": text longer than 1 MiB";

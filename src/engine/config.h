@@ -85,24 +85,43 @@ struct HandmadeHead {
   bool operator==(const HandmadeHead&) const = default;
 };
 
-struct Config {
+// [SECTION] the attention spec: what a lab config and a trained model (learn::ModelSpec) share —
+// the sizes, the positional encoding, the scaling, the temperature and the mask — with one check and
+// one scale factor. Each extends it with what is its own (the lab: text, seed, edits; a model: layers,
+// vocabulary, lengths) and its own limits.
+struct AttentionLimits {
+  int max_d_model, max_heads, max_d_head;
+};
+constexpr AttentionLimits kLabLimits{Limits::max_d_model, Limits::max_heads, Limits::max_d_head};
+
+struct AttentionSpec {
+  int d_model = 32;
+  int heads = 4;
+  int d_k = 8;
+  int d_v = 8;
+  Positional positional = Positional::sinusoidal;
+  ScaleMode scale_mode = ScaleMode::inv_sqrt_dk;
+  float scale_value = 1.0f;  // used when scale_mode == custom
+  float temperature = 1.0f;
+  std::vector<MaskTerm> mask;
+
+  float effective_scale() const;                                  // the factor on Q·Kᵀ before the temperature
+  float alpha() const { return effective_scale() / temperature; }  // S = alpha · Q·Kᵀ
+  bool operator==(const AttentionSpec&) const = default;
+};
+// "" when the shared fields are within `limits` (sizes, heads·d_k and heads·d_v, temperature, a custom
+// scale), else one line naming the field. The mask is checked against the tokens, later.
+std::string validate(const AttentionSpec& s, const AttentionLimits& limits);
+
+struct Config : AttentionSpec {
   SequenceInput target{"the cat sat on the mat because it was tired", {}, false, {}, 0};
   bool cross = false;       // cross-attention: keys and values come from `source`
   SequenceInput source;
   int max_tokens = Limits::max_tokens;  // longer input is an error, unless truncate is set
   bool truncate = false;                // clamp to max_tokens instead (what the lab does)
 
-  int d_model = 32;
-  int heads = 4;
-  int d_k = 8;
-  int d_v = 8;
   uint64_t seed = 42;
   Embedding embedding = Embedding::hashed;
-  Positional positional = Positional::sinusoidal;
-  ScaleMode scale_mode = ScaleMode::inv_sqrt_dk;
-  float scale_value = 1.0f;  // used when scale_mode == custom
-  float temperature = 1.0f;
-  std::vector<MaskTerm> mask;
 
   // Explicit weights replace the seeded ones when non-empty.
   std::vector<float> w_q, w_k;  // heads × d_model × d_k
@@ -112,7 +131,6 @@ struct Config {
 
   std::vector<Override> overrides;
 
-  float effective_scale() const;  // the factor on Q·Kᵀ before the temperature
   bool operator==(const Config&) const = default;
 };
 

@@ -310,7 +310,7 @@ void Engine::run_mask() { result_.mask = build_mask(config_.mask, result_.n, res
 // S_h = Q_h·K_hᵀ · scale / τ     Q_h:(n, d_k)  K_h:(m, d_k)  ->  S_h:(n, m)
 void Engine::run_score() {
   Result& r = result_;
-  r.alpha = config_.effective_scale() / config_.temperature;
+  r.alpha = config_.alpha();
   if (!options_.keep_scores) {  // lean: computed together with the softmax, see run_softmax
     r.scores.clear();
     return;
@@ -322,21 +322,6 @@ void Engine::run_score() {
     scores_forward(K, r.q.data() + h * r.d_k, HK, r.k.data() + h * r.d_k, HK, r.n, r.m, r.d_k, r.alpha,
                    r.scores.data() + (size_t)h * r.n * r.m);
 }
-
-// The softmax of rows [i0, i0 + rows) of one head, in place in the weights: what the lean path runs
-// on each block of rows as soon as the product Q_h·K_hᵀ has finished it (still in cache).
-struct LeanSoftmax {
-  const KernelSet* kernels;
-  const MaskMatrix* mask;
-  float* weights;  // (n, m) of one head, holding α·Q_h·K_hᵀ where the mask allows
-  static void rows_done(void* self, int i0, int rows) {
-    const LeanSoftmax& l = *static_cast<const LeanSoftmax*>(self);
-    const int m = l.mask->m;
-    float* block = l.weights + (size_t)i0 * m;
-    l.kernels->softmax_rows({.rows = rows, .cols = m, .s = block, .lds = m, .allowed = l.mask->allowed.data() + (size_t)i0 * m,
-                             .ldm = m, .w = block, .ldw = m, .range = l.mask->ranges.data() + i0});
-  }
-};
 
 // A_h = softmax_rows(S_h where allowed, else −∞)     S_h, A_h:(n, m)
 //   kept scores: A_h from the stored S_h.
@@ -350,14 +335,8 @@ void Engine::run_softmax() {
   r.weights.resize((size_t)r.heads * n * m);
   for (int h = 0; h < r.heads; ++h) {
     float* a_h = r.weights.data() + (size_t)h * n * m;
-    if (options_.keep_scores) {
-      softmax_forward(K, r.scores.data() + (size_t)h * n * m, r.mask, a_h, nullptr);
-    } else {
-      LeanSoftmax lean{&K, &r.mask, a_h};
-      K.gemm({.M = n, .N = m, .K = r.d_k, .A = r.q.data() + h * r.d_k, .lda = HK, .B = r.k.data() + h * r.d_k,
-              .ldb = HK, .b_transposed = true, .C = a_h, .ldc = m, .alpha = r.alpha, .n_range = r.mask.ranges.data(),
-              .rows_done = LeanSoftmax::rows_done, .ctx = &lean});
-    }
+    if (options_.keep_scores) softmax_forward(K, r.scores.data() + (size_t)h * n * m, r.mask, a_h, nullptr);
+    else attention_weights_forward(K, r.q.data() + h * r.d_k, HK, r.k.data() + h * r.d_k, HK, n, m, r.d_k, r.alpha, r.mask, a_h);
   }
   r.entropy.assign((size_t)r.heads * n, 0.0f);
   r.max_weight.assign((size_t)r.heads * n, 0.0f);

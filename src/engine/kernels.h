@@ -22,25 +22,28 @@ struct Range {
 // Optional per-row hints, used to skip work a mask removes:
 //   n_range[i]  only C[i, n_range[i]) is needed; other cells of row i may be left untouched.
 //   k_range[i]  A[i, p] is zero for p outside k_range[i], so those terms may be skipped.
-struct GemmArgs {
+// One struct for every scalar type: the kernels take Product<float> (GemmArgs); stages.h runs
+// Product<double> through plain loops (the oracle), which ignore the hints.
+template <class T>
+struct Product {
   int M = 0, N = 0, K = 0;
-  const float* A = nullptr;
+  const T* A = nullptr;
   int lda = 0;
-  const float* B = nullptr;
+  const T* B = nullptr;
   int ldb = 0;
-  bool b_transposed = false;
-  float* C = nullptr;
+  T* C = nullptr;
   int ldc = 0;
-  float alpha = 1.0f;
+  T alpha = 1;
+  bool a_transposed = false, b_transposed = false;
+  bool accumulate = false;  // C += alpha·A·B instead of C = alpha·A·B (gradients summed over a batch)
   const Range* n_range = nullptr;
   const Range* k_range = nullptr;
   // Called as rows_done(ctx, i0, rows) once rows [i0, i0+rows) of C are final, in increasing order,
-  // so a caller can consume a block of rows while it is still in cache (the lean softmax does).
+  // so a caller can consume a block of rows while it is still in cache (the fused softmax does).
   void (*rows_done)(void* ctx, int i0, int rows) = nullptr;
   void* ctx = nullptr;
-  bool a_transposed = false;
-  bool accumulate = false;  // C += alpha·A·B instead of C = alpha·A·B (gradients summed over a batch)
 };
+using GemmArgs = Product<float>;
 
 // Row-wise masked softmax:
 //   w[i,j] = allowed[i,j] ? exp(s[i,j] − max_i) / Σ_j' exp(s[i,j'] − max_i) : 0

@@ -16,6 +16,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 #include "kernels.h"
 #include "mask.h"
@@ -26,27 +28,8 @@ namespace attn {
 // [SECTION] products and softmax for float and double
 // ---------------------------------------------------------------------------------------------------
 
-// C (+)= α·op(A)·op(B), as GemmArgs but for any scalar type.   op(A):(M,K)  op(B):(K,N)  C:(M,N)
-template <class T>
-struct Product {
-  int M = 0, N = 0, K = 0;
-  const T* A = nullptr;
-  int lda = 0;
-  const T* B = nullptr;
-  int ldb = 0;
-  T* C = nullptr;
-  int ldc = 0;
-  T alpha = 1;
-  bool a_transposed = false, b_transposed = false, accumulate = false;
-  const Range* n_range = nullptr;  // hints, as in GemmArgs (the double loops ignore them)
-  const Range* k_range = nullptr;
-};
-
-inline void product(const KernelSet& ks, const Product<float>& p) {
-  ks.gemm({.M = p.M, .N = p.N, .K = p.K, .A = p.A, .lda = p.lda, .B = p.B, .ldb = p.ldb, .b_transposed = p.b_transposed,
-           .C = p.C, .ldc = p.ldc, .alpha = p.alpha, .n_range = p.n_range, .k_range = p.k_range,
-           .a_transposed = p.a_transposed, .accumulate = p.accumulate});
-}
+// C (+)= α·op(A)·op(B): Product<T> (kernels.h). float goes to the kernels, double to the loops below.
+inline void product(const KernelSet& ks, const Product<float>& p) { ks.gemm(p); }
 
 // The double version: the formula as loops, summed in double.
 inline void product(const KernelSet&, const Product<double>& p) {
@@ -100,6 +83,40 @@ void scores_forward(const KernelSet& ks, const T* q, int ldq, const T* k, int ld
                     T* s, const Range* needed = nullptr) {
   product(ks, Product<T>{.M = n, .N = m, .K = d_k, .A = q, .lda = ldq, .B = k, .ldb = ldk, .C = s, .ldc = m,
                          .alpha = alpha, .b_transposed = true, .n_range = needed});
+}
+
+// A = softmax_rows(α·Q_h·K_hᵀ where the mask allows)     q:(n, d_k)  k:(m, d_k)  ->  a:(n, m) row stride m
+// Scores and softmax fused: only the allowed cells are computed (the mask's ranges), straight into A,
+// and each block of rows becomes weights in place as soon as the product has finished it (still in
+// cache). The same numbers as scores_forward then softmax_forward; what the lab's Engine runs when it
+// need not keep S, and what the learning model runs in every layer. fully_masked (optional): 1 per
+// row with no allowed key, whose weights are all 0.
+template <class T>
+void attention_weights_forward(const KernelSet& ks, const T* q, int ldq, const T* k, int ldk, int n, int m, int d_k,
+                               T alpha, const MaskMatrix& mask, T* a, uint8_t* fully_masked = nullptr) {
+  if constexpr (std::is_same_v<T, float>) {
+    struct Rows {
+      const KernelSet* ks;
+      const MaskMatrix* mask;
+      float* a;
+      uint8_t* fully;
+      static void done(void* self, int i0, int rows) {
+        const Rows& r = *static_cast<const Rows*>(self);
+        const int cols = r.mask->m;
+        float* block = r.a + (size_t)i0 * cols;
+        r.ks->softmax_rows({.rows = rows, .cols = cols, .s = block, .lds = cols, .allowed = r.mask->allowed.data() + (size_t)i0 * cols,
+                            .ldm = cols, .w = block, .ldw = cols, .range = r.mask->ranges.data() + i0,
+                            .fully_masked = r.fully ? r.fully + i0 : nullptr});
+      }
+    } rows{&ks, &mask, a, fully_masked};
+    ks.gemm({.M = n, .N = m, .K = d_k, .A = q, .lda = ldq, .B = k, .ldb = ldk, .C = a, .ldc = m, .alpha = alpha,
+             .b_transposed = true, .n_range = mask.ranges.data(), .rows_done = Rows::done, .ctx = &rows});
+  } else {
+    scores_forward(ks, q, ldq, k, ldk, n, m, d_k, alpha, a, mask.ranges.data());
+    std::vector<uint8_t> unused;
+    if (!fully_masked) unused.resize((size_t)n), fully_masked = unused.data();
+    softmax_rows(ks, a, m, mask, a, m, fully_masked);
+  }
 }
 
 // dQ = α·dS·K      dK = α·dSᵀ·Q        dS:(n, m)  ->  dQ:(n, d_k)  dK:(m, d_k)  (written, not added)

@@ -41,7 +41,8 @@ TEST_P(KernelSweep, GemmMatchesReference) {
           const auto A = random_vec((size_t)M * lda, M * 7 + K);
           const auto B = random_vec((size_t)(bt ? N : K) * ldb, N * 13 + K);
           std::vector<float> C1((size_t)M * ldc, 7.0f), C2((size_t)M * ldc, 7.0f);
-          attn::GemmArgs g{M, N, K, A.data(), lda, B.data(), ldb, bt, C1.data(), ldc, 0.37f};
+          attn::GemmArgs g{.M = M, .N = N, .K = K, .A = A.data(), .lda = lda, .B = B.data(), .ldb = ldb, .C = C1.data(), .ldc = ldc,
+                            .alpha = 0.37f, .b_transposed = bt};
           fast.gemm(g);
           g.C = C2.data();
           reference().gemm(g);
@@ -71,9 +72,8 @@ TEST_P(KernelSweep, TransposedAndAccumulatingGemmMatchesReference) {
           const auto B = random_vec((size_t)(bt ? N : K) * ldb, N * 5 + K);
           const auto C0 = random_vec((size_t)M * ldc, M + N);
           std::vector<float> C1 = C0, C2 = C0;
-          attn::GemmArgs g{.M = M, .N = N, .K = K, .A = A.data(), .lda = lda, .B = B.data(), .ldb = ldb,
-                           .b_transposed = bt, .C = C1.data(), .ldc = ldc, .alpha = -0.61f, .a_transposed = at,
-                           .accumulate = acc};
+          attn::GemmArgs g{.M = M, .N = N, .K = K, .A = A.data(), .lda = lda, .B = B.data(), .ldb = ldb, .C = C1.data(),
+                           .ldc = ldc, .alpha = -0.61f, .a_transposed = at, .b_transposed = bt, .accumulate = acc};
           fast.gemm(g);
           g.C = C2.data();
           reference().gemm(g);
@@ -100,8 +100,9 @@ TEST_P(KernelSweep, GemmSkipsOnlyWhatRangesAllow) {
     for (int i = 0; i < n; ++i) ranges[(size_t)i] = {0, i + 1};
     const auto A = random_vec((size_t)n * K, 3), B = random_vec((size_t)n * K, 4);
     std::vector<float> C1((size_t)n * n, 0.0f), C2((size_t)n * n, 0.0f);
-    fast.gemm({n, n, K, A.data(), K, B.data(), K, true, C1.data(), n, 1.0f, ranges.data(), nullptr});
-    reference().gemm({n, n, K, A.data(), K, B.data(), K, true, C2.data(), n, 1.0f});
+    fast.gemm({.M = n, .N = n, .K = K, .A = A.data(), .lda = K, .B = B.data(), .ldb = K, .C = C1.data(), .ldc = n, .b_transposed = true,
+               .n_range = ranges.data()});
+    reference().gemm({.M = n, .N = n, .K = K, .A = A.data(), .lda = K, .B = B.data(), .ldb = K, .C = C2.data(), .ldc = n, .b_transposed = true});
     for (int i = 0; i < n; ++i)
       for (int j = 0; j <= i; ++j) ASSERT_NEAR(C1[(size_t)i * n + j], C2[(size_t)i * n + j], 1e-4f);
     // k_range: A[i, p] = 0 for p > i; the product over the full K equals the skipped one.
@@ -110,8 +111,8 @@ TEST_P(KernelSweep, GemmSkipsOnlyWhatRangesAllow) {
       for (int p = 0; p <= i; ++p) W[(size_t)i * n + p] = A[((size_t)i * K + p) % A.size()];
     const auto V = random_vec((size_t)n * 9, 5);
     std::vector<float> O1((size_t)n * 9), O2((size_t)n * 9);
-    fast.gemm({n, 9, n, W.data(), n, V.data(), 9, false, O1.data(), 9, 1.0f, nullptr, ranges.data()});
-    reference().gemm({n, 9, n, W.data(), n, V.data(), 9, false, O2.data(), 9, 1.0f});
+    fast.gemm({.M = n, .N = 9, .K = n, .A = W.data(), .lda = n, .B = V.data(), .ldb = 9, .C = O1.data(), .ldc = 9, .k_range = ranges.data()});
+    reference().gemm({.M = n, .N = 9, .K = n, .A = W.data(), .lda = n, .B = V.data(), .ldb = 9, .C = O2.data(), .ldc = 9});
     for (size_t i = 0; i < O1.size(); ++i) ASSERT_NEAR(O1[i], O2[i], 1e-4f);
   }
 }

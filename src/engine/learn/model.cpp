@@ -2,10 +2,12 @@
 //
 // [SECTION] spec and layout
 // [SECTION] init
-// [SECTION] buffers           laid out once per (batch, n, m), reused every step
+// [SECTION] buffers           laid out once per (batch, n, m), reused every step; one head's views
 // [SECTION] embedding         forward / backward
-// [SECTION] forward           embedding -> L attention layers -> unembedding -> cross-entropy
-// [SECTION] backward          the same, in reverse
+// [SECTION] attention layer   forward / backward
+// [SECTION] unembedding       forward / backward
+// [SECTION] cross-entropy     forward / backward
+// [SECTION] the whole model   forward: embedding -> L layers -> unembedding -> loss; backward in reverse
 #include "learn/model.h"
 
 #include <algorithm>
@@ -19,13 +21,6 @@ namespace attn::learn {
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] spec and layout
 // ---------------------------------------------------------------------------------------------------
-float ModelSpec::alpha() const {
-  const float scale = scale_mode == ScaleMode::inv_sqrt_dk ? 1.0f / std::sqrt((float)d_k)
-                      : scale_mode == ScaleMode::none      ? 1.0f
-                                                           : scale_value;
-  return scale / temperature;
-}
-
 namespace {
 int pos_rows(const ModelSpec& s) { return std::max(s.n_ctx, s.cross ? s.n_src : 0); }
 }  // namespace
@@ -34,16 +29,11 @@ std::string validate(const ModelSpec& s) {
   std::string e;
   if (!(e = check_range("layers", s.layers, 1, ModelLimits::max_layers)).empty()) return e;
   if (!(e = check_range("vocab", s.vocab, 2, ModelLimits::max_vocab)).empty()) return e;
-  if (!(e = check_range("d_model", s.d_model, 1, ModelLimits::max_d_model)).empty()) return e;
-  if (!(e = check_range("heads", s.heads, 1, ModelLimits::max_heads)).empty()) return e;
-  if (!(e = check_range("d_k", s.d_k, 1, ModelLimits::max_d_head)).empty()) return e;
-  if (!(e = check_range("d_v", s.d_v, 1, ModelLimits::max_d_head)).empty()) return e;
+  if (!(e = validate(static_cast<const AttentionSpec&>(s), kModelLimits)).empty()) return e;
   if (!(e = check_range("n", s.n_ctx, 1, ModelLimits::max_seq)).empty()) return e;
   if (s.cross && !(e = check_range("source_n", s.n_src, 1, ModelLimits::max_seq)).empty()) return e;
-  if (!std::isfinite(s.temperature) || s.temperature < Limits::min_temperature || s.temperature > Limits::max_temperature)
-    return "temperature: must be a number between 0.001 and 1000";
-  if (s.scale_mode == ScaleMode::custom && (!std::isfinite(s.scale_value) || std::fabs(s.scale_value) > Limits::max_abs_scale))
-    return "scale: must be true, false or a finite number within ±1e4";
+  // (The lab's engine takes RoPE with d_k 1, rotating nothing; a model refuses it: it would learn
+  // without the positions it was asked for.)
   if (s.positional == Positional::rope && s.d_k < 2) return "d_k: RoPE rotates pairs, so d_k must be at least 2";
   return check_mask(s.mask, s.n_ctx, s.cross ? s.n_src : s.n_ctx);
 }
@@ -154,19 +144,30 @@ void Model<T>::layout(int B, int n, int m) {
     a.q.assign((size_t)B * n * HK, T(0));
     a.k.assign((size_t)kv_rows * HK, T(0));
     a.v.assign((size_t)kv_rows * HV, T(0));
-    a.a.assign(cells, T(0));
-    a.o.assign((size_t)B * n * HV, T(0));
-    a.da.assign(cells, T(0));
-    a.ds.assign(cells, T(0));
+    a.weights.assign(cells, T(0));
+    a.concat.assign((size_t)B * n * HV, T(0));
+    a.dweights.assign(cells, T(0));
+    a.dscores.assign(cells, T(0));
   }
   logits_.assign((size_t)B * n * s.vocab, T(0));
   dlogits_.assign((size_t)B * n * s.vocab, T(0));
-  dx_.assign((size_t)B * n * D, T(0));
-  dxs_.assign((size_t)src_rows * D, T(0));
-  dq_.assign((size_t)B * n * HK, T(0));
-  dk_.assign((size_t)kv_rows * HK, T(0));
-  dv_.assign((size_t)kv_rows * HV, T(0));
-  do_.assign((size_t)B * n * HV, T(0));
+  dX_.assign((size_t)B * n * D, T(0));
+  dXsrc_.assign((size_t)src_rows * D, T(0));
+  dQ_.assign((size_t)B * n * HK, T(0));
+  dK_.assign((size_t)kv_rows * HK, T(0));
+  dV_.assign((size_t)kv_rows * HV, T(0));
+  dconcat_.assign((size_t)B * n * HV, T(0));
+}
+
+template <class T>
+typename Model<T>::Head Model<T>::head(LayerActs& a, int b, int h) {
+  const int n = n_, m = m_, d_k = spec_.d_k, d_v = spec_.d_v, HK = spec_.heads * d_k, HV = spec_.heads * d_v;
+  const size_t cells = ((size_t)b * spec_.heads + h) * n * m;
+  const size_t q_at = (size_t)b * n * HK + h * d_k, k_at = (size_t)b * m * HK + h * d_k;
+  const size_t v_at = (size_t)b * m * HV + h * d_v, o_at = (size_t)b * n * HV + h * d_v;
+  return {a.q.data() + q_at, a.k.data() + k_at, a.v.data() + v_at, a.weights.data() + cells, a.dweights.data() + cells,
+          a.dscores.data() + cells, a.concat.data() + o_at, dQ_.data() + q_at, dK_.data() + k_at, dV_.data() + v_at,
+          dconcat_.data() + o_at};
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -208,69 +209,121 @@ void Model<T>::embed_backward(const int* tokens, int rows, int n, const T* dx) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// [SECTION] forward
+// [SECTION] attention layer: X_l+1 = X_l + concat_h(A_h·V_h)·W_O
+//   Q = X_l·W_Q  K = Xkv·W_K  V = Xkv·W_V    (Xkv: X_l, or the encoded source in cross-attention)
+//   A_h = softmax(α·Q_h·K_hᵀ where the mask allows)    Q_h, K_h rotated by RoPE when it is on
+//   X:(B·n, d_model)  Q:(B·n, H·d_k)  K:(B·m, H·d_k)  V:(B·m, H·d_v)  A_h:(n, m) per sequence and head
 // ---------------------------------------------------------------------------------------------------
 template <class T>
-double Model<T>::forward(const Batch& batch) {
+void Model<T>::attention_layer_forward(int l) {
   const ModelSpec& s = spec_;
-  const int B = batch.size, n = batch.n, m = s.cross ? batch.m : batch.n;
-  layout(B, n, m);
-  tokens_ = batch.tokens, targets_ = batch.targets, source_ = batch.source;
-  const KernelSet& K = ks();
-  const int D = s.d_model, H = s.heads, dk = s.d_k, dv = s.d_v, HK = H * dk, HV = H * dv, V = s.vocab;
-  const T alpha = (T)s.alpha();
-  const bool rope = s.positional == Positional::rope;
+  const KernelSet& k = ks();
+  const int B = B_, n = n_, m = m_, D = s.d_model, d_k = s.d_k, d_v = s.d_v, HK = s.heads * d_k, HV = s.heads * d_v;
+  LayerActs& a = act_[(size_t)l];
+  const T* x = x_[(size_t)l].data();
+  const T* kv_in = s.cross ? xs_.data() : x;
+  // pass 1: the projections, every sequence and head in one product each
+  project_forward(k, x, B * n, D, param(Param::w_q, l), HK, a.q.data());
+  project_forward(k, kv_in, B * m, D, param(Param::w_k, l), HK, a.k.data());
+  project_forward(k, kv_in, B * m, D, param(Param::w_v, l), HV, a.v.data());
+  // pass 2: per sequence and head, A_h (scores and softmax fused) and O_h = A_h·V_h into concat
+  for (int b = 0; b < B; ++b)
+    for (int h = 0; h < s.heads; ++h) {
+      const Head hd = head(a, b, h);
+      if (s.positional == Positional::rope) {
+        apply_rope(hd.q, n, d_k, HK, rope_);
+        apply_rope(hd.k, m, d_k, HK, rope_);
+      }
+      attention_weights_forward(k, hd.q, HK, hd.k, HK, n, m, d_k, (T)s.alpha(), mask_, hd.weights, fully_.data());
+      mix_forward(k, hd.weights, hd.v, HV, n, m, d_v, hd.concat, HV, mask_.ranges.data());
+    }
+  // pass 3: the residual, X_l+1 = X_l + concat·W_O
+  std::vector<T>& next = x_[(size_t)l + 1];
+  std::copy(x, x + (size_t)B * n * D, next.begin());
+  output_forward(k, a.concat.data(), B * n, HV, param(Param::w_o, l), D, next.data(), true);
+}
 
-  // pass 1: embeddings (the source too, for cross-attention)
-  embed_forward(tokens_.data(), B * n, n, x_[0].data());
-  if (s.cross) embed_forward(source_.data(), B * m, m, xs_.data());
-
-  // pass 2: the layers, each X_l+1 = X_l + concat_h(softmax(α·Q_h·K_hᵀ)·V_h)·W_O
-  for (int l = 0; l < s.layers; ++l) {
-    LayerActs& a = act_[(size_t)l];
-    const T* x = x_[(size_t)l].data();
-    const T* kv_in = s.cross ? xs_.data() : x;
-    const int kv_rows = B * m;
-    // Q = X·W_Q, K = Xkv·W_K, V = Xkv·W_V: all sequences and heads in one product each
-    project_forward(K, x, B * n, D, param(Param::w_q, l), HK, a.q.data());
-    project_forward(K, kv_in, kv_rows, D, param(Param::w_k, l), HK, a.k.data());
-    project_forward(K, kv_in, kv_rows, D, param(Param::w_v, l), HV, a.v.data());
-    for (int b = 0; b < B; ++b) {
-      T* qb = a.q.data() + (size_t)b * n * HK;
-      T* kb = a.k.data() + (size_t)b * m * HK;
-      const T* vb = a.v.data() + (size_t)b * m * HV;
-      for (int h = 0; h < H; ++h) {
-        if (rope) {
-          apply_rope(qb + h * dk, n, dk, HK, rope_);
-          apply_rope(kb + h * dk, m, dk, HK, rope_);
-        }
-        T* w = a.a.data() + ((size_t)b * H + h) * n * m;
-        scores_forward(K, qb + h * dk, HK, kb + h * dk, HK, n, m, dk, alpha, w, mask_.ranges.data());
-        softmax_forward(K, w, mask_, w, fully_.data());
-        mix_forward(K, w, vb + h * dv, HV, n, m, dv, a.o.data() + (size_t)b * n * HV + h * dv, HV, mask_.ranges.data());
+// dX_ holds dX_l+1 on entry and dX_l on exit: the residual passes it through unchanged, and what flows
+// back through Q (and, in self-attention, K and V) is added to it; in cross-attention K and V send theirs
+// to the source stream, dXsrc_.
+//   dW_O += concatᵀ·dY   dconcat = dY·W_Oᵀ
+//   dA_h = dO_h·V_hᵀ     dV_h = A_hᵀ·dO_h
+//   dS_h = A_h ⊙ (dA_h − rowsum(dA_h ⊙ A_h))
+//   dQ_h = α·dS_h·K_h    dK_h = α·dS_hᵀ·Q_h      (then back through RoPE's rotation, transposed)
+//   dW += Xᵀ·dY          dX += dY·Wᵀ             for each of Q, K, V
+template <class T>
+void Model<T>::attention_layer_backward(int l) {
+  const ModelSpec& s = spec_;
+  const KernelSet& k = ks();
+  const int B = B_, n = n_, m = m_, D = s.d_model, d_k = s.d_k, d_v = s.d_v, HK = s.heads * d_k, HV = s.heads * d_v;
+  LayerActs& a = act_[(size_t)l];
+  const T* x = x_[(size_t)l].data();
+  const T* kv_in = s.cross ? xs_.data() : x;
+  output_backward(k, dX_.data(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, grad(Param::w_o, l), dconcat_.data());
+  for (int b = 0; b < B; ++b)
+    for (int h = 0; h < s.heads; ++h) {
+      const Head hd = head(a, b, h);
+      // (the mask's ranges skip the cells it hides: their terms are zeros)
+      mix_backward(k, hd.dconcat, HV, hd.weights, hd.v, HV, n, m, d_v, hd.dweights, hd.dv, HV, &mask_);
+      softmax_backward(hd.dweights, hd.weights, n, m, hd.dscores, mask_.ranges.data());
+      scores_backward(k, hd.dscores, hd.q, HK, hd.k, HK, n, m, d_k, (T)s.alpha(), hd.dq, HK, hd.dk, HK, &mask_);
+      if (s.positional == Positional::rope) {
+        apply_rope(hd.dq, n, d_k, HK, rope_, true);
+        apply_rope(hd.dk, m, d_k, HK, rope_, true);
       }
     }
-    // residual: X_l+1 = X_l + concat·W_O
-    std::vector<T>& next = x_[(size_t)l + 1];
-    std::copy(x, x + (size_t)B * n * D, next.begin());
-    output_forward(K, a.o.data(), B * n, HV, param(Param::w_o, l), D, next.data(), true);
-  }
+  T* dkv = s.cross ? dXsrc_.data() : dX_.data();
+  project_backward(k, dQ_.data(), x, B * n, D, param(Param::w_q, l), HK, grad(Param::w_q, l), dX_.data());
+  project_backward(k, dK_.data(), kv_in, B * m, D, param(Param::w_k, l), HK, grad(Param::w_k, l), dkv);
+  project_backward(k, dV_.data(), kv_in, B * m, D, param(Param::w_v, l), HV, grad(Param::w_v, l), dkv);
+}
 
-  // pass 3: logits = X_L·W_U (tied: X_L·W_Eᵀ)
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] unembedding: logits = X_L·W_U   (tied: X_L·W_Eᵀ)      X_L:(B·n, d_model) -> logits:(B·n, vocab)
+// ---------------------------------------------------------------------------------------------------
+template <class T>
+void Model<T>::unembed_forward() {
+  const ModelSpec& s = spec_;
+  const int rows = B_ * n_, D = s.d_model, V = s.vocab;
   const T* xl = x_[(size_t)s.layers].data();
   if (s.tied)
-    product(K, Product<T>{.M = B * n, .N = V, .K = D, .A = xl, .lda = D, .B = param(Param::w_e), .ldb = D,
-                          .C = logits_.data(), .ldc = V, .b_transposed = true});
+    product(ks(), Product<T>{.M = rows, .N = V, .K = D, .A = xl, .lda = D, .B = param(Param::w_e), .ldb = D,
+                             .C = logits_.data(), .ldc = V, .b_transposed = true});
   else
-    project_forward(K, xl, B * n, D, param(Param::w_u), V, logits_.data());
+    project_forward(ks(), xl, rows, D, param(Param::w_u), V, logits_.data());
+}
 
-  // pass 4: loss = mean over targets of logsumexp(logits) − logits[target] (max subtracted for stability)
+// dW_U = X_Lᵀ·dlogits   dX_L = dlogits·W_Uᵀ        (tied: dW_E += dlogitsᵀ·X_L, dX_L = dlogits·W_E)
+// Writes dX_ (the gradient entering the last layer).
+template <class T>
+void Model<T>::unembed_backward() {
+  const ModelSpec& s = spec_;
+  const int rows = B_ * n_, D = s.d_model, V = s.vocab;
+  const T* xl = x_[(size_t)s.layers].data();
+  std::fill(dX_.begin(), dX_.end(), T(0));
+  if (s.tied) {
+    product(ks(), Product<T>{.M = V, .N = D, .K = rows, .A = dlogits_.data(), .lda = V, .B = xl, .ldb = D,
+                             .C = grad(Param::w_e), .ldc = D, .a_transposed = true, .accumulate = true});
+    product(ks(), Product<T>{.M = rows, .N = D, .K = V, .A = dlogits_.data(), .lda = V, .B = param(Param::w_e), .ldb = D,
+                             .C = dX_.data(), .ldc = D});
+  } else {
+    project_backward(ks(), dlogits_.data(), xl, rows, D, param(Param::w_u), V, grad(Param::w_u), dX_.data());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] cross-entropy: loss = mean over target cells of logsumexp(z) − z[target]
+//   z: one row of logits (vocab); rows without a target (−1) count for nothing. 0 if none has one.
+// ---------------------------------------------------------------------------------------------------
+template <class T>
+double Model<T>::crossentropy_forward() {
+  const int V = spec_.vocab;
   double total = 0.0;
   count_ = 0;
-  for (int r = 0; r < B * n; ++r) {
+  for (int r = 0; r < B_ * n_; ++r) {
     if (targets_[(size_t)r] < 0) continue;
     const T* z = logits_.data() + (size_t)r * V;
-    double mx = z[0];
+    double mx = z[0];  // the max is subtracted only for numerical stability
     for (int c = 1; c < V; ++c) mx = std::max(mx, (double)z[c]);
     double sum = 0.0;
     for (int c = 0; c < V; ++c) sum += std::exp((double)z[c] - mx);
@@ -280,93 +333,54 @@ double Model<T>::forward(const Batch& batch) {
   return count_ ? total / count_ : 0.0;
 }
 
+// dz = (softmax(z) − onehot(target)) / total_targets on rows with a target, 0 elsewhere (and everywhere
+// when total_targets is 0: a batch with nothing to predict has zero gradients). Writes dlogits_.
+template <class T>
+void Model<T>::crossentropy_backward(int total_targets) {
+  const int V = spec_.vocab;
+  for (int r = 0; r < B_ * n_; ++r) {
+    T* dz = dlogits_.data() + (size_t)r * V;
+    std::copy(logits_.data() + (size_t)r * V, logits_.data() + (size_t)(r + 1) * V, dz);
+    if (targets_[(size_t)r] < 0 || total_targets <= 0) {
+      std::fill(dz, dz + V, T(0));
+      continue;
+    }
+    T mx = dz[0];
+    for (int c = 1; c < V; ++c) mx = std::max(mx, dz[c]);
+    T sum = 0;
+    for (int c = 0; c < V; ++c) sum += (dz[c] = std::exp(dz[c] - mx));
+    const T inv = T(1) / (sum * (T)total_targets);
+    for (int c = 0; c < V; ++c) dz[c] *= inv;
+    dz[targets_[(size_t)r]] -= T(1) / (T)total_targets;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
-// [SECTION] backward
+// [SECTION] the whole model: embedding -> L attention layers -> unembedding -> cross-entropy, and back
 // ---------------------------------------------------------------------------------------------------
+template <class T>
+double Model<T>::forward(const Batch& batch) {
+  const ModelSpec& s = spec_;
+  const int B = batch.size, n = batch.n, m = s.cross ? batch.m : batch.n;
+  layout(B, n, m);
+  tokens_ = batch.tokens, targets_ = batch.targets, source_ = batch.source;
+  embed_forward(tokens_.data(), B * n, n, x_[0].data());
+  if (s.cross) embed_forward(source_.data(), B * m, m, xs_.data());
+  for (int l = 0; l < s.layers; ++l) attention_layer_forward(l);
+  unembed_forward();
+  return crossentropy_forward();
+}
+
 template <class T>
 void Model<T>::backward_part(int total_targets, bool add) {
   const ModelSpec& s = spec_;
-  const int B = B_, n = n_, m = m_;
-  const KernelSet& K = ks();
-  const int D = s.d_model, H = s.heads, dk = s.d_k, dv = s.d_v, HK = H * dk, HV = H * dv, V = s.vocab;
-  const T alpha = (T)s.alpha();
-  const bool rope = s.positional == Positional::rope;
   if (!add) std::fill(grads_.begin(), grads_.end(), T(0));  // every dW below is accumulated into grads_
-
-  // cross-entropy + softmax:  dlogits = (softmax(logits) − onehot(target)) / total   on target rows, else 0
-  for (int r = 0; r < B * n; ++r) {
-    T* z = dlogits_.data() + (size_t)r * V;
-    std::copy(logits_.data() + (size_t)r * V, logits_.data() + (size_t)(r + 1) * V, z);
-    if (targets_[(size_t)r] < 0 || total_targets <= 0) {
-      std::fill(z, z + V, T(0));
-      continue;
-    }
-    T mx = z[0];
-    for (int c = 1; c < V; ++c) mx = std::max(mx, z[c]);
-    T sum = 0;
-    for (int c = 0; c < V; ++c) sum += (z[c] = std::exp(z[c] - mx));
-    const T inv = T(1) / (sum * (T)total_targets);
-    for (int c = 0; c < V; ++c) z[c] *= inv;
-    z[targets_[(size_t)r]] -= T(1) / (T)total_targets;
-  }
-
-  // unembedding:  dW_U = X_Lᵀ·dlogits,  dX_L = dlogits·W_Uᵀ     (tied: dW_E += dlogitsᵀ·X_L, dX_L = dlogits·W_E)
-  const T* xl = x_[(size_t)s.layers].data();
-  std::fill(dx_.begin(), dx_.end(), T(0));
-  if (s.tied) {
-    product(K, Product<T>{.M = V, .N = D, .K = B * n, .A = dlogits_.data(), .lda = V, .B = xl, .ldb = D,
-                          .C = grad(Param::w_e), .ldc = D, .a_transposed = true, .accumulate = true});
-    product(K, Product<T>{.M = B * n, .N = D, .K = V, .A = dlogits_.data(), .lda = V, .B = param(Param::w_e), .ldb = D,
-                          .C = dx_.data(), .ldc = D});
-  } else {
-    project_backward(K, dlogits_.data(), xl, B * n, D, param(Param::w_u), V, grad(Param::w_u), dx_.data());
-  }
-  if (s.cross) std::fill(dxs_.begin(), dxs_.end(), T(0));
-
-  // the layers, last to first. dx_ holds dX_l+1 on entry and dX_l on exit: the residual passes the
-  // gradient through unchanged (dX_l = dX_l+1 + what flows back through Q, K and V).
-  for (int l = s.layers - 1; l >= 0; --l) {
-    LayerActs& a = act_[(size_t)l];
-    const T* x = x_[(size_t)l].data();
-    const T* kv_in = s.cross ? xs_.data() : x;
-    // output projection: dW_O += concatᵀ·dY, dconcat = dY·W_Oᵀ
-    output_backward(K, dx_.data(), a.o.data(), B * n, HV, param(Param::w_o, l), D, grad(Param::w_o, l), do_.data());
-    for (int b = 0; b < B; ++b) {
-      const T* qb = a.q.data() + (size_t)b * n * HK;
-      const T* kb = a.k.data() + (size_t)b * m * HK;
-      const T* vb = a.v.data() + (size_t)b * m * HV;
-      for (int h = 0; h < H; ++h) {
-        const size_t cell0 = ((size_t)b * H + h) * n * m;
-        const T* w = a.a.data() + cell0;
-        T* da = a.da.data() + cell0;
-        T* ds = a.ds.data() + cell0;
-        T* dqh = dq_.data() + (size_t)b * n * HK + h * dk;
-        T* dkh = dk_.data() + (size_t)b * m * HK + h * dk;
-        // mix: dA = dO·Vᵀ, dV = Aᵀ·dO
-        // (the mask's ranges skip the cells it hides: their terms are zeros)
-        mix_backward(K, do_.data() + (size_t)b * n * HV + h * dv, HV, w, vb + h * dv, HV, n, m, dv, da,
-                     dv_.data() + (size_t)b * m * HV + h * dv, HV, &mask_);
-        // softmax: dS = A ⊙ (dA − rowsum(dA ⊙ A))
-        softmax_backward(da, w, n, m, ds, mask_.ranges.data());
-        // scores: dQ = α·dS·K, dK = α·dSᵀ·Q   (with respect to the rotated Q and K)
-        scores_backward(K, ds, qb + h * dk, HK, kb + h * dk, HK, n, m, dk, alpha, dqh, HK, dkh, HK, &mask_);
-        // RoPE: back through the transposed rotation
-        if (rope) {
-          apply_rope(dqh, n, dk, HK, rope_, true);
-          apply_rope(dkh, m, dk, HK, rope_, true);
-        }
-      }
-    }
-    // projections: dW += Xᵀ·dY, dX += dY·Wᵀ (K and V into the source stream for cross-attention)
-    T* dkv = s.cross ? dxs_.data() : dx_.data();
-    project_backward(K, dq_.data(), x, B * n, D, param(Param::w_q, l), HK, grad(Param::w_q, l), dx_.data());
-    project_backward(K, dk_.data(), kv_in, B * m, D, param(Param::w_k, l), HK, grad(Param::w_k, l), dkv);
-    project_backward(K, dv_.data(), kv_in, B * m, D, param(Param::w_v, l), HV, grad(Param::w_v, l), dkv);
-  }
-
-  // embeddings
-  embed_backward(tokens_.data(), B * n, n, dx_.data());
-  if (s.cross) embed_backward(source_.data(), B * m, m, dxs_.data());
+  crossentropy_backward(total_targets);
+  unembed_backward();
+  if (s.cross) std::fill(dXsrc_.begin(), dXsrc_.end(), T(0));
+  for (int l = s.layers - 1; l >= 0; --l) attention_layer_backward(l);
+  embed_backward(tokens_.data(), B_ * n_, n_, dX_.data());
+  if (s.cross) embed_backward(source_.data(), B_ * m_, m_, dXsrc_.data());
 }
 
 template class Model<float>;

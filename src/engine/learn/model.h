@@ -37,23 +37,20 @@ struct ModelLimits {
   static constexpr int max_d_head = 256;
 };
 
-struct ModelSpec {
+constexpr AttentionLimits kModelLimits{ModelLimits::max_d_model, ModelLimits::max_heads, ModelLimits::max_d_head};
+
+// The attention of every layer (AttentionSpec: sizes, positions, scale, temperature, the mask applied
+// in every layer as queries × keys), and what a model has besides.
+struct ModelSpec : AttentionSpec {
   int vocab = 28;
-  int d_model = 32;
   int layers = 2;
-  int heads = 2;
-  int d_k = 16, d_v = 16;
   int n_ctx = 32;        // the longest target sequence (rows of the learned position table)
   int n_src = 0;         // the longest source sequence (cross-attention only)
   bool cross = false;    // every layer takes K and V from the encoded source sequence
   bool tied = false;     // W_U = W_Eᵀ (no separate unembedding)
-  Positional positional = Positional::learned;
-  ScaleMode scale_mode = ScaleMode::inv_sqrt_dk;
-  float scale_value = 1.0f;
-  float temperature = 1.0f;
-  std::vector<MaskTerm> mask;  // applied in every layer (queries × keys)
 
-  float alpha() const;         // scale / temperature, the factor on Q·Kᵀ
+  // A model's defaults where they differ from the lab's: 2 heads of 16, learned positions.
+  ModelSpec() { heads = 2, d_k = d_v = 16, positional = Positional::learned; }
   bool operator==(const ModelSpec&) const = default;
 };
 
@@ -133,28 +130,43 @@ class Model {
   const std::vector<T>& logits() const { return logits_; }  // (B·n, vocab)
   // Attention weights of layer l: (B, H, n, m); softmax gradients dA and score gradients dS after
   // backward(), same shape.
-  const std::vector<T>& weights(int l) const { return act_[(size_t)l].a; }
-  const std::vector<T>& weight_grads(int l) const { return act_[(size_t)l].da; }
-  const std::vector<T>& score_grads(int l) const { return act_[(size_t)l].ds; }
+  const std::vector<T>& weights(int l) const { return act_[(size_t)l].weights; }
+  const std::vector<T>& weight_grads(int l) const { return act_[(size_t)l].dweights; }
+  const std::vector<T>& score_grads(int l) const { return act_[(size_t)l].dscores; }
   const std::vector<T>& stream(int l) const { return x_[(size_t)l]; }  // X_l, (B·n, d_model), l ≤ L
   const std::vector<T>& queries(int l) const { return act_[(size_t)l].q; }   // (B·n, H·d_k) after RoPE
   const std::vector<T>& keys(int l) const { return act_[(size_t)l].k; }      // (B·m, H·d_k) after RoPE
   const std::vector<T>& values(int l) const { return act_[(size_t)l].v; }    // (B·m, H·d_v)
-  const std::vector<T>& concat(int l) const { return act_[(size_t)l].o; }    // (B·n, H·d_v)
+  const std::vector<T>& concat(int l) const { return act_[(size_t)l].concat; }  // (B·n, H·d_v)
   const std::vector<T>& source_stream() const { return xs_; }                // (B·m, d_model), cross only
   const std::vector<uint8_t>& fully_masked_rows() const { return fully_; }   // (n), 1 = no key allowed
   int targets_counted() const { return count_; }
 
  private:
   struct LayerActs {
-    std::vector<T> q, k, v;   // after RoPE (q, k)
-    std::vector<T> a;         // (B, H, n, m)
-    std::vector<T> o;         // concat (B·n, H·d_v)
-    std::vector<T> da, ds;    // backward: dA, dS (B, H, n, m)
+    std::vector<T> q, k, v;            // (B·n, H·d_k), (B·m, H·d_k) after RoPE; (B·m, H·d_v)
+    std::vector<T> weights;            // A: (B, H, n, m)
+    std::vector<T> concat;             // (B·n, H·d_v)
+    std::vector<T> dweights, dscores;  // backward: dA, dS (B, H, n, m)
   };
+  // One sequence b and one head h inside a layer's batched buffers (row-strided views).
+  struct Head {
+    T *q, *k, *v;  // (n, d_k), (m, d_k) row stride H·d_k; (m, d_v) row stride H·d_v
+    T *weights, *dweights, *dscores;  // (n, m)
+    T* concat;     // (n, d_v) row stride H·d_v: the head's columns of concat
+    T *dq, *dk, *dv, *dconcat;  // the backward scratch, the same views
+  };
+  Head head(LayerActs& a, int b, int h);
   void layout(int B, int n, int m);  // sizes every buffer once per (B, n, m)
+  // The passes, each forward beside its backward (model.cpp).
   void embed_forward(const int* tokens, int rows, int n, T* x) const;
   void embed_backward(const int* tokens, int rows, int n, const T* dx);
+  void attention_layer_forward(int l);
+  void attention_layer_backward(int l);
+  void unembed_forward();
+  void unembed_backward();
+  double crossentropy_forward();
+  void crossentropy_backward(int total_targets);
   const KernelSet& ks() const { return kernels_ ? *kernels_ : kernels(); }
 
   ModelSpec spec_;
@@ -172,7 +184,8 @@ class Model {
   std::vector<T> xs_;                 // encoded source (cross)
   std::vector<LayerActs> act_;
   std::vector<T> logits_, dlogits_;
-  std::vector<T> dx_, dxs_, dq_, dk_, dv_, do_;  // backward scratch
+  // backward scratch: dX (entering: dX_l+1, leaving: dX_l), dX_src, and one layer's dQ, dK, dV, dconcat
+  std::vector<T> dX_, dXsrc_, dQ_, dK_, dV_, dconcat_;
   std::vector<int> tokens_, targets_, source_;
   int count_ = 0;
 };
