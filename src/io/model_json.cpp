@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config_json.h"
+#include "json_reader.h"
 #include "json_util.h"
 #include "result_json.h"
 
@@ -27,75 +28,7 @@ using learn::TrainSetup;
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] readers
 // ---------------------------------------------------------------------------------------------------
-struct In {
-  std::string error;
-  bool fail(const std::string& field, const std::string& what) {
-    if (error.empty()) error = field + ": " + what;
-    return false;
-  }
-  bool integer(const json& v, const std::string& field, long long lo, long long hi, long long& out) {
-    if (!v.is_number() || (v.is_number_float() && std::floor(v.get<double>()) != v.get<double>()))
-      return fail(field, "expected an integer");
-    const double d = v.get<double>();
-    if (d < (double)lo || d > (double)hi)
-      return fail(field, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
-    out = (long long)d;
-    return true;
-  }
-  bool integer(const json& v, const std::string& field, long long lo, long long hi, int& out) {
-    long long x = 0;
-    if (!integer(v, field, lo, hi, x)) return false;
-    out = (int)x;
-    return true;
-  }
-  bool number(const json& v, const std::string& field, float& out) {
-    if (!v.is_number()) return fail(field, "expected a number");
-    const double d = v.get<double>();
-    if (!std::isfinite(d) || std::fabs(d) > 1e30) return fail(field, "expected a finite number");
-    out = (float)d;
-    return true;
-  }
-  bool boolean(const json& v, const std::string& field, bool& out) {
-    if (!v.is_boolean()) return fail(field, "expected true or false");
-    out = v.get<bool>();
-    return true;
-  }
-  // rows × cols numbers (a list of rows) appended to out.
-  bool matrix(const json& v, const std::string& field, int rows, int cols, std::vector<float>& out) {
-    if (!v.is_array() || (int)v.size() != rows)
-      return fail(field, "expected " + std::to_string(rows) + " rows of " + std::to_string(cols) + " numbers");
-    for (int r = 0; r < rows; ++r) {
-      const json& row = v[(size_t)r];
-      const std::string rf = field + "[" + std::to_string(r) + "]";
-      if (!row.is_array() || (int)row.size() != cols) return fail(rf, "expected " + std::to_string(cols) + " numbers");
-      for (int c = 0; c < cols; ++c) {
-        float x = 0;
-        if (!number(row[(size_t)c], rf + "[" + std::to_string(c) + "]", x)) return false;
-        if (std::fabs(x) > Limits::max_abs_value) return fail(rf + "[" + std::to_string(c) + "]", "must be within ±1e4");
-        out.push_back(x);
-      }
-    }
-    return true;
-  }
-  // A list of rows of token ids (each row the same length).
-  bool id_rows(const json& v, const std::string& field, int lo, int hi, int& rows, int& cols, std::vector<int>& out) {
-    if (!v.is_array() || v.empty()) return fail(field, "expected a non-empty list of rows of token ids");
-    rows = (int)v.size(), cols = -1;
-    for (int r = 0; r < rows; ++r) {
-      const json& row = v[(size_t)r];
-      const std::string rf = field + "[" + std::to_string(r) + "]";
-      if (!row.is_array() || row.empty()) return fail(rf, "expected a non-empty list of token ids");
-      if (cols < 0) cols = (int)row.size();
-      if ((int)row.size() != cols) return fail(rf, "expected " + std::to_string(cols) + " ids like the first row");
-      for (int c = 0; c < cols; ++c) {
-        int id = 0;
-        if (!integer(row[(size_t)c], rf + "[" + std::to_string(c) + "]", lo, hi, id)) return false;
-        out.push_back(id);
-      }
-    }
-    return true;
-  }
-};
+using In = JsonReader;  // the accessors every reader of io shares (json_reader.h)
 
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] train config
@@ -224,8 +157,8 @@ std::string parse_train_root(const json& root, TrainSetup& out) {
 }  // namespace
 
 std::string parse_train_config(std::string_view text, TrainSetup& out) {
-  const json root = json::parse(text.begin(), text.end(), nullptr, false);
-  if (root.is_discarded()) return "config: not valid JSON";
+  json root;
+  if (std::string e = parse_json(text, "config", root); !e.empty()) return e;
   return parse_train_root(root, out);
 }
 
@@ -419,8 +352,8 @@ bool read_history(In& in, const json& v, const TrainSetup& setup, int last_step,
 
 std::string parse_model(std::string_view text, TrainSetup& setup, std::vector<float>& params, int* step,
                         std::vector<learn::EvalPoint>* history) {
-  const json root = json::parse(text.begin(), text.end(), nullptr, false);
-  if (root.is_discarded()) return "model: not valid JSON";
+  json root;
+  if (std::string e = parse_json(text, "model", root); !e.empty()) return e;
   if (!root.is_object() || !root.contains("format") || root["format"] != "attnlab-model")
     return "format: expected \"attnlab-model\" (a file written by attnlab-cli train --out)";
   if (!root.contains("config")) return "config: missing";
@@ -459,8 +392,8 @@ std::string parse_model(std::string_view text, TrainSetup& setup, std::vector<fl
 // [SECTION] batches and gradients
 // ---------------------------------------------------------------------------------------------------
 std::string parse_batch(std::string_view text, const ModelSpec& s, learn::Batch& b) {
-  const json root = json::parse(text.begin(), text.end(), nullptr, false);
-  if (root.is_discarded()) return "batch: not valid JSON";
+  json root;
+  if (std::string e = parse_json(text, "batch", root); !e.empty()) return e;
   if (!root.is_object()) return "batch: expected an object {tokens, targets, source}";
   In in;
   b = learn::Batch{};

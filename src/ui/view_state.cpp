@@ -5,6 +5,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "json_reader.h"
+
 namespace attnlab {
 
 using nlohmann::json;
@@ -34,7 +36,8 @@ View view_from_key(const std::string& k) {
 }  // namespace
 
 std::string apply_view_state(UiState& ui, const std::string& text) {
-  const json j = json::parse(text, nullptr, false);
+  json j;
+  if (std::string e = attn::parse_json(text, "view", j); !e.empty()) return e;
   if (!j.is_object()) return "view: expected a JSON object";
   UiState next = ui;  // all or nothing
   for (auto it = j.begin(); it != j.end(); ++it) {
