@@ -78,7 +78,7 @@ void InputRelay::push(const Event& e) {
 // holding up other keys and characters, so typed text keeps its pace: every key once per frame.
 void InputRelay::deliver_queue() {
   std::vector<int> keys_changed, keys_pressed;
-  bool buttons_changed[kButtons] = {}, any_button_changed = false;
+  bool buttons_changed[kButtons] = {}, any_button_changed = false, typed = false;
   const auto has = [](const std::vector<int>& v, int k) { return std::find(v.begin(), v.end(), k) != v.end(); };
   for (const Event& e : std::exchange(deferred_releases_, {})) {
     ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, GLFW_RELEASE, e.mods);
@@ -109,12 +109,17 @@ void InputRelay::deliver_queue() {
         continue;
       } else {
         if (has(keys_changed, e.code)) break;
+        // Esc, Enter and Tab end an edit: the characters typed before them must reach the field a
+        // frame earlier (Esc in the same frame cancelled them along with the edit).
+        const bool ends_edit = e.code == GLFW_KEY_ESCAPE || e.code == GLFW_KEY_ENTER || e.code == GLFW_KEY_KP_ENTER || e.code == GLFW_KEY_TAB;
+        if (ends_edit && e.action == GLFW_PRESS && typed) break;
         ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, e.action, e.mods);
         if (e.action == GLFW_PRESS) keys_pressed.push_back(e.code);
       }
       keys_changed.push_back(e.code);
     } else if (e.kind == Event::character) {
       ImGui_ImplGlfw_CharCallback(window_, e.ch);
+      typed = true;
     } else {
       wheel_x_ += e.x, wheel_y_ += e.y;
     }

@@ -6,8 +6,9 @@
 // loses real clicks: five quick clicks on Next moved the tour by two. This relay is that queue: every
 // mouse button, key, character, wheel and pointer move goes into one queue in arrival order, and each
 // frame hands Dear ImGui the events up to the first one it could not tell apart from an earlier one in
-// the same frame (a second transition of the same button or key, a move after a click). So every press
-// and every release is seen in a frame of its own, at the position it happened. It also counts input
+// the same frame (a second transition of the same button or key, a move after a click, Esc, Enter or
+// Tab after characters, anything after a modifier's release). So every press and every release is seen
+// in a frame of its own, at the position it happened, with the modifiers and the text it came with. It also counts input
 // events, so the shells can skip drawing frames while nothing happens, and keeps drawing while events wait.
 //
 // On the web it also takes the wheel and touch input the page hands it (web/app.js), because

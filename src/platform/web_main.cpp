@@ -64,14 +64,21 @@ EM_JS(void, js_page_state, (const char* json), { if (Module.attnlabPageState) Mo
 // Tells the page what it mirrors in HTML after a frame, when it changed: where the text boxes are
 // (real <textarea>s lie over them, so phones open their keyboard and IMEs work), their text, the
 // screen-reader text, presenter mode and requests for full screen.
-// Whether a window drawn in front of the Input panel overlaps `r` (backing pixels).
+// Whether a window drawn in front of the one that holds the box overlaps `r` (backing pixels). The
+// holder is the backmost panel that contains the box (the Input panel, or on a phone the Matrices tab,
+// which leads with the sentence): popups, the help or a hover card in front of it cover the box.
 bool covered(const ImVec4& r) {
   const ImGuiContext& g = *ImGui::GetCurrentContext();
-  bool behind = true;
+  const ImGuiWindow* holder = nullptr;
   for (const ImGuiWindow* w : g.Windows) {
-    if (std::string_view(w->Name) == "Input") { behind = false; continue; }
-    if (behind || !w->WasActive || w->Hidden || w->RootWindow == ImGui::FindWindowByName("Input")) continue;
-    if (w->Pos.x < r.x + r.z && w->Pos.x + w->Size.x > r.x && w->Pos.y < r.y + r.w && w->Pos.y + w->Size.y > r.y) return true;
+    if (!w->WasActive || w->Hidden) continue;
+    const bool overlaps = w->Pos.x < r.x + r.z && w->Pos.x + w->Size.x > r.x && w->Pos.y < r.y + r.w && w->Pos.y + w->Size.y > r.y;
+    if (!holder) {
+      const bool contains = w->Pos.x <= r.x && w->Pos.y <= r.y && w->Pos.x + w->Size.x >= r.x + r.z && w->Pos.y + w->Size.y >= r.y + r.w;
+      if (contains && !(w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip))) holder = w;
+      continue;
+    }
+    if (w->RootWindow != holder && overlaps) return true;
   }
   return false;
 }

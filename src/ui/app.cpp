@@ -444,7 +444,7 @@ constexpr Shortcut kShortcuts[] = {
     {"tT", ImGuiKey_COUNT, "T", "guided tour", toggle_tour},
     {"hH?", ImGuiKey_COUNT, "H or ?", "this help", [](App& app) { app.ui.show_help = !app.ui.show_help; }},
     {"pP", ImGuiKey_COUNT, "P", "presenter mode: arrows or PageUp/PageDown step through presets, C contrast, Esc leaves",
-     [](App& app) { app.ui.presenter = true, app.ui.fullscreen_request = 1; }},
+     [](App& app) { app.ui.presenter = true, app.ui.fullscreen_request = 1, app.ui.presenter_since = ImGui::GetFrameCount(); }},
     {"lL", ImGuiKey_COUNT, "L", "Learn mode (and back): train a model on a toy task", [](App& app) { set_learn_mode(app, !app.ui.learn_mode); }},
     {"", ImGuiKey_Escape, "Esc", "clear the selected cell and query", [](App& app) { app.ui.selected = {}, app.ui.query = -1; }},
     // Dear ImGui's own keyboard navigation, listed for the Help window.

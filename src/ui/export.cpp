@@ -72,9 +72,12 @@ std::string export_file_name(const App& app, View v, const char* extension) {
 void export_view_items(App& app, View v) {
   const bool can_download = (bool)app.download, can_png = (bool)app.save_png;
   if (ImGui::MenuItem("Save as PNG (what you see)", nullptr, false, can_png)) app.save_png(export_file_name(app, v, "png"), v);
+  remember_item(app, "view_menu:png");
   if (ImGui::MenuItem("Save numbers as CSV", nullptr, false, can_download))
     app.download(export_file_name(app, v, "csv"), "text/csv", view_csv(app, v));
+  remember_item(app, "view_menu:csv");
   if (ImGui::MenuItem("Show large")) app.ui.zoom_view = v;
+  remember_item(app, "view_menu:large");
 }
 
 void export_menu_items(App& app) {
@@ -87,6 +90,7 @@ void export_menu_items(App& app) {
   remember_item(app, "export:json");
   if (ImGui::MenuItem("Config as JSON (for attnlab-cli)", nullptr, false, can_download))
     app.download("attention-lab_config.json", "application/json", attn::config_to_json(app.engine.config(), 2));
+  remember_item(app, "export:config");
   // One view or one matrix: sections that open in place (a click), listing the views. Not submenus:
   // Dear ImGui 1.86's BeginMenu inside a popup neither opens on hover nor stays open on a click.
   const auto section = [&](const char* label, const char* id, int which, bool enabled) {

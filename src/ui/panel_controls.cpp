@@ -57,6 +57,7 @@ void draw_controls_panel(App& app) {
   const attn::Result& r = app.engine.result();
 
   if (ImGui::CollapsingHeader("Sizes", ImGuiTreeNodeFlags_DefaultOpen)) {
+    remember_item(app, "header:Sizes");
     static_assert(attn::Limits::max_heads >= 16);
     // The tie is the learner's choice, kept in UiState: ticked, d_k and d_v follow d_model / heads
     // (rounded down when heads do not divide d_model); unticked, they stay where the learner sets them.
@@ -89,10 +90,13 @@ void draw_controls_panel(App& app) {
   }
 
   if (ImGui::CollapsingHeader("Attention", ImGuiTreeNodeFlags_DefaultOpen)) {
+    remember_item(app, "header:Attention");
     int mode = c.cross ? 1 : 0;
     ImGui::RadioButton("self", &mode, 0);
+    remember_item(app, "attention:self");
     ImGui::SameLine();
     ImGui::RadioButton("cross", &mode, 1);
+    remember_item(app, "attention:cross");
     help_marker("Self: a sequence attends to itself. Cross: queries from one text, keys and values from another.");
     if ((mode == 1) != c.cross) {
       c.cross = mode == 1;
@@ -118,16 +122,19 @@ void draw_controls_panel(App& app) {
     if (ImGui::BeginCombo("position", position_label.c_str())) {
       for (const attn::PositionalKind& p : pe) {
         if (ImGui::Selectable(p.label, p.kind == c.positional)) c.positional = p.kind;
+        remember_item(app, (std::string("position:") + attn::to_string(p.kind)).c_str());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help);
       }
       ImGui::EndCombo();
     }
+    remember_item(app, "position");
     help_marker("Attention by itself ignores word order. Sinusoidal and learned encodings add a position vector "
                 "to X; RoPE instead rotates pairs of Q and K coordinates by an angle that grows with position.");
     const char* emb[] = {"hashed (random per word)", "interpretable table"};
     int emb_i = (int)c.embedding;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
     if (ImGui::Combo("embedding", &emb_i, emb, 2)) c.embedding = (attn::Embedding)emb_i;
+    remember_item(app, "embedding");
     help_marker("Hashed: every word gets a fixed random vector. Interpretable: the first 8 dimensions mean "
                 "animal, person, thing, place, action, function word, plural, feeling.");
 
@@ -136,29 +143,37 @@ void draw_controls_panel(App& app) {
     help_marker("Scores are q\xC2\xB7k times this. 1/\xE2\x88\x9A" "d_k keeps their spread near 1 whatever d_k is; "
                 "without it, large d_k makes softmax pick one key almost always.");
     ImGui::RadioButton("1/\xE2\x88\x9A" "d_k", &sm, 0);
+    remember_item(app, "scale:inv_sqrt_dk");
     ImGui::SameLine();
     ImGui::RadioButton("none", &sm, 1);
+    remember_item(app, "scale:none");
     ImGui::SameLine();
     ImGui::RadioButton("custom", &sm, 2);
+    remember_item(app, "scale:custom");
     c.scale_mode = (attn::ScaleMode)sm;
     if (c.scale_mode == attn::ScaleMode::custom) {
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
       ImGui::DragFloat("##scale", &c.scale_value, 0.01f, -100.0f, 100.0f, "%.3f", ImGuiSliderFlags_AlwaysClamp);
+      remember_item(app, "scale_value");
     }
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
     ImGui::SliderFloat("temperature", &c.temperature, 0.05f, 20.0f, "%.3g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    remember_item(app, "temperature");
     help_marker("Scores are divided by \xCF\x84. Small \xCF\x84 sharpens the weights toward the best key; large \xCF\x84 "
                 "spreads them toward uniform.");
   }
 
   if (ImGui::CollapsingHeader("Masks", ImGuiTreeNodeFlags_DefaultOpen)) {
+    remember_item(app, "header:Masks");
     ImGui::TextDisabled("Masks combine: a key must pass all of them.");
     mask_toggle(app, Kind::causal);
     if (attn::MaskTerm* w = mask_toggle(app, Kind::window)) {
       ImGui::Indent();
       ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
       ImGui::SliderInt("width", &w->window, 1, std::max(2, r.m), "%d", ImGuiSliderFlags_AlwaysClamp);
+      remember_item(app, "window_width");
       ImGui::Checkbox("only look back", &w->window_causal);
+      remember_item(app, "window_causal");
       ImGui::Unindent();
     }
     if (attn::MaskTerm* p = mask_toggle(app, Kind::padding)) {
@@ -171,6 +186,7 @@ void draw_controls_panel(App& app) {
           if (hidden) std::erase(p->keys, j);
           else p->keys.push_back(j);
         }
+        remember_item(app, ("padding_key_" + std::to_string(j)).c_str());
         if (j + 1 < r.m && ImGui::GetItemRectMax().x + 60.0f * app.style_scale < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
           ImGui::SameLine(0, 3.0f);
       }
@@ -179,6 +195,7 @@ void draw_controls_panel(App& app) {
     if (attn::MaskTerm* cm = mask_toggle(app, Kind::custom)) {
       ImGui::SameLine();
       if (ImGui::SmallButton("allow all")) std::fill(cm->cells.begin(), cm->cells.end(), 1);
+      remember_item(app, "allow_all");
     }
     if (!r.mask.fully_masked_rows.empty())
       ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%d query row(s) see no key: their weights and output are 0",
@@ -186,15 +203,20 @@ void draw_controls_panel(App& app) {
   }
 
   if (ImGui::CollapsingHeader("Weights and view", ImGuiTreeNodeFlags_DefaultOpen)) {
+    remember_item(app, "header:Weights and view");
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
     int seed = (int)(c.seed & 0x7FFFFFFF);
     if (ImGui::InputInt("seed", &seed)) c.seed = (uint64_t)std::max(seed, 0);
+    remember_item(app, "seed");
     ImGui::SameLine();
     if (ImGui::Button("re-roll")) c.seed = (c.seed * 6364136223846793005ull + 1442695040888963407ull) >> 33;
+    remember_item(app, "reroll");
     help_marker("The seed chooses the random embeddings and weight matrices. Same seed, same numbers, on every machine.");
     ImGui::Checkbox("numbers in cells", &app.ui.show_numbers);
+    remember_item(app, "numbers");
     ImGui::SameLine();
     ImGui::Checkbox("W matrices", &app.ui.show_weights);
+    remember_item(app, "weight_matrices");
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
     ImGui::SliderFloat("UI scale", &app.ui.ui_scale_edit, 0.75f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     remember_item(app, "ui_scale");
@@ -204,6 +226,7 @@ void draw_controls_panel(App& app) {
       ImGui::Text("%d edited numbers", (int)c.overrides.size());
       ImGui::SameLine();
       if (ImGui::SmallButton("reset all edits")) c.overrides.clear();
+      remember_item(app, "reset_edits");
     }
   }
   ImGui::End();

@@ -28,6 +28,7 @@ void draw_handmade_control(App& app) {
   ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("(?)").x - 12.0f));
   if (ImGui::BeginCombo("##handmade", current)) {
     if (ImGui::Selectable(base, it == c.handmade.end()) && it != c.handmade.end()) c.handmade.erase(it);
+    remember_item(app, "handmade:none");
     for (const attn::HandmadeKind& k : attn::handmade_kinds()) {
       const bool chosen = it != c.handmade.end() && it->kind == k.name;
       if (ImGui::Selectable((std::string("hand-built: ") + k.label).c_str(), chosen) && !chosen) {
@@ -36,6 +37,7 @@ void draw_handmade_control(App& app) {
         const std::string changed = attn::meet_handmade_needs(c, k.name);
         if (!changed.empty()) notify(app, std::string("For the ") + k.label + " head: " + changed);
       }
+      remember_item(app, (std::string("handmade:") + k.name).c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.help);
     }
     ImGui::EndCombo();
@@ -89,6 +91,7 @@ void draw_heads_panel(App& app) {
       ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), head_color(h), 0, 0, 2.0f);
     ImGui::PopID();
     ImGui::EndGroup();
+    remember_item(app, ("head_thumb_" + std::to_string(h)).c_str());
   }
   ImGui::End();
 }

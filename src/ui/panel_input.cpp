@@ -17,6 +17,7 @@ void chips(App& app, const std::vector<std::string>& tokens, bool queries) {
     const bool selected = queries && app.ui.query == i;
     if (token_chip(tokens[(size_t)i], i, selected, app.ui.hover_token == i, &hovered) && queries)
       app.ui.query = selected ? -1 : i;
+    remember_item(app, ((queries ? "token_" : "source_token_") + std::to_string(i)).c_str());
     if (hovered) {
       app.ui.hover_token_next = i;
       ImGui::SetTooltip("token %d: \"%s\"%s", i, tokens[(size_t)i].c_str(), queries ? "\nclick: follow it as the query" : "");

@@ -179,6 +179,7 @@ void draw_inspector_panel(App& app) {
   if (is_selected) {
     ImGui::SameLine();
     if (ImGui::SmallButton("unselect")) app.ui.selected = {};
+    remember_item(app, "inspector_unselect");
   }
   if (view_editable(c.view) && is_selected) {
     const attn::Target t = view_target(c.view);
@@ -192,10 +193,12 @@ void draw_inspector_panel(App& app) {
       if (it != app.config.overrides.end()) it->value = v;
       else app.config.overrides.push_back({t, head, c.row, c.col, v});
     }
+    remember_item(app, "inspector_value");
     help_marker("Drag to change this number; everything downstream recomputes as you drag.");
     if (it != app.config.overrides.end()) {
       ImGui::SameLine();
       if (ImGui::SmallButton("reset")) app.config.overrides.erase(it);
+      remember_item(app, "inspector_reset");
     }
   }
   ImGui::Separator();

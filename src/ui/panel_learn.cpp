@@ -142,15 +142,22 @@ void draw_settings(App& app, LearnState& L) {
 
   section("Model");
   if (ImGui::SmallButton("Use the lab's settings")) take_lab_settings(app, s);
+  remember_item(app, "learn_use_lab");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("d_model, heads, d_k, d_v, positional encoding, scale, temperature and mask as the lab has them");
   input_int("d_model", &s.spec.d_model, "Width of the residual stream.");
+  remember_item(app, "learn_d_model");
   second(), input_int("heads", &s.spec.heads, "Attention heads per layer.");
+  remember_item(app, "learn_heads");
   input_int("d_k", &s.spec.d_k, "Query/key size per head.");
+  remember_item(app, "learn_d_k");
   second(), input_int("d_v", &s.spec.d_v, "Value size per head.");
+  remember_item(app, "learn_d_v");
   ImGui::SetNextItemWidth(field_width());
   ImGui::SliderInt("layers", &s.spec.layers, 1, lrn::ModelLimits::max_layers);
+  remember_item(app, "learn_layers");
   second(), ImGui::Checkbox("tied", &s.spec.tied);
+  remember_item(app, "learn_tied");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Unembedding tied to the embedding: W_U = W_E\xE1\xB5\x80");
   static const attn::Positional kPos[] = {attn::Positional::none, attn::Positional::sinusoidal,
                                           attn::Positional::learned, attn::Positional::rope};
@@ -160,26 +167,35 @@ void draw_settings(App& app, LearnState& L) {
       if (ImGui::Selectable(attn::to_string(p), p == s.spec.positional)) s.spec.positional = p;
     ImGui::EndCombo();
   }
+  remember_item(app, "learn_positions");
   bool causal = has_causal(s.spec.mask);
   second();
   if (ImGui::Checkbox("causal", &causal)) {
     std::erase_if(s.spec.mask, [](const auto& t) { return t.kind == attn::MaskTerm::Kind::causal; });
     if (causal) s.spec.mask.push_back({attn::MaskTerm::Kind::causal});
   }
+  remember_item(app, "learn_causal");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Causal mask: query i sees keys 0..i only");
   bool scaled = s.spec.scale_mode == attn::ScaleMode::inv_sqrt_dk;
   if (ImGui::Checkbox("\xC3\x97 1/\xE2\x88\x9A" "d_k", &scaled)) s.spec.scale_mode = scaled ? attn::ScaleMode::inv_sqrt_dk : attn::ScaleMode::none;
+  remember_item(app, "learn_scaled");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scale the scores by 1/\xE2\x88\x9A" "d_k (off: no scaling)");
   second(), input_float("\xCF\x84", &s.spec.temperature, "Temperature: the scores are divided by it.");
+  remember_item(app, "learn_temperature");
 
   section("Training");
   input_float("lr", &s.train.adamw.lr, "AdamW learning rate, in (0, 10].");
+  remember_item(app, "learn_lr");
   second(), input_int("batch", &s.train.batch, "Sequences per step.");
+  remember_item(app, "learn_batch");
   input_int("steps", &s.train.steps, "Optimiser steps in the run (at most 1,000,000).");
+  remember_item(app, "learn_steps");
   int seed = (int)std::min<uint64_t>(s.train.seed, 2147483647u);
   second();
   if (input_int("seed", &seed, "Weights, batches and the held-out set all follow from it.")) s.train.seed = (uint64_t)std::max(seed, 0);
+  remember_item(app, "learn_seed");
   input_int("eval every", &s.train.eval_every, "Steps between evaluations on the held-out set (the curves' points).");
+  remember_item(app, "learn_eval_every");
   bool stop = s.train.stop_accuracy > 0.0f;
   if (ImGui::Checkbox("stop once converged", &stop)) s.train.stop_accuracy = stop ? 0.99f : 0.0f;
   remember_item(app, "learn_stop_early");
@@ -516,6 +532,7 @@ void draw_replay(App& app, LearnState& L) {
   ImGui::SameLine();
   if (L.replay >= 0) {
     if (ImGui::SmallButton("Live")) learn_replay(app, -1);
+    remember_item(app, "learn_live");
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "replaying the weights of step %d", L.snapshots[(size_t)L.replay].step);
   } else {
@@ -688,6 +705,7 @@ void draw_probe(App& app, LearnState& L) {
   if (spec.layers > 1) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
     ImGui::SliderInt("##open_layer", &open_layer, 0, spec.layers - 1, "layer %d");
+    remember_item(app, "learn_open_layer");
     ImGui::SameLine();
   }
   if (ImGui::SmallButton("Open in the lab")) {

@@ -15,6 +15,7 @@ void draw_lines_panel(App& app) {
   ImGui::Begin("Lines");
   const attn::Result& r = app.engine.result();
   ImGui::Checkbox("all heads", &app.ui.lines_all_heads);
+  remember_item(app, "lines_all_heads");
   help_marker("Each line joins a query (left) to a key (right); thicker and brighter means more weight. "
               "Hover or click a token to follow just its lines.");
   if (r.n == 0) {
@@ -90,6 +91,7 @@ void draw_lines_panel(App& app) {
   // Hover a query label to follow its lines.
   ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y));
   ImGui::InvisibleButton("queries", ImVec2(std::max(1.0f, label_w), std::max(1.0f, row_h * r.n)));
+  remember_item(app, "lines_queries");
   if (ImGui::IsItemHovered()) {
     const int i = std::clamp((int)((ImGui::GetIO().MousePos.y - p0.y) / row_h), 0, r.n - 1);
     app.ui.hover_token_next = i;

@@ -271,6 +271,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   if (!zoomed && line_start_avail - used > 2.0f * ImGui::GetFontSize()) {
     ImGui::SameLine();
     if (ImGui::SmallButton("\xE2\x86\x97")) app.ui.zoom_view = b.view;  // ↗
+    remember_item(app, (std::string("enlarge:") + view_key(b.view)).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show %s large, with its numbers", view_name(b.view));
   }
   // A pipeline or tour click scrolls here and highlights the block.
@@ -294,6 +295,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   const attn::Positional pos = app.engine.config().positional;
   if (b.view == View::x && !zoomed && (pos == attn::Positional::sinusoidal || pos == attn::Positional::learned)) {
     if (ImGui::SmallButton(app.ui.show_position ? "hide P" : "show P")) app.ui.show_position = !app.ui.show_position;
+    remember_item(app, "show_p");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("P: the position vectors that are added to the embeddings to make X");
     if (ev.numbers_hidden) ImGui::SameLine();
   }
@@ -304,6 +306,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   if (ev.numbers_hidden && !zoomed) {
     // Say why there are no numbers, and offer the view where they fit.
     if (ImGui::SmallButton("numbers: enlarge")) app.ui.zoom_view = b.view;
+    remember_item(app, (std::string("numbers_enlarge:") + view_key(b.view)).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The cells are too small for numbers at this size. Click to show %s large, with its numbers.", view_name(b.view));
   }
   ImGui::EndGroup();
@@ -512,6 +515,7 @@ void draw_matrices_panel(App& app) {
     char label[12];
     std::snprintf(label, sizeof label, "%d", k);
     if (ImGui::Button(label)) app.ui.head = k;
+    remember_item(app, ("head_button_" + std::to_string(k)).c_str());
     ImGui::PopStyleColor();
     ImGui::PopID();
   }
@@ -541,6 +545,7 @@ void draw_matrices_panel(App& app) {
     ImGui::TextColored(ImVec4(0.75f, 0.95f, 0.6f, 1.0f), "%s", app.ui.note_title.c_str());
     ImGui::SameLine(ImGui::GetContentRegionAvail().x + ImGui::GetCursorPosX() - ImGui::GetFrameHeight());
     if (ImGui::SmallButton("x")) app.ui.note.clear();
+    remember_item(app, "note_close");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Close this explanation");
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
     ImGui::TextUnformatted(app.ui.note.c_str());

@@ -75,17 +75,20 @@ void draw_pipeline_panel(App& app) {
     } else if (part((label + "##" + p.text).c_str(), p.tip.c_str())) {
       focus(app, p.view);
     }
+    remember_item(app, (std::string("formula:") + view_key(p.view)).c_str());
   }
   ImGui::SetWindowFontScale(1.0f);
   if (formula) ImGui::SameLine(std::max(ImGui::GetCursorPosX() + gap, ImGui::GetWindowContentRegionMax().x - buttons_w + st.ItemSpacing.x));
 
   if (ImGui::Button("Presets")) ImGui::OpenPopup("presets");
+  remember_item(app, "presets");
   if (ImGui::BeginPopup("presets")) {
     for (const Preset& p : presets()) {
       if (ImGui::Selectable(p.name.c_str())) {
         const std::string err = apply_preset(app, p);
         notify(app, err.empty() ? "Preset: " + p.name : err);
       }
+      remember_item(app, ("preset:" + preset_key(p)).c_str());
       if (ImGui::IsItemHovered() && !p.description.empty()) ImGui::SetTooltip("%s", p.description.c_str());
     }
     ImGui::EndPopup();
@@ -103,6 +106,7 @@ void draw_pipeline_panel(App& app) {
     app.share(attn::config_to_json(app.engine.config()));
     notify(app, "Link to this exact setup copied");
   }
+  remember_item(app, "share");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy a link that reopens the lab with these settings, edits and masks");
   ImGui::SameLine();
   const bool tour_clicked = ImGui::Button("Tour");
@@ -114,6 +118,7 @@ void draw_pipeline_panel(App& app) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A guided tour: each step sets the lab up, points at a matrix and asks you to try one thing");
   ImGui::SameLine();
   if (ImGui::Button("Help")) app.ui.show_help = !app.ui.show_help;
+  remember_item(app, "help");
   ImGui::End();
 }
 

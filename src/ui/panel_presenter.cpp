@@ -32,7 +32,9 @@ void open_preset(App& app, int k) {
 }
 
 void presenter_keys(App& app) {
-  if (ImGui::GetIO().WantTextInput) return;
+  // The frame whose key (P) opened presenter mode has that key still in its input: it is not also
+  // presenter mode's own P, which leaves.
+  if (ImGui::GetIO().WantTextInput || app.ui.presenter_since == ImGui::GetFrameCount()) return;
   const auto pressed = [](ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); };
   const int at = app.ui.presenter_preset;
   if (pressed(ImGuiKey_RightArrow) || pressed(ImGuiKey_PageDown) || pressed(ImGuiKey_DownArrow) || pressed(ImGuiKey_Space))

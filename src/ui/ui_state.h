@@ -103,6 +103,7 @@ struct UiState {
   Pane side_pane = Pane::input;      // the side column's tab in sidebar mode
   bool side_collapsed = false;       // the person hid the side panels: matrices use the whole width
   bool presenter = false;            // full-screen teaching view (P, the Present button, #present)
+  int presenter_since = -1;          // the frame P opened it in (its keys are read from the next one)
   bool high_contrast = false;        // white on black, heavier lines (C in presenter mode)
   bool presenter_scores = false;     // presenter shows S (else A) when only one of them fits
   int presenter_preset = -1;         // index in presets() shown last in presenter mode (-1: none yet)
