@@ -1,6 +1,6 @@
 // model_json.h — the learning engine's JSON (docs/train.md): training configs, trained model files,
-// explicit batches, evaluation log lines and gradients. Shared by attnlab-cli train/run/grad and, later,
-// the lab's Learn mode.
+// explicit batches, evaluation log lines and gradients. Shared by attnlab-cli train/run/grad and the
+// lab's Learn mode (its Download model, Open model..., #train= links and trainHistory()).
 #pragma once
 #include <string>
 #include <string_view>

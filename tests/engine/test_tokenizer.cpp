@@ -43,4 +43,10 @@ TEST(Tokenizer, LimitCountsWhatWasDropped) {
   EXPECT_EQ(t.dropped_tokens, 744);
 }
 
+TEST(Tokens, SpecialTokensStayWhole) {
+  const attn::Tokenized t = attn::tokenize("hello world ! <pad> <pad> <|endoftext|> a<b", 100);
+  const std::vector<std::string> want = {"hello", "world", "!", "<pad>", "<pad>", "<|endoftext|>", "a", "<", "b"};
+  EXPECT_EQ(t.tokens, want);
+}
+
 }  // namespace

@@ -238,4 +238,15 @@ TEST(ResultJson, WriteFailuresAreReported) {
   EXPECT_NE(attn::write_result_csv(out.result, c, "/proc/attnlab-no-such-dir"), "");
 }
 
+TEST(Handmade, RoundTripsThroughTheConfigJson) {
+  attn::Config c;
+  ASSERT_EQ(attn::parse_config(R"({"heads": 2, "handmade": [{"head": 1, "kind": "pronoun"}]})", c), "");
+  ASSERT_EQ(c.handmade.size(), 1u);
+  attn::Config back;
+  ASSERT_EQ(attn::parse_config(attn::config_to_json(c), back), "");
+  EXPECT_EQ(back, c);
+  EXPECT_NE(attn::parse_config(R"({"handmade": [{"head": 0}]})", c), "");
+  EXPECT_NE(attn::parse_config(R"({"handmade": {"head": 0, "kind": "pronoun"}})", c), "");
+}
+
 }  // namespace

@@ -106,7 +106,8 @@ class Model {
   const T* param(Param kind, int layer = -1) const { return params_.data() + find(kind, layer)->offset; }
   T* grad(Param kind, int layer = -1) { return grads_.data() + find(kind, layer)->offset; }
 
-  // Seeded init (LEARNING.md): W_E and P ~ N(0, 0.1²); W_Q, W_K, W_V, W_O, W_U ~ N(0, 1/d_model).
+  // Seeded init, as the PyTorch peer the speed is measured against (bench/): W_E and P ~ N(0, 0.1²);
+  // W_Q, W_K, W_V, W_O, W_U ~ N(0, 1/d_model).
   void init(uint64_t seed);
 
   // float: nullptr = the fastest kernels for this CPU. double ignores it (plain loops).

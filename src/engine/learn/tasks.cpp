@@ -152,7 +152,8 @@ std::string sort_name(int id) { return id == kSep ? "|" : digit_name(id); }
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] induction: a pattern of P = 6..14 distinct tokens repeated to fill n; predict the next token
 // wherever it is predictable (from the second period on). A variable period matters: with a fixed
-// offset of n/2 a 1-layer model solves it from positions alone (LEARNING.md).
+// offset of n/2 a 1-layer model solves it from positions alone, by attending to i − n/2 + 1 (measured
+// with PyTorch: 100% with one layer; so no induction head would be needed, and the lesson would vanish).
 // ideal: the last layer attends to j+1 where x_j = x_i, j < i (prefix matching); earlier layers to the
 // previous token, i−1 (the previous-token head the induction head composes with).
 // ---------------------------------------------------------------------------------------------------
