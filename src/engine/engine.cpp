@@ -231,11 +231,13 @@ void Engine::run_position() {
   const Config& c = config_;
   r.x = x_embed_;
   if (c.cross) r.x_source = x_source_embed_;
-  for (std::vector<float>* x : {&r.x, &r.x_source}) {
-    if (x == &r.x_source && !c.cross) continue;
-    const int rows = (int)(x->size() / (size_t)c.d_model);  // keys are at positions 0..m-1 of their own sequence
-    if (const auto add = positional_kind(c.positional).add) add(*x, rows, c.d_model, c.seed);
-  }
+  // P on its own (what the lab shows beside X), then X = E + P for the queries' sequence and, in
+  // cross-attention, the source's (its keys are at positions 0..m−1 of their own sequence).
+  const auto add = positional_kind(c.positional).add;
+  r.positions.assign(r.x.size(), 0.0f);
+  if (add) add(r.positions, r.n, c.d_model, c.seed);
+  for (size_t i = 0; i < r.x.size(); ++i) r.x[i] += r.positions[i];
+  if (c.cross && add) add(r.x_source, (int)(r.x_source.size() / (size_t)c.d_model), c.d_model, c.seed);
   apply_overrides(Target::x, r.x, r.n, c.d_model, false, 0);
   if (!c.cross) r.x_source = r.x;
 }

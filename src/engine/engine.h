@@ -42,6 +42,7 @@ struct Result {
   float alpha = 1.0f;                               // the factor on Q·Kᵀ: scale / temperature
 
   std::vector<float> x, x_source;  // (n, d_model), (m, d_model) after positional encoding and edits
+  std::vector<float> positions;    // P, (n, d_model): what the positional encoding added to X (zeros if it adds none)
   std::vector<float> w_q, w_k;     // (d_model, H·d_k)
   std::vector<float> w_v;          // (d_model, H·d_v)
   std::vector<float> w_o;          // (H·d_v, d_model)
@@ -56,6 +57,7 @@ struct Result {
   std::vector<float> max_weight;   // (H, n)
 
   MatView x_view() const { return {x.data(), n, d_model, d_model}; }
+  MatView positions_view() const { return {positions.data(), n, d_model, d_model}; }
   MatView x_source_view() const { return {x_source.data(), m, d_model, d_model}; }
   MatView q_head(int h) const { return {q.data() + h * d_k, n, d_k, heads * d_k}; }
   MatView k_head(int h) const { return {k.data() + h * d_k, m, d_k, heads * d_k}; }

@@ -44,14 +44,23 @@ void apply_rope(float* m, int n, int d, int ld) { apply_rope<float>(m, n, d, ld,
 // [SECTION] the table
 namespace {
 constexpr PositionalKind kKinds[] = {
-    {Positional::none, "none", "none", "No position: attention by itself ignores word order.", nullptr, false},
+    {Positional::none, "none", "none", "No position: attention by itself ignores word order.", nullptr, false, false,
+     "1  X = E", "One row per token: its embedding, with no position information at all.", nullptr, nullptr, nullptr},
     {Positional::sinusoidal, "sinusoidal", "sinusoidal",
      "Adds sin/cos waves of many wavelengths to X (Vaswani et al. 2017).",
-     [](std::span<float> x, int n, int d, uint64_t) { add_sinusoidal(x, n, d); }, false},
+     [](std::span<float> x, int n, int d, uint64_t) { add_sinusoidal(x, n, d); }, false, false,
+     "1  X = E + P", "One row per token: its embedding E plus its position vector P. Click a cell to edit it.", "P (sinusoidal)",
+     "The position vectors added to X: column pairs are sines and cosines of the position, fast in the first columns and "
+     "slower to the right. Same word, different position: different row of X.",
+     "the sinusoid"},
     {Positional::learned, "learned", "learned", "Adds a seeded random vector per position to X, as a trained table would.",
-     add_learned, false},
+     add_learned, false, true, "1  X = E + P",
+     "One row per token: its embedding E plus its position vector P. Click a cell to edit it.", "P (learned)",
+     "The position vectors added to X: one seeded random vector per position (a model would learn them).",
+     "the learned (seeded) vector"},
     {Positional::rope, "rope", "RoPE", "Rotates pairs of Q and K coordinates by an angle that grows with position.",
-     nullptr, true},
+     nullptr, true, false, "1  X = E",
+     "One row per token: its embedding. RoPE adds no position here: it rotates Q and K instead.", nullptr, nullptr, nullptr},
 };
 static_assert(std::size(kKinds) == (size_t)Positional::count, "one entry per Positional");
 }  // namespace

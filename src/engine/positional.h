@@ -50,9 +50,10 @@ void apply_rope(T* m, int n, int d, int ld, const RopeTable& t, bool inverse = f
   }
 }
 
-// [SECTION] positional encodings — the one registration of each. The config parser reads the names,
-// the engine add / rotates_qk, the lab the labels and help, the tests every entry. Adding one: a
-// Positional value (config.h), its function above, an entry in positional.cpp and a test.
+// [SECTION] positional encodings — the one registration of each. The config parser reads the names;
+// the lab's engine `add` (it keeps P in its result) and `rotates_qk`; the learning model `trained`,
+// `add` and `rotates_qk`; the lab's panels the label, help, titles and words; the tests every entry.
+// Adding one: a Positional value (config.h), its function above, an entry in positional.cpp and a test.
 struct PositionalKind {
   Positional kind;
   const char* name;   // in the config
@@ -61,6 +62,13 @@ struct PositionalKind {
   // X[pos, :] += P[pos, :] for pos in [0, n)  (nullptr: adds nothing)   x:(n, d)
   void (*add)(std::span<float> x, int n, int d, uint64_t seed);
   bool rotates_qk;    // applies apply_rope to each head's Q and K after the projection
+  bool trained;       // a learning model trains its own table of P (a `pos` parameter) instead of `add`'s
+  // For people (the lab's matrices and hover cards): what X is, what P is, and P in a few words.
+  const char* x_title;  // the X block's title
+  const char* x_help;
+  const char* p_title;  // the P block's title (nullptr: there is no P to show)
+  const char* p_help;
+  const char* p_words;  // "the sinusoid", inside "P: the sinusoid of position 3, column 2"
 };
 std::span<const PositionalKind> positional_kinds();
 const PositionalKind& positional_kind(Positional p);

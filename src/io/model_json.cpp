@@ -448,7 +448,7 @@ Config layer_config(const learn::Model<float>& model, const std::vector<std::str
   }
   c.d_model = D, c.heads = s.heads, c.d_k = s.d_k, c.d_v = s.d_v;
   // positions are already in X_l; RoPE acts on Q and K inside the layer
-  c.positional = s.positional == Positional::rope ? Positional::rope : Positional::none;
+  c.positional = positional_kind(s.positional).rotates_qk ? s.positional : Positional::none;
   c.scale_mode = s.scale_mode, c.scale_value = s.scale_value, c.temperature = s.temperature, c.mask = s.mask;
   const auto per_head = [&](Param kind, int dh) {
     const float* w = params.data() + model.find(kind, l)->offset;

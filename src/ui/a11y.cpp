@@ -39,7 +39,7 @@ std::string cell_sentence(const App& app, const CellRef& c) {
   const attn::Result& r = app.engine.result();
   const attn::MatView m = view_matrix(r, c.view, c.head);
   const float value = m(c.row, c.col);
-  const bool per_head = c.view != View::x && c.view != View::concat && c.view != View::output && c.view != View::w_o;
+  const bool per_head = view_info(c.view).per_head;
   std::string out = std::string(view_name(c.view)) + (per_head ? ", head " + std::to_string(c.head) : "") + ": ";
   switch (c.view) {
     case View::scores: case View::masked: case View::weights: {
@@ -63,8 +63,8 @@ std::string cell_sentence(const App& app, const CellRef& c) {
       break;
     }
     default: {
-      const bool key_rows = c.view == View::k || c.view == View::v;
-      const bool w_rows = c.view >= View::w_q;
+      const bool key_rows = view_info(c.view).rows == Labels::keys;
+      const bool w_rows = view_info(c.view).rows == Labels::none;
       out += w_rows ? "row " + std::to_string(c.row) : "token " + quoted(key_rows ? r.source_tokens : r.tokens, c.row);
       out += ", column " + std::to_string(c.col) + ": " + num(value) + ".";
     }
@@ -103,11 +103,11 @@ std::string a11y_json(const App& app) {
   const View v = c.valid() ? c.view : View::weights;
   const attn::MatView m = view_matrix(r, v, head);
   constexpr int kMax = 32;
-  const bool key_rows = v == View::k || v == View::v;
-  const bool key_cols = v == View::scores || v == View::masked || v == View::weights;
-  const bool w_rows = v >= View::w_q;
+  const bool key_rows = view_info(v).rows == Labels::keys;
+  const bool key_cols = view_info(v).cols == Labels::keys;
+  const bool w_rows = view_info(v).rows == Labels::none;
   nlohmann::json t;
-  t["caption"] = std::string(view_name(v)) + (v == View::x || v == View::concat || v == View::output || v == View::w_o ? "" : ", head " + std::to_string(head)) +
+  t["caption"] = std::string(view_name(v)) + (view_info(v).per_head ? ", head " + std::to_string(head) : "") +
                  " (" + std::to_string(m.rows) + " by " + std::to_string(m.cols) + (m.rows > kMax || m.cols > kMax ? ", the first 32 rows and columns" : "") + ")";
   nlohmann::json cols = nlohmann::json::array(), rows = nlohmann::json::array();
   for (int k = 0; k < m.cols && k < kMax; ++k)

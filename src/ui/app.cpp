@@ -133,11 +133,6 @@ void sync_engine(App& app) {
   const attn::Result& r = app.engine.result();
   ++app.result_version;
   if (ImGui::GetCurrentContext()) refresh_labels(app);
-  // P on its own, for the P view and the X hover card: the engine adds it into X; the same functions
-  // applied to zeros give it back.
-  app.positions.assign((size_t)r.n * r.d_model, 0.0f);
-  if (app.config.positional == attn::Positional::sinusoidal) attn::add_sinusoidal(app.positions, r.n, r.d_model);
-  if (app.config.positional == attn::Positional::learned) attn::add_learned(app.positions, r.n, r.d_model, app.config.seed);
   app.recompute_ms = (float)app.engine.last_compute_ms();
   app.ui.head = std::clamp(app.ui.head, 0, r.heads - 1);
   if (app.ui.query >= r.n) app.ui.query = -1;

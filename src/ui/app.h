@@ -89,7 +89,6 @@ struct App {
   // Tokens as the UI font can draw them: a character the font lacks (CJK, emoji with DejaVu Sans)
   // shows as its code point, U+732B, instead of an anonymous box. Rebuilt with each result.
   std::vector<std::string> labels, source_labels;
-  std::vector<float> positions;  // P (n, d_model) for the P view, rebuilt with each result
   float recompute_ms = 0.0f;
 
   TextureBackend* textures = nullptr;  // set by the shell; nullptr: heatmaps draw plain rectangles

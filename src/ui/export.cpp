@@ -6,6 +6,7 @@
 #include "app.h"
 #include "config_json.h"
 #include "json_util.h"
+#include "positional.h"
 #include "result_json.h"
 
 namespace attnlab {
@@ -18,33 +19,23 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-bool per_head(View v) {
-  return !(v == View::x || v == View::x_source || v == View::position || v == View::concat || v == View::output || v == View::w_o);
-}
-
-// Which token sequence labels a view's rows and columns (nullptr: indices).
+// Which token sequence labels a view's rows (nullptr: indices).
 const std::vector<std::string>* row_tokens(const App& app, View v) {
   const attn::Result& r = app.engine.result();
-  switch (v) {
-    case View::k: case View::v: case View::x_source: return &r.source_tokens;
-    case View::w_q: case View::w_k: case View::w_v: case View::w_o: return nullptr;
-    default: return &r.tokens;
+  switch (view_info(v).rows) {
+    case Labels::queries: return &r.tokens;
+    case Labels::keys: return &r.source_tokens;
+    default: return nullptr;
   }
-}
-
-attn::MatView matrix(const App& app, View v) {
-  const attn::Result& r = app.engine.result();
-  if (v == View::position) return {app.positions.data(), r.n, r.d_model, r.d_model};
-  return view_matrix(r, v, app.ui.head);
 }
 
 }  // namespace
 
 std::string view_csv(const App& app, View v) {
   const attn::Result& r = app.engine.result();
-  const attn::MatView m = matrix(app, v);
+  const attn::MatView m = view_matrix(r, v, app.ui.head);
   const std::vector<std::string>* rows = row_tokens(app, v);
-  const bool key_cols = v == View::scores || v == View::masked || v == View::weights;
+  const bool key_cols = view_info(v).cols == Labels::keys;
   std::string out = "\"\"";
   for (int j = 0; j < m.cols; ++j) out += "," + (key_cols ? quoted(r.source_tokens[(size_t)j]) : std::to_string(j));
   out += '\n';
@@ -64,7 +55,7 @@ std::string export_file_name(const App& app, View v, const char* extension) {
   std::string name = "attention-lab";
   if (v != View::count) {
     name += std::string("_") + view_key(v);
-    if (per_head(v)) name += "_head" + std::to_string(app.ui.head);
+    if (view_info(v).per_head) name += "_head" + std::to_string(app.ui.head);
   }
   return name + "." + extension;
 }
@@ -116,7 +107,8 @@ void export_menu_items(App& app) {
     ImGui::Indent();
     for (int k = 0; k < (int)View::count; ++k) {
       const View v = (View)k;
-      if ((v == View::x_source && !app.engine.result().cross) || (v == View::position && app.positions.empty())) continue;
+      if ((v == View::x_source && !app.engine.result().cross) || (v == View::position && !attn::positional_kind(app.engine.config().positional).add))
+        continue;
       if (ImGui::MenuItem(view_name(v))) app.download(export_file_name(app, v, "csv"), "text/csv", view_csv(app, v));
       remember_item(app, (std::string("export:view_csv:") + view_key(v)).c_str());
     }

@@ -1,6 +1,8 @@
 // The formula strip as data: one part per symbol, each pointing at the matrix it produces.
 #include "formula.h"
 
+#include "positional.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -37,7 +39,7 @@ std::vector<FormulaPart> formula_parts(const attn::Config& c) {
   const auto text = [&](std::string t) { p.push_back({std::move(t), View::count, ""}); };
   const auto part = [&](std::string t, View v, std::string tip) { p.push_back({std::move(t), v, std::move(tip)}); };
   const bool multi = c.heads > 1;
-  const bool rope = c.positional == attn::Positional::rope;
+  const bool rope = attn::positional_kind(c.positional).rotates_qk;
   const bool tau = c.temperature != 1.0f;
 
   text("out = ");

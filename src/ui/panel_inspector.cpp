@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app.h"
+#include "positional.h"
 #include "explain.h"
 #include "handmade_heads.h"
 #include "panels.h"
@@ -103,23 +104,19 @@ void explain_x_cell(const App& app, View v, int i, int col) {
   const char* emb = c.embedding == attn::Embedding::interpretable ? "the interpretable table (feature columns first)"
                                                                    : "a random vector seeded by the word";
   const attn::Result& r = app.engine.result();
-  const bool has_p = v == View::x && app.positions.size() == (size_t)r.n * r.d_model && i < r.n && col < r.d_model;
+  const attn::PositionalKind& pk = attn::positional_kind(c.positional);  // what it adds, in its own words
+  const bool has_p = v == View::x && r.positions.size() == (size_t)r.n * r.d_model && i < r.n && col < r.d_model;
   const float x = v == View::x ? r.x_view()(i, col) : r.x_source_view()(i, col);
-  const float p = has_p ? app.positions[(size_t)i * r.d_model + col] : 0.0f;
-  switch (c.positional) {
-    case attn::Positional::sinusoidal:
-    case attn::Positional::learned:
-      if (v == View::x_source) {
-        ImGui::TextWrapped("= embedding (%s) + the %s position vector of source position %d", emb,
-                           c.positional == attn::Positional::learned ? "learned" : "sinusoidal", i);
-        break;
-      }
-      ImGui::Text("X = E + P = %.4g + %.4g = %.4g", x - p, p, x);
-      ImGui::TextWrapped("E: embedding (%s); P: %s position %d, column %d", emb,
-                         c.positional == attn::Positional::learned ? "learned (seeded) vector of" : "sinusoid of", i, col);
-      break;
-    case attn::Positional::rope: ImGui::TextWrapped("= embedding (%s) only: RoPE rotates Q and K later instead of adding to X", emb); break;
-    default: ImGui::TextWrapped("= embedding (%s) only: no position information", emb); break;
+  const float p = has_p ? r.positions_view()(i, col) : 0.0f;
+  if (pk.add && v == View::x_source) {
+    ImGui::TextWrapped("= embedding (%s) + %s of source position %d", emb, pk.p_words, i);
+  } else if (pk.add) {
+    ImGui::Text("X = E + P = %.4g + %.4g = %.4g", x - p, p, x);
+    ImGui::TextWrapped("E: embedding (%s); P: %s of position %d, column %d", emb, pk.p_words, i, col);
+  } else if (pk.rotates_qk) {
+    ImGui::TextWrapped("= embedding (%s) only: %s rotates Q and K later instead of adding to X", emb, pk.label);
+  } else {
+    ImGui::TextWrapped("= embedding (%s) only: no position information", emb);
   }
 }
 
@@ -170,7 +167,7 @@ void draw_inspector_panel(App& app) {
     return;
   }
   const bool is_selected = c == app.ui.selected;
-  const bool per_head = !(c.view == View::x || c.view == View::output || c.view == View::concat || c.view == View::w_o);
+  const bool per_head = view_info(c.view).per_head;
   if (per_head) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(c.head)), "head %d", c.head), ImGui::SameLine();
   ImGui::Text("%s[%d][%d] = %.6g", view_name(c.view), c.row, c.col, cell_value(r, c));
   // What happened to this cell, in one line: masked, edited, rotated.

@@ -159,12 +159,12 @@ void draw_settings(App& app, LearnState& L) {
   second(), ImGui::Checkbox("tied", &s.spec.tied);
   remember_item(app, "learn_tied");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Unembedding tied to the embedding: W_U = W_E\xE1\xB5\x80");
-  static const attn::Positional kPos[] = {attn::Positional::none, attn::Positional::sinusoidal,
-                                          attn::Positional::learned, attn::Positional::rope};
   ImGui::SetNextItemWidth(field_width());
   if (ImGui::BeginCombo("positions", attn::to_string(s.spec.positional), ImGuiComboFlags_NoArrowButton)) {
-    for (attn::Positional p : kPos)
-      if (ImGui::Selectable(attn::to_string(p), p == s.spec.positional)) s.spec.positional = p;
+    for (const attn::PositionalKind& p : attn::positional_kinds()) {  // every registered encoding
+      if (ImGui::Selectable(p.name, p.kind == s.spec.positional)) s.spec.positional = p.kind;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s", p.help, p.trained ? " (a model trains its own table)" : "");
+    }
     ImGui::EndCombo();
   }
   remember_item(app, "learn_positions");

@@ -20,6 +20,7 @@
 #include "imgui_internal.h"
 #include "mask.h"
 #include "panels.h"
+#include "positional.h"
 #include "widgets.h"
 
 namespace attnlab {
@@ -55,24 +56,18 @@ Block block_of(const App& app, View v) {
   const attn::Config& c = app.engine.config();
   const auto* q_tok = &app.labels;
   const auto* k_tok = &app.source_labels;
-  const bool rope = c.positional == attn::Positional::rope;
-  const bool adds_position = c.positional == attn::Positional::sinusoidal || c.positional == attn::Positional::learned;
+  const attn::PositionalKind& pk = attn::positional_kind(c.positional);  // titles and words from its registration
+  const bool rope = pk.rotates_qk;
   const std::string src = r.cross ? "X_src" : "X";
   switch (v) {
     case View::x:
-      return {.view = v, .title = adds_position ? "1  X = E + P" : "1  X = E",
-              .help = adds_position ? "One row per token: its embedding E plus its position vector P. Click a cell to edit it."
-                      : rope        ? "One row per token: its embedding. RoPE adds no position here: it rotates Q and K instead."
-                                    : "One row per token: its embedding, with no position information at all.",
-              .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = r.cross ? 1.3f : 1.6f};
+      return {.view = v, .title = pk.x_title, .help = pk.x_help, .rows = q_tok, .per_head = false, .max_cell = 30.0f,
+              .stretch = r.cross ? 1.3f : 1.6f};
     case View::x_source:
       return {.view = v, .title = "X_src (source)", .help = "The source sequence's rows: in cross-attention the keys and values come from here, the queries from X.",
               .rows = k_tok, .query_rows = false, .per_head = false, .max_cell = 30.0f, .stretch = 1.3f};
     case View::position:
-      return {.view = v, .title = c.positional == attn::Positional::learned ? "P (learned)" : "P (sinusoidal)",
-              .help = c.positional == attn::Positional::learned
-                          ? "The position vectors added to X: one seeded random vector per position (a model would learn them)."
-                          : "The position vectors added to X: column pairs are sines and cosines of the position, fast in the first columns and slower to the right. Same word, different position: different row of X.",
+      return {.view = v, .title = pk.p_title ? pk.p_title : "P", .help = pk.p_help ? pk.p_help : "No position vectors: this encoding adds none.",
               .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.3f};
     case View::q:
       return {.view = v, .title = rope ? "2  Q = rot(X\xC2\xB7W_Q)" : "2  Q = X\xC2\xB7W_Q",
@@ -165,11 +160,7 @@ bool has_mask(const attn::Config& c) {
   return false;
 }
 
-// The numbers of a view; P lives in the App (the engine adds it into X and keeps no copy).
-attn::MatView matrix_of(const App& app, View v) {
-  if (v == View::position) return {app.positions.data(), app.engine.result().n, app.engine.result().d_model, app.engine.result().d_model};
-  return view_matrix(app.engine.result(), v, app.ui.head);
-}
+attn::MatView matrix_of(const App& app, View v) { return view_matrix(app.engine.result(), v, app.ui.head); }
 
 HeatmapSpec spec_for(App& app, const Block& b) {
   const attn::Result& r = app.engine.result();
@@ -293,7 +284,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   if (ev.bar_hovered) ImGui::SetTooltip("%s", range_words(app, b, colors.fit_range).c_str());
   if (ev.bar_clicked) toggle_range(app, b, colors.fit_range);
   const attn::Positional pos = app.engine.config().positional;
-  if (b.view == View::x && !zoomed && (pos == attn::Positional::sinusoidal || pos == attn::Positional::learned)) {
+  if (b.view == View::x && !zoomed && attn::positional_kind(pos).add) {
     if (ImGui::SmallButton(app.ui.show_position ? "hide P" : "show P")) app.ui.show_position = !app.ui.show_position;
     remember_item(app, "show_p");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("P: the position vectors that are added to the embeddings to make X");
@@ -561,7 +552,7 @@ void draw_matrices_panel(App& app) {
   // first: the attention row leads, and where even S, masked S and A do not fit one line (a phone, a
   // large UI scale), A leads alone, under the sentence; the pipeline follows in order.
   ImGui::Separator();
-  const bool show_p = app.ui.show_position && (c.positional == attn::Positional::sinusoidal || c.positional == attn::Positional::learned);
+  const bool show_p = app.ui.show_position && attn::positional_kind(c.positional).add;
   const std::vector<View> inputs = r.cross ? std::vector<View>{View::x, View::x_source, View::q, View::k, View::v}
                                    : show_p ? std::vector<View>{View::x, View::position, View::q, View::k, View::v}
                                             : std::vector<View>{View::x, View::q, View::k, View::v};

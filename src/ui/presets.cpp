@@ -70,7 +70,7 @@ std::string apply_setup(App& app, const std::string& json) {
   if (std::string err = attn::parse_config(json, c); !err.empty()) return err;
   UiState view = app.ui;
   const UiState defaults;
-  std::copy(std::begin(defaults.fixed_range), std::end(defaults.fixed_range), view.fixed_range);
+  view.fixed_range = defaults.fixed_range;
   view.row_stats = defaults.row_stats;
   view.show_position = defaults.show_position;
   view.zoom_view = View::count;

@@ -4,6 +4,8 @@
 #include "config.h"  // attn::Target
 #include "engine.h"  // attn::Result, attn::MatView
 
+#include <array>
+#include <span>
 #include <string>
 
 namespace attnlab {
@@ -23,12 +25,32 @@ enum class View {
   position,  // P, the position vectors added to the embeddings (n, d_model): sinusoidal or learned
   count
 };
-const char* view_name(View v);  // for people: "Masked scores"
-const char* view_key(View v);   // for scripts: "masked"
-bool view_editable(View v);      // X, Q, K, V and the W matrices: numbers can be changed by hand
-attn::Target view_target(View v);  // the engine's name for an editable view (x otherwise)
-// The numbers a view shows (masked scores are the scores; the mask is drawn on top).
-attn::MatView view_matrix(const attn::Result& r, View v, int head);
+
+// [SECTION] the views — one registration of each (views.cpp), read by the matrices, the exports, the
+// screen-reader text, the Inspector, the view state and the tests. Adding a view: a View value above,
+// its entry in views.cpp (and its block in panel_matrices.cpp's block_of), and a test.
+enum class Labels { none, queries, keys };  // what labels a view's rows or columns: indices, or tokens
+struct ViewInfo {
+  View view;
+  const char* key;   // for scripts: "masked"
+  const char* name;  // for people: "Masked scores"
+  // The numbers it shows (masked scores are the scores; the mask is drawn on top).
+  attn::MatView (*matrix)(const attn::Result& r, int head);
+  bool per_head;            // one matrix per head (the head selector chooses)
+  bool editable;            // numbers can be changed by hand (the Inspector)
+  attn::Target target;      // the engine's name for an editable view
+  Labels rows, cols;
+  float fixed_range;        // the colour range it starts with: > 0 fixed at ±range (comparable across settings), 0 fitted
+};
+std::span<const ViewInfo> views();
+const ViewInfo& view_info(View v);
+inline const char* view_name(View v) { return view_info(v).name; }
+inline const char* view_key(View v) { return view_info(v).key; }
+inline bool view_editable(View v) { return view_info(v).editable; }
+inline attn::Target view_target(View v) { return view_info(v).target; }
+inline attn::MatView view_matrix(const attn::Result& r, View v, int head) { return view_info(v).matrix(r, head); }
+// Every view's starting colour range, as the table says.
+std::array<float, (size_t)View::count> default_ranges();
 
 // A cell of a view (head matters for per-head views).
 struct CellRef {
@@ -87,7 +109,7 @@ struct UiState {
   // Each view's colour range: > 0 a fixed ±range, the same whatever the numbers (comparable across
   // settings); 0 fitted to the view's own numbers. Scores start fixed at ±5 so that √d_k and τ change
   // what one sees (scores 5 apart already give softmax weights 150:1).
-  float fixed_range[(int)View::count] = {0, 0, 0, 0, 5.0f, 5.0f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1.0f};
+  std::array<float, (size_t)View::count> fixed_range = default_ranges();
   bool show_position = false;     // P beside X (sinusoidal or learned position)
   bool row_stats = true;          // per-row readouts beside scores (spread) and weights (entropy, max)
   View zoom_view = View::count;   // a matrix shown large in its own window (View::count: none)

@@ -1,71 +1,66 @@
-// Names and roles of the matrix views (ui_state.h).
+// The matrix views (ui_state.h): one entry each, in View's order.
+#include <iterator>
+
 #include "ui_state.h"
 
 namespace attnlab {
 
-const char* view_name(View v) {
-  switch (v) {
-    case View::x: return "X";
-    case View::q: return "Q";
-    case View::k: return "K";
-    case View::v: return "V";
-    case View::scores: return "Scores";
-    case View::masked: return "Masked scores";
-    case View::weights: return "Weights";
-    case View::head_out: return "Head output";
-    case View::concat: return "Concat";
-    case View::output: return "Output";
-    case View::w_q: return "W_Q";
-    case View::w_k: return "W_K";
-    case View::w_v: return "W_V";
-    case View::w_o: return "W_O";
-    case View::x_source: return "X_src";
-    case View::position: return "P";
-    default: return "?";
-  }
-}
+namespace {
 
-const char* view_key(View v) {
-  static const char* const keys[] = {"x", "q", "k", "v", "scores", "masked", "weights", "head_out", "concat", "output", "w_q", "w_k", "w_v", "w_o", "x_source", "position"};
-  return (int)v >= 0 && v < View::count ? keys[(int)v] : "?";
-}
+using attn::MatView;
+using attn::Result;
+using attn::Target;
 
-bool view_editable(View v) {
-  return v == View::x || v == View::q || v == View::k || v == View::v || v == View::w_q || v == View::w_k ||
-         v == View::w_v || v == View::w_o;
-}
+// Scores start fixed at ±5 so that √d_k and τ change what one sees (scores 5 apart already give softmax
+// weights 150:1); P at ±1 (sines and cosines); weights are always on [0, 1].
+constexpr ViewInfo kViews[] = {
+    {View::x, "x", "X", [](const Result& r, int) { return r.x_view(); }, false, true, Target::x, Labels::queries, Labels::none, 0},
+    {View::q, "q", "Q", [](const Result& r, int h) { return r.q_head(h); }, true, true, Target::q, Labels::queries, Labels::none, 0},
+    {View::k, "k", "K", [](const Result& r, int h) { return r.k_head(h); }, true, true, Target::k, Labels::keys, Labels::none, 0},
+    {View::v, "v", "V", [](const Result& r, int h) { return r.v_head(h); }, true, true, Target::v, Labels::keys, Labels::none, 0},
+    {View::scores, "scores", "Scores", [](const Result& r, int h) { return r.scores_head(h); }, true, false, Target::x,
+     Labels::queries, Labels::keys, 5.0f},
+    {View::masked, "masked", "Masked scores", [](const Result& r, int h) { return r.scores_head(h); }, true, false, Target::x,
+     Labels::queries, Labels::keys, 5.0f},
+    {View::weights, "weights", "Weights", [](const Result& r, int h) { return r.weights_head(h); }, true, false, Target::x,
+     Labels::queries, Labels::keys, 0},
+    {View::head_out, "head_out", "Head output", [](const Result& r, int h) { return r.out_head(h); }, true, false, Target::x,
+     Labels::queries, Labels::none, 0},
+    {View::concat, "concat", "Concat", [](const Result& r, int) { return r.concat_view(); }, false, false, Target::x,
+     Labels::queries, Labels::none, 0},
+    {View::output, "output", "Output", [](const Result& r, int) { return r.output_view(); }, false, false, Target::x,
+     Labels::queries, Labels::none, 0},
+    {View::w_q, "w_q", "W_Q", [](const Result& r, int h) { return r.w_q_head(h); }, true, true, Target::w_q, Labels::none, Labels::none, 0},
+    {View::w_k, "w_k", "W_K", [](const Result& r, int h) { return r.w_k_head(h); }, true, true, Target::w_k, Labels::none, Labels::none, 0},
+    {View::w_v, "w_v", "W_V", [](const Result& r, int h) { return r.w_v_head(h); }, true, true, Target::w_v, Labels::none, Labels::none, 0},
+    {View::w_o, "w_o", "W_O", [](const Result& r, int) { return r.w_o_view(); }, false, true, Target::w_o, Labels::none, Labels::none, 0},
+    {View::x_source, "x_source", "X_src", [](const Result& r, int) { return r.x_source_view(); }, false, false, Target::x,
+     Labels::keys, Labels::none, 0},
+    {View::position, "position", "P", [](const Result& r, int) { return r.positions_view(); }, false, false, Target::x,
+     Labels::queries, Labels::none, 1.0f},
+};
+static_assert(std::size(kViews) == (size_t)View::count, "one entry per View, in its order");
 
-attn::Target view_target(View v) {
-  switch (v) {
-    case View::q: return attn::Target::q;
-    case View::k: return attn::Target::k;
-    case View::v: return attn::Target::v;
-    case View::w_q: return attn::Target::w_q;
-    case View::w_k: return attn::Target::w_k;
-    case View::w_v: return attn::Target::w_v;
-    case View::w_o: return attn::Target::w_o;
-    default: return attn::Target::x;
-  }
+constexpr bool in_order() {
+  for (size_t i = 0; i < std::size(kViews); ++i)
+    if ((size_t)kViews[i].view != i) return false;
+  return true;
 }
+static_assert(in_order(), "kViews lists the views in View's order");
 
-attn::MatView view_matrix(const attn::Result& r, View v, int head) {
-  switch (v) {
-    case View::x: return r.x_view();
-    case View::q: return r.q_head(head);
-    case View::k: return r.k_head(head);
-    case View::v: return r.v_head(head);
-    case View::scores: case View::masked: return r.scores_head(head);
-    case View::weights: return r.weights_head(head);
-    case View::head_out: return r.out_head(head);
-    case View::concat: return r.concat_view();
-    case View::output: return r.output_view();
-    case View::w_q: return r.w_q_head(head);
-    case View::w_k: return r.w_k_head(head);
-    case View::w_v: return r.w_v_head(head);
-    case View::w_o: return r.w_o_view();
-    case View::x_source: return r.x_source_view();
-    default: return {};
-  }
+constexpr ViewInfo kNone{View::count, "?", "?", [](const Result&, int) { return MatView{}; }, false, false, Target::x,
+                         Labels::none, Labels::none, 0};
+
+}  // namespace
+
+std::span<const ViewInfo> views() { return kViews; }
+
+const ViewInfo& view_info(View v) { return (int)v >= 0 && v < View::count ? kViews[(int)v] : kNone; }
+
+std::array<float, (size_t)View::count> default_ranges() {
+  std::array<float, (size_t)View::count> out{};
+  for (const ViewInfo& v : kViews) out[(size_t)v.view] = v.fixed_range;
+  return out;
 }
 
 }  // namespace attnlab

@@ -9,6 +9,7 @@
 
 #include "embedding.h"
 #include "engine.h"
+#include "learn/model.h"
 #include "explain.h"
 #include "mask.h"
 #include "positional.h"
@@ -197,6 +198,35 @@ TEST(Registration, EveryPositionalEncodingIsRegisteredOnce) {
     EXPECT_EQ(attn::find_positional_kind(k.name), &k);
     EXPECT_STREQ(attn::to_string(k.kind), k.name);
     EXPECT_TRUE(k.label && *k.label && k.help && *k.help);
+    EXPECT_TRUE(k.x_title && k.x_help) << k.name;
+    EXPECT_EQ(k.add != nullptr, k.p_title != nullptr && k.p_help != nullptr && k.p_words != nullptr) << k.name << ": what it adds, it names";
+    EXPECT_TRUE(!k.trained || k.add) << k.name << ": a trained table is shown as the lab's seeded one";
+  }
+}
+
+// What each entry says is what the lab's engine and the learning model do with it: P in the result is
+// `add` on zeros and X = E + P; a model has a `pos` tensor exactly when the entry is trained, and a
+// rotation of Q and K exactly when it rotates (its queries differ from the unrotated projection).
+TEST(Registration, ThePositionalEntryIsWhatTheEngineAndTheModelDo) {
+  for (const attn::PositionalKind& k : attn::positional_kinds()) {
+    attn::Config c;
+    c.target.text = "a b c a b c d";
+    c.positional = k.kind;
+    const attn::RunOutput out = attn::run_attention(c);
+    ASSERT_EQ(out.error, "") << k.name;
+    const attn::Result& r = out.result;
+    std::vector<float> p((size_t)r.n * r.d_model, 0.0f);
+    if (k.add) k.add(p, r.n, r.d_model, c.seed);
+    EXPECT_EQ(r.positions, p) << k.name;
+    attn::Config none = c;
+    none.positional = attn::Positional::none;
+    const attn::Result plain = attn::run_attention(none).result;
+    for (size_t i = 0; i < r.x.size(); ++i) ASSERT_EQ(r.x[i], plain.x[i] + p[i]) << k.name << " " << i;
+    EXPECT_EQ(r.q != plain.q, k.add || k.rotates_qk) << k.name;
+    attn::learn::ModelSpec s;
+    s.positional = k.kind;
+    const attn::learn::Model<float> model(s);
+    EXPECT_EQ(model.find(attn::learn::Param::pos) != nullptr, k.trained) << k.name;
   }
 }
 

@@ -1,6 +1,7 @@
 // The lab's real UI, run headless: every panel for many frames at two window sizes, and the person's
 // actions (typing, clicking cells, keyboard shortcuts, pasting nonsense) sent through ImGui's input.
 #include <fstream>
+#include <set>
 #include <iterator>
 #include <tuple>
 #include <vector>
@@ -281,4 +282,32 @@ TEST_F(Lab, ApplyRejectsBadConfigsAndKeepsState) {
   EXPECT_EQ(result().heads, 8);
 }
 
+// The views table (views.cpp) says what the panels, exports and the screen-reader text do with each view:
+// unique keys and names, rows and columns labelled by the sequences that have their lengths, per-head
+// views that change with the head and the others that do not, and the colour ranges the lab starts with.
+TEST_F(Lab, EveryViewIsRegisteredOnceAndItsEntryFitsItsMatrix) {
+  attn::Config c = attnlab::default_lab_config();
+  c.cross = true, c.source.text = "le chat dort", c.positional = attn::Positional::learned;
+  ASSERT_EQ(attnlab::apply_config(app, c), "");
+  frames(2);
+  const attn::Result& r = result();
+  std::set<std::string> keys, names;
+  ASSERT_EQ(attnlab::views().size(), (size_t)View::count);
+  for (const attnlab::ViewInfo& v : attnlab::views()) {
+    EXPECT_TRUE(keys.insert(v.key).second) << v.key;
+    EXPECT_TRUE(names.insert(v.name).second) << v.name;
+    EXPECT_EQ(&attnlab::view_info(v.view), &v);
+    const attn::MatView m0 = v.matrix(r, 0), m1 = v.matrix(r, 1);
+    ASSERT_GT(m0.rows, 0) << v.key;
+    if (v.rows == attnlab::Labels::queries) EXPECT_EQ(m0.rows, r.n) << v.key;
+    if (v.rows == attnlab::Labels::keys) EXPECT_EQ(m0.rows, r.m) << v.key;
+    if (v.cols == attnlab::Labels::keys) EXPECT_EQ(m0.cols, r.m) << v.key;
+    EXPECT_EQ(m0.data != m1.data, v.per_head) << v.key << ": per head, or one for all heads";
+    EXPECT_EQ(v.editable, v.view == View::x || v.target != attn::Target::x) << v.key;
+    EXPECT_EQ(app.ui.fixed_range[(size_t)v.view], v.fixed_range) << v.key;
+  }
+  EXPECT_EQ(attnlab::view_info(View::scores).fixed_range, 5.0f);
+}
+
 }  // namespace
+

@@ -34,7 +34,7 @@ std::string validate(const ModelSpec& s) {
   if (s.cross && !(e = check_range("source_n", s.n_src, 1, ModelLimits::max_seq)).empty()) return e;
   // (The lab's engine takes RoPE with d_k 1, rotating nothing; a model refuses it: it would learn
   // without the positions it was asked for.)
-  if (s.positional == Positional::rope && s.d_k < 2) return "d_k: RoPE rotates pairs, so d_k must be at least 2";
+  if (positional_kind(s.positional).rotates_qk && s.d_k < 2) return "d_k: RoPE rotates pairs, so d_k must be at least 2";
   return check_mask(s.mask, s.n_ctx, s.cross ? s.n_src : s.n_ctx);
 }
 
@@ -53,7 +53,7 @@ std::vector<Tensor> param_layout(const ModelSpec& s) {
   };
   const int D = s.d_model, HK = s.heads * s.d_k, HV = s.heads * s.d_v;
   add(Param::w_e, -1, s.vocab, D);
-  if (s.positional == Positional::learned) add(Param::pos, -1, pos_rows(s), D);
+  if (positional_kind(s.positional).trained) add(Param::pos, -1, pos_rows(s), D);
   for (int l = 0; l < s.layers; ++l) {
     add(Param::w_q, l, D, HK);
     add(Param::w_k, l, D, HK);
@@ -128,14 +128,17 @@ void Model<T>::layout(int B, int n, int m) {
   const size_t cells = (size_t)B * H * n * m;
   mask_ = build_mask(s.mask, n, m);
   fully_.assign((size_t)n, 0);
+  // The positional encoding, as its registration says: a trained table (a parameter), a fixed one
+  // (`add`, on zeros), or a rotation of Q and K.
+  const PositionalKind& pk = positional_kind(s.positional);
   pos_table_.clear();
-  if (s.positional == Positional::sinusoidal) {
+  if (pk.add && !pk.trained) {
     const int rows = std::max(n, s.cross ? m : 0);
     std::vector<float> table((size_t)rows * D, 0.0f);
-    add_sinusoidal(table, rows, D);
+    pk.add(table, rows, D, 0);
     pos_table_.assign(table.begin(), table.end());
   }
-  if (s.positional == Positional::rope) rope_ = rope_table(std::max(n, m), s.d_k);
+  if (pk.rotates_qk) rope_ = rope_table(std::max(n, m), s.d_k);
   x_.assign((size_t)L + 1, std::vector<T>((size_t)B * n * D));
   xs_.assign((size_t)src_rows * D, T(0));
   act_.assign((size_t)L, LayerActs{});
@@ -180,9 +183,7 @@ template <class T>
 void Model<T>::embed_forward(const int* tokens, int rows, int n, T* x) const {
   const int D = spec_.d_model;
   const T* w_e = param(Param::w_e);
-  const T* pos = spec_.positional == Positional::learned ? param(Param::pos)
-                 : spec_.positional == Positional::sinusoidal ? pos_table_.data()
-                                                             : nullptr;
+  const T* pos = positional_kind(spec_.positional).trained ? param(Param::pos) : pos_table_.empty() ? nullptr : pos_table_.data();
   for (int r = 0; r < rows; ++r) {
     const T* e = w_e + (size_t)tokens[r] * D;
     const T* p = pos ? pos + (size_t)(r % n) * D : nullptr;
@@ -196,7 +197,7 @@ template <class T>
 void Model<T>::embed_backward(const int* tokens, int rows, int n, const T* dx) {
   const int D = spec_.d_model;
   T* dw_e = grad(Param::w_e);
-  T* dpos = spec_.positional == Positional::learned ? grad(Param::pos) : nullptr;
+  T* dpos = positional_kind(spec_.positional).trained ? grad(Param::pos) : nullptr;
   for (int r = 0; r < rows; ++r) {
     const T* g = dx + (size_t)r * D;
     T* de = dw_e + (size_t)tokens[r] * D;
@@ -230,7 +231,7 @@ void Model<T>::attention_layer_forward(int l) {
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < s.heads; ++h) {
       const Head hd = head(a, b, h);
-      if (s.positional == Positional::rope) {
+      if (positional_kind(s.positional).rotates_qk) {
         apply_rope(hd.q, n, d_k, HK, rope_);
         apply_rope(hd.k, m, d_k, HK, rope_);
       }
@@ -267,7 +268,7 @@ void Model<T>::attention_layer_backward(int l) {
       mix_backward(k, hd.dconcat, HV, hd.weights, hd.v, HV, n, m, d_v, hd.dweights, hd.dv, HV, &mask_);
       softmax_backward(hd.dweights, hd.weights, n, m, hd.dscores, mask_.ranges.data());
       scores_backward(k, hd.dscores, hd.q, HK, hd.k, HK, n, m, d_k, (T)s.alpha(), hd.dq, HK, hd.dk, HK, &mask_);
-      if (s.positional == Positional::rope) {
+      if (positional_kind(s.positional).rotates_qk) {
         apply_rope(hd.dq, n, d_k, HK, rope_, true);
         apply_rope(hd.dk, m, d_k, HK, rope_, true);
       }
