@@ -71,11 +71,12 @@
   // #c=<config>[&v=<view: selected head, colour ranges, ...>], each base64url JSON.
   const kBase64Url = /^[A-Za-z0-9_-]*$/;
   function decodePart(name, text) {  // base64url JSON -> value, or an Error saying what is wrong with it
-    if (!kBase64Url.test(text)) return new Error('Its ' + name + '= part has characters that a link of the lab never has');
+    if (!kBase64Url.test(text))
+      return new Error('The link has characters that a link made by the lab never contains (after "' + name + '="): it was probably changed when it was copied or shared');
     try {
       return JSON.parse(fromBase64Url(text));
     } catch (e) {
-      return new Error('Its ' + name + '= part is damaged, perhaps cut short when it was copied (' + e.message + ')');
+      return new Error('The link is incomplete or damaged (after "' + name + '="), perhaps cut short when it was copied');
     }
   }
   function hashParams() {  // "#c=..&v=..&present" -> Map (the values undecoded)
@@ -92,7 +93,7 @@
     if (!h.has('c')) return null;
     const config = decodePart('c', h.get('c'));
     if (config instanceof Error) return { error: config.message };
-    if (config === null || typeof config !== 'object' || Array.isArray(config)) return { error: 'Its c= part is not a lab setup' };
+    if (config === null || typeof config !== 'object' || Array.isArray(config)) return { error: 'The link does not hold a lab setup (after "c=")' };
     if (h.has('v')) {
       const view = decodePart('v', h.get('v'));
       if (view instanceof Error) return { error: view.message };
@@ -106,7 +107,7 @@
     if (!h.has('train')) return null;
     const run = decodePart('train', h.get('train'));
     if (run instanceof Error) return { error: run.message };
-    if (run === null || typeof run !== 'object' || Array.isArray(run)) return { error: 'Its train= part is not a training setup' };
+    if (run === null || typeof run !== 'object' || Array.isArray(run)) return { error: 'The link does not hold a training setup (after "train=")' };
     return run;
   }
   // #preset=<key> or ?preset=<key>: a built-in preset (attnlab.presets() lists the keys).
@@ -138,10 +139,10 @@
       } else if (preset) {
         api.preset(preset);
       } else if (unknown.length) {
-        reason = 'The lab reads no "' + unknown[0] + '" in a link (it knows c=, train=, preset= and present)';
+        reason = 'The link asks for "' + unknown[0] + '", which the lab does not know (its links use c=, train=, preset= and present)';
       }
     } catch (e) {
-      reason = 'The lab refused what it asks for: ' + e.message;
+      reason = 'The setup in the link was refused: ' + e.message;
     }
     if (reason) {
       const what = run ? 'training link' : shared ? 'link to a lab setup' : preset ? 'preset link' : 'link';

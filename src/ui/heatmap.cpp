@@ -80,7 +80,7 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
   if (!s.compact) {
     float w = ImGui::CalcTextSize("000").x;
     for (int i = 0; i < m.rows; ++i) w = std::max(w, ImGui::CalcTextSize(row_label(s, i).c_str()).x);
-    g.gutter = s.row_labels_left ? 4.0f * sc : std::min({w + 6.0f * sc, 80.0f * sc, std::max(width * 0.3f, ImGui::CalcTextSize("000").x)});
+    g.gutter = s.row_labels_left ? 4.0f * sc : std::min({w + 6.0f * sc, s.max_gutter * sc, std::max(width * 0.3f, ImGui::CalcTextSize("000").x)});
     g.bar_w = kColorBarWidth * sc;
     if (s.row_notes) {
       float nw = s.notes_header ? ImGui::CalcTextSize(s.notes_header).x : 0.0f;

@@ -39,6 +39,7 @@ struct HeatmapSpec {
   const char* notes_header = nullptr;
   float scale = 1.0f;         // UI scale: sizes below are before it
   float max_cell = 44.0f;     // largest cell side
+  float max_gutter = 80.0f;   // widest the row labels may be (longer tokens are shortened, whole on hover)
   float row_height = 0.0f;    // forced cell height (rows aligned with a neighbour); 0: natural
   float header_height = 0.0f; // forced column-label height; 0: natural
   bool show_numbers = true;   // values in cells when they fit

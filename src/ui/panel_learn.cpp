@@ -295,6 +295,14 @@ void draw_run_controls(App& app, LearnState& L) {
     ImGui::TextColored(t.converged() ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", t.message().c_str());
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_message");
+  } else if (t.done() && !t.history().empty() && t.history().back().accuracy < 0.9) {
+    // A run that ended without learning its task: say so, rather than leave the curves to be read as done.
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1.0f), "Not learned yet: %.0f%% right after all %d steps. More steps (or another setting) "
+                       "may help; some set-ups cannot learn this task at all (see Experiments).",
+                       100.0 * t.history().back().accuracy, t.step());
+    ImGui::PopTextWrapPos();
+    remember_item(app, "learn_not_learned");
   }
 }
 

@@ -48,6 +48,7 @@ struct Block {
   float stretch = 1.0f;  // share of the row's width
   std::vector<std::string> notes;  // per-row readouts beside the colour bar (add_notes); empty: none
   bool labels_left = false;  // the block to its left on the line labels the same rows (row_of sets it)
+  bool own_labels = false;   // labels its rows even so (A: the one every lesson reads row by row)
 };
 
 // Every view's title, help and labels, written once: the rows and the zoom window read them.
@@ -97,7 +98,7 @@ Block block_of(const App& app, View v) {
       return {.view = v, .title = "5  A = softmax(S)",
               .help = "Each row is turned into positive weights that sum to 1: how much query i takes from each key. Right: the row's entropy in bits (0 = all weight on one key; log2 of the number of keys = even) and its largest weight. Click a cell to mask it and watch the row renormalise.",
               .cmap = Colormap::sequential, .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .max_cell = 48.0f,
-              .min_cell = kLessonCell, .stretch = 1.3f};
+              .min_cell = kLessonCell, .stretch = 1.3f, .own_labels = true};
     case View::head_out:
       return {.view = v, .title = "6  O = A\xC2\xB7V", .help = "Each output row is a weighted average of the value rows, with this head's weights.", .rows = q_tok};
     case View::concat:
@@ -291,12 +292,16 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
     if (ev.numbers_hidden) ImGui::SameLine();
   }
   if (b.view == View::masked && !zoomed && !has_mask(app.engine.config())) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
     ImGui::TextDisabled("no mask yet: the same as S");
+    ImGui::PopTextWrapPos();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Press M, pick a mask in Controls, or click a weight to hide pairs: their scores become \xE2\x88\x92\xE2\x88\x9E here.");
   }
   if (ev.numbers_hidden && !zoomed) {
     // Say why there are no numbers, and offer the view where they fit.
-    if (ImGui::SmallButton("numbers: enlarge")) app.ui.zoom_view = b.view;
+    // (short where the block is narrow: a label cut at the column's edge reads "numbers: enlarg")
+    const bool roomy = ImGui::CalcTextSize("numbers: enlarge").x + 2.0f * ImGui::GetStyle().FramePadding.x <= width;
+    if (ImGui::SmallButton(roomy ? "numbers: enlarge###numbers" : "numbers \xE2\x86\x97###numbers")) app.ui.zoom_view = b.view;
     remember_item(app, (std::string("numbers_enlarge:") + view_key(b.view)).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The cells are too small for numbers at this size. Click to show %s large, with its numbers.", view_name(b.view));
   }
@@ -331,7 +336,9 @@ struct RowPlan {
   float height = 0.0f;                     // the whole row as it will be drawn (an estimate from the geometry)
 };
 
+// Whether b, right of a on a line, may leave its rows to a's labels.
 bool same_rows(App& app, const Block& a, const Block& b) {
+  if (b.own_labels) return false;
   const HeatmapSpec sa = spec_for(app, a), sb = spec_for(app, b);
   return sa.m.rows == sb.m.rows && a.rows && b.rows && *a.rows == *b.rows;
 }
@@ -365,15 +372,30 @@ RowPlan plan_row(App& app, std::span<const View> views) {
   };
   // Filled from the last block backwards, so what wraps is the first block (X, the widest) and the
   // blocks that belong together (Q, K, V; masked S and A) stay on one line.
-  P.lines.assign(1, {});
-  for (size_t i = n; i-- > 0;) {
-    P.lines.back().insert(P.lines.back().begin(), i);
-    if (P.lines.back().size() > 1 && !fits(P.lines.back())) {
-      P.lines.back().erase(P.lines.back().begin());
-      P.lines.push_back({i});
+  const auto wrap = [&] {
+    std::vector<std::vector<size_t>> lines(1);
+    for (size_t i = n; i-- > 0;) {
+      lines.back().insert(lines.back().begin(), i);
+      if (lines.back().size() > 1 && !fits(lines.back())) {
+        lines.back().erase(lines.back().begin());
+        lines.push_back({i});
+      }
     }
+    std::reverse(lines.begin(), lines.end());
+    return lines;
+  };
+  P.lines = wrap();
+  // A block that labels its own rows (A) gives that up before it would push a block onto another line.
+  bool owns = false;
+  for (const Block& b : P.blocks) owns = owns || b.own_labels;
+  if (owns) {
+    std::vector<bool> kept(n);
+    for (size_t i = 0; i < n; ++i) kept[i] = P.blocks[i].own_labels, P.blocks[i].own_labels = false;
+    std::vector<std::vector<size_t>> shared = wrap();
+    if (shared.size() < P.lines.size()) P.lines = std::move(shared);
+    else
+      for (size_t i = 0; i < n; ++i) P.blocks[i].own_labels = kept[i];
   }
-  std::reverse(P.lines.begin(), P.lines.end());
   for (const std::vector<size_t>& line : P.lines) {
     float line_h = 0.0f;
     for (size_t k = 0; k < line.size(); ++k) {

@@ -28,11 +28,12 @@ void draw_notice(App& app) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float s = app.style_scale;
   const float w = std::min(io.DisplaySize.x - 16.0f * s, 640.0f * s);
-  // Above the status line, centred: out of the way of the bars and the tour's usual corner.
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y - 2.0f * ImGui::GetFrameHeightWithSpacing()), ImGuiCond_Always,
-                          ImVec2(0.5f, 1.0f));
+  // Centred under the bars at the top: over the inputs row (X, Q, K, V), never over S, masked S and A
+  // (the first screen's lesson), nor over the tour's slot.
+  const float top = 2.0f * (ImGui::GetFrameHeight() + 2.0f * st.WindowPadding.y) + 4.0f * s;
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, top), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
   ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(w, 200.0f * s), 0), ImVec2(w, io.DisplaySize.y * 0.5f));
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, app.notice_sticky ? ImVec4(0.30f, 0.12f, 0.08f, 0.97f) : ImVec4(0.12f, 0.16f, 0.22f, 0.95f));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, app.notice_sticky ? ImVec4(0.30f, 0.12f, 0.08f, 1.0f) : ImVec4(0.12f, 0.16f, 0.22f, 1.0f));
   ImGui::PushStyleColor(ImGuiCol_Border, app.notice_sticky ? ImVec4(1.0f, 0.55f, 0.35f, 1.0f) : ImVec4(0.45f, 0.6f, 0.8f, 1.0f));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, std::max(1.0f, s));
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |

@@ -46,17 +46,22 @@ void draw_pipeline_panel(App& app) {
   const auto button_w = [&](const char* t) { return ImGui::CalcTextSize(t).x + 2.0f * st.FramePadding.x; };
   float buttons_w = 0.0f;
   for (const char* b : {"Presets", "Export", "Share", "Tour", "Help"}) buttons_w += button_w(b) + st.ItemSpacing.x;
-  float formula_w = 0.0f;
+  // The formula's width in two parts: its text, which a smaller font scale shrinks, and the buttons'
+  // padding and gaps, which it does not (so the shrunk formula is sure to leave the buttons room).
+  float text_w = 0.0f, fixed_w = 0.0f;
   for (const FormulaPart& p : parts) {
     std::string label = p.text;
     label.erase(0, label.find_first_not_of(' '));
-    formula_w += (p.view == View::count ? ImGui::CalcTextSize(p.text.c_str()).x : button_w(label.c_str())) + 2.0f;
+    text_w += ImGui::CalcTextSize(p.view == View::count ? p.text.c_str() : label.c_str()).x;
+    fixed_w += (p.view == View::count ? 0.0f : 2.0f * st.FramePadding.x) + 2.0f;
   }
+  const float formula_w = text_w + fixed_w;
   const float gap = 18.0f * app.style_scale;
   const float title_w = ImGui::CalcTextSize("Attention Lab").x + gap;
   const float room = ImGui::GetContentRegionAvail().x - buttons_w - gap;
   const bool title = title_w + formula_w <= room;
-  const float shrink = std::clamp(room / std::max(formula_w, 1.0f), 0.6f, 1.0f);
+  const float fit = (room - fixed_w) / std::max(text_w, 1.0f);
+  const float shrink = std::clamp(fit, 0.6f, 1.0f);
   if (title) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Attention Lab");
@@ -64,7 +69,7 @@ void draw_pipeline_panel(App& app) {
   }
   // The formula for the current settings (formula.h): each symbol a button to its matrix. On a
   // phone-narrow screen, where even 60% text does not fit, the buttons keep the strip to themselves.
-  const bool formula = title || room >= formula_w * 0.6f;
+  const bool formula = title || fit >= 0.6f;
   ImGui::SetWindowFontScale(title ? 1.0f : shrink);
   for (const FormulaPart& p : parts) {
     if (!formula) break;

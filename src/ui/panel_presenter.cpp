@@ -54,6 +54,7 @@ void presenter_keys(App& app) {
 void big_matrix(App& app, View view, const char* title, ImVec2 size) {
   const attn::Result& r = app.engine.result();
   const int head = std::clamp(app.ui.head, 0, r.heads - 1);
+  ImGui::PushID((int)view);  // each matrix its own colours (S and A once shared one texture: S came out in A's colours)
   ImGui::BeginGroup();
   ImGui::TextUnformatted(title);
   HeatmapSpec s;
@@ -66,6 +67,7 @@ void big_matrix(App& app, View view, const char* title, ImVec2 size) {
   s.masked_as_neg_inf = view == View::masked;
   s.cell = {view, head, -1, -1};
   s.max_cell = 400.0f;
+  s.max_gutter = 180.0f;  // whole words in the big type ("because", not "becau.")
   s.scale = app.style_scale;
   s.high_contrast = app.ui.high_contrast;
   s.show_numbers = true;  // a presenter always shows the numbers
@@ -84,13 +86,14 @@ void big_matrix(App& app, View view, const char* title, ImVec2 size) {
   if (ev.hovered) app.ui.hover_next = {view, head, ev.row, ev.col};
   // Hovering shows the card; clicks do nothing here (a presenter should not mask by accident).
   ImGui::EndGroup();
+  ImGui::PopID();
 }
 
 // The side a cell gets when `cols` × `rows` cells share a w × h area with labels and a colour bar.
 float cell_side(const App& app, int rows, int cols, float w, float h) {
   float gutter = ImGui::CalcTextSize("000").x;
   for (const std::string& t : app.labels) gutter = std::max(gutter, ImGui::CalcTextSize(t.c_str()).x);
-  gutter = std::min(gutter + 6.0f, 90.0f * app.style_scale);
+  gutter = std::min(gutter + 6.0f, 180.0f * app.style_scale);
   const float bar = 34.0f * app.style_scale;
   const float header = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetTextLineHeight() + 8.0f;
   return std::min((w - gutter - bar) / (float)std::max(cols, 1), (h - header) / (float)std::max(rows, 1));

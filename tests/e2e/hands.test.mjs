@@ -345,7 +345,7 @@ test('a phone: the first screen holds the sentence and the weights, every button
 
 test('links that cannot be opened say so on screen, with what opened instead', async () => {
   const cases = [
-    ['#c=%%%garbage', /link to a lab setup could not be opened/, /characters that a link of the lab never has/],
+    ['#c=%%%garbage', /link to a lab setup could not be opened/, /characters that a link made by the lab never contains/],
     ['#c=eyJoZWFkcyI6', /link to a lab setup could not be opened/, /damaged/],
     ['#c=' + Buffer.from(JSON.stringify({ text: 'a b', heads: 99 })).toString('base64url'), /lab setup could not be opened/, /heads/],
     ['#train=bm90IGpzb24', /training link could not be opened/, /damaged/],
