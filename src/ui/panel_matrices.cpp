@@ -110,8 +110,10 @@ Block block_of(const App& app, View v) {
     case View::w_q: return {.view = v, .title = "W_Q", .help = "Learned in a real model; seeded random here (or hand-built). Click a cell to edit it.", .query_rows = false};
     case View::w_k: return {.view = v, .title = "W_K", .help = "Key projection for this head.", .query_rows = false};
     case View::w_v: return {.view = v, .title = "W_V", .help = "Value projection for this head.", .query_rows = false};
-    default: return {.view = View::w_o, .title = "W_O", .help = "Output projection, shared by all heads.", .query_rows = false, .per_head = false, .max_cell = 24.0f, .stretch = 2.0f};
+    case View::w_o: return {.view = View::w_o, .title = "W_O", .help = "Output projection, shared by all heads.", .query_rows = false, .per_head = false, .max_cell = 24.0f, .stretch = 2.0f};
+    case View::count: break;  // (no default: a view added without its block is a compiler warning)
   }
+  return {.view = View::count, .title = "?", .help = ""};
 }
 
 void toggle_mask_cell(App& app, int i, int j) {

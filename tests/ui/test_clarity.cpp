@@ -325,11 +325,13 @@ TEST_F(Lab, TheTourCanBeFollowedAtEverySize) {
         ImVec4 b = app.block_rects[(int)v];
         const float x0 = std::max(b.x, m.Min.x), y0 = std::max(b.y, m.Min.y);
         b = ImVec4(x0, y0, std::min(b.x + b.z, m.Max.x) - x0, std::min(b.y + b.w, m.Max.y) - y0);
-        if (b.z > 0 && b.w > 0 && b.w < h - 2.0f * tour.GetHeight())  // room above or below it
+        if (b.z > 0 && b.w > 0 && b.w < h - 2.0f * tour.GetHeight()) {  // room above or below it
           EXPECT_LT(covered(b), 0.05f * b.z * b.w) << at << ": the tour covers " << attnlab::view_key(v);
+        }
       }
-      if (!app.ui.focus_item.empty() && app.ui.learn_mode)
+      if (!app.ui.focus_item.empty() && app.ui.learn_mode) {
         EXPECT_EQ(covered(app.widget_rects[app.ui.focus_item]), 0.0f) << at << ": the tour covers " << app.ui.focus_item;
+      }
     }
   }
 }

@@ -299,9 +299,14 @@ TEST_F(Lab, EveryViewIsRegisteredOnceAndItsEntryFitsItsMatrix) {
     EXPECT_EQ(&attnlab::view_info(v.view), &v);
     const attn::MatView m0 = v.matrix(r, 0), m1 = v.matrix(r, 1);
     ASSERT_GT(m0.rows, 0) << v.key;
-    if (v.rows == attnlab::Labels::queries) EXPECT_EQ(m0.rows, r.n) << v.key;
-    if (v.rows == attnlab::Labels::keys) EXPECT_EQ(m0.rows, r.m) << v.key;
-    if (v.cols == attnlab::Labels::keys) EXPECT_EQ(m0.cols, r.m) << v.key;
+    if (v.rows == attnlab::Labels::queries) {
+      EXPECT_EQ(m0.rows, r.n) << v.key;
+    } else if (v.rows == attnlab::Labels::keys) {
+      EXPECT_EQ(m0.rows, r.m) << v.key;
+    }
+    if (v.cols == attnlab::Labels::keys) {
+      EXPECT_EQ(m0.cols, r.m) << v.key;
+    }
     EXPECT_EQ(m0.data != m1.data, v.per_head) << v.key << ": per head, or one for all heads";
     EXPECT_EQ(v.editable, v.view == View::x || v.target != attn::Target::x) << v.key;
     EXPECT_EQ(app.ui.fixed_range[(size_t)v.view], v.fixed_range) << v.key;
