@@ -67,6 +67,14 @@ void InputRelay::push(const Event& e) {
   ++events_;
   // Key repeats carry no transition: they go straight to ImGui's key state (which they do not change).
   if (e.kind == Event::key && e.action == GLFW_REPEAT) return ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, e.action, e.mods);
+  // Moves in a row are one move (to where the pointer ended up), so a fast mouse between two slow
+  // frames adds one event, not hundreds. The queue is bounded: past kMaxQueued events (a page that
+  // stopped drawing, say) the oldest go, so what waits is what happened last.
+  if (e.kind == Event::move && !queue_.empty() && queue_.back().kind == Event::move) {
+    queue_.back() = e;
+    return;
+  }
+  if (queue_.size() >= kMaxQueued) queue_.pop_front();
   queue_.push_back(e);
 }
 
@@ -153,6 +161,11 @@ void InputRelay::add_wheel(float dx, float dy) {
 
 void InputRelay::touch(int kind, float x, float y) {
   ++events_;
+  if (kind == 1 && !touch_queue_.empty() && touch_queue_.back().kind == 1) {  // moves in a row: the last one
+    touch_queue_.back() = {kind, x, y};
+    return;
+  }
+  if (touch_queue_.size() >= kMaxQueued) touch_queue_.pop_front();
   touch_queue_.push_back({kind, x, y});
 }
 

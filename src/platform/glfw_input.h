@@ -89,6 +89,7 @@ class InputRelay {
   std::deque<Event> queue_;
   std::vector<Event> deferred_releases_;  // key releases whose press this frame saw: delivered next frame
   static constexpr int kButtons = 5;
+  static constexpr size_t kMaxQueued = 1024;  // events waiting at most (oldest dropped past it)
   bool button_down_[kButtons] = {};
   float mouse_x_ = 0, mouse_y_ = 0;
   bool have_mouse_ = false;  // a real pointer position arrived
