@@ -398,30 +398,25 @@ test('Controls: sizes, self/cross and the source box, position and embedding, sc
 
   // Keyboard navigation: Tab from the heads field to the next field (temperature: d_k and d_v are
   // disabled while tied), Shift+Tab back; arrows from a checkbox to its neighbour, Space presses it.
+  // From a field opened by Ctrl+click, `key` moves to another field, where "2" is typed.
+  const typeAfter = async (name, key) => {
+    const w = await widget(page, name);
+    await page.keyboard.down('Control');
+    await page.mouse.click(w.x + 20, w.y + w.h / 2);
+    await page.keyboard.up('Control');
+    await settle(page);
+    await press(page, key);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('2');
+    await press(page, 'Enter');
+    return config(page);
+  };
   await scrollIntoView(page, 'heads', 'Controls');
   await typeInto(page, 'heads', '4');
-  const h = await widget(page, 'heads');
-  await page.keyboard.down('Control');
-  await page.mouse.click(h.x + 20, h.y + h.h / 2);
-  await page.keyboard.up('Control');
-  await settle(page);
-  await press(page, 'Tab');
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type('2');
-  await press(page, 'Enter');
-  c = await config(page);
+  c = await typeAfter('heads', 'Tab');
   assert.deepEqual([c.heads, c.temperature], [4, 2], 'Tab moved to the temperature field');
   await typeInto(page, 'temperature', '1');
-  const t2 = await widget(page, 'temperature');
-  await page.keyboard.down('Control');
-  await page.mouse.click(t2.x + 20, t2.y + t2.h / 2);
-  await page.keyboard.up('Control');
-  await settle(page);
-  await press(page, 'Shift+Tab');
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type('2');
-  await press(page, 'Enter');
-  c = await config(page);
+  c = await typeAfter('temperature', 'Shift+Tab');
   assert.deepEqual([c.heads, c.temperature], [2, 1], 'Shift+Tab moved back to the heads field');
   await scrollIntoView(page, 'numbers', 'Controls');
   await clickWidget(page, 'numbers');
