@@ -1,19 +1,17 @@
 // learn.h — Learn mode: train an attention-only model on a toy task inside the lab and watch its heads
-// form. The training itself is the learning engine's Trainer (src/engine/learn/train.h); this file holds
-// what the Learn panels edit and show, and the time slicing that keeps the frame budget: every frame
-// runs training steps for at most LearnState::budget_ms, then draws.
+// form. The run itself is the learning engine's Session (src/engine/learn/session.h: the state machine,
+// time slicing, snapshots, replay, the probe); this file holds what the Learn panels edit and show
+// besides, sends the session its commands, and gives it each frame's time: every frame the session
+// works for at most LearnState::budget_ms, then the panels draw its state.
 //
-// State machine:  idle (no run) --Train--> running <--Pause/Train--> paused;  running --last step--> done;
-//                 running --non-finite loss--> diverged (last good weights kept);  Reset -> paused at step 0.
 // A refused setting (lr 0, 10⁹ steps, NaN) names the field in `error` and leaves the run as it was.
 #pragma once
 #include <span>
-#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "learn/train.h"
+#include "learn/session.h"
 
 namespace attnlab {
 
@@ -21,48 +19,16 @@ struct App;
 
 struct LearnState {
   attn::learn::TrainSetup setup;        // what the settings panel edits (used by the next Train)
-  attn::learn::Trainer trainer;
-  attn::learn::TrainSetup run_setup;    // the setup of the current run (valid when `started`)
-  bool started = false;                 // a run exists (possibly at step 0)
-  bool running = false;                 // steps are taken every frame
+  attn::learn::Session session;         // the run: its state() is what the panels draw
+  const attn::learn::SessionState& run() const { return session.state(); }
   int tab = 0;                          // narrow screens show one window at a time: 0 training, 1 curves, 2 probe
   std::string error;                    // why the last Train / train() was refused, naming the field
-  std::vector<float> train_loss;        // the training batch's loss at every step of the run
   int experiment = -1;                  // the experiment whose variant was loaded last, -1 none
   int variant = -1;                     // which of its two variants (0 or 1)
   std::string variant_label;            // that variant's label: the next run's name on the comparison
-  int run_experiment = -1, run_variant = -1;  // the experiment and variant the current run was started from
   std::vector<int> predictions;         // per experiment: the learner's prediction (-1: none yet)
   std::vector<bool> revealed;           // per experiment: its measured outcome is shown (a run of it has ended)
-  // The previous run's held-out curves, drawn under this run's to compare: kept when the new run learns
-  // the same task, and (for an experiment's runs) belongs to the same experiment.
-  struct Compare {
-    std::string label;
-    int experiment = -1, variant = -1;  // the run's experiment and variant (-1: free settings)
-    std::vector<std::pair<int, float>> loss, accuracy, saturation;  // (step, value)
-  } compare;
-  std::string run_label;                // this run's name on the comparison ("with 1/√d_k", or the task)
-  int train_loss_from = 0;              // the step before train_loss[0] (a run opened from a file starts later)
-  int opened_at = -1;                   // the step a model file was opened at, -1 for a run trained here
-
-  // The probe through the current weights: the held-out set's first example, or an input the person
-  // typed (probe_text, in the task's tokens; it has no targets, so no loss and no gradients).
-  attn::learn::Probe probe;
-  std::string probe_text, probe_error;  // what was typed, and why it was refused
-  bool typed_probe = false;
-  attn::learn::Example typed;
-  int probe_step = -1;
-  std::vector<std::vector<float>> ideal;  // per layer × relation: the task's ideal pattern (n, m)
-
-  // History: the weights at each evaluation (thinned to at most kMaxSnapshots), to replay any of them.
-  static constexpr size_t kMaxSnapshots = 200;
-  struct Snapshot {
-    int step;
-    std::vector<float> params;
-  };
-  std::vector<Snapshot> snapshots;
-  int replay = -1;                      // index into snapshots shown in the views, -1 = the live weights
-  attn::learn::Probe replay_probe;      // the probe through snapshots[replay]
+  std::string probe_error;              // why the typed probe was refused
 
   int probe_view = 0;                   // 0: A, 1: ∂L/∂A, 2: ∂L/∂S per head; 3: ∂L/∂ a weight matrix (this example's loss)
   int grad_tensor = 2;                  // which weight matrix view 3 shows: an index into the model's tensors
@@ -73,16 +39,10 @@ struct LearnState {
   float budget_ms = 10.0f;
   float frame_target_ms = 14.0f;
   float draw_ms = 4.0f;                 // the frame's other work: the last frames' worst, slowly forgotten
-  float train_ms_last_frame = 0.0f;
-  int steps_last_frame = 0;
-  double steps_per_s = 0.0;             // measured over the last second of running
-  std::vector<std::pair<double, int>> rate_marks;  // (seconds, step) while running
-  std::chrono::steady_clock::time_point clock0 = std::chrono::steady_clock::now();
   bool settings_dirty = false;          // settings edited since the run started
 };
 
-// The share of saturated softmax rows at an evaluation, over every layer and head (Metrics::saturation).
-float mean_saturation(const attn::learn::EvalPoint& p);
+using attn::learn::mean_saturation;
 
 // [SECTION] experiments: two runs of one task that differ in one setting, with a prediction to make
 // first and what the runs gave when measured. The table is data, assets/experiments.json (compiled in;
@@ -112,7 +72,7 @@ LearnState& learn_state(App& app);
 bool learn_busy(const App& app);  // training runs or an evaluation is under way: keep drawing frames
 
 // Plain-words state: "idle", "running", "paused", "done", "diverged".
-const char* learn_phase(const LearnState& L);
+inline const char* learn_phase(const LearnState& L) { return L.run().phase(); }
 
 // Starts a new run from `setup` (running or paused). On a refused setup returns the message naming the
 // field and changes nothing else (the current run, its weights and its state are kept).
@@ -124,7 +84,7 @@ void learn_pause(App& app);
 void learn_step(App& app);   // one step, then paused (starts a paused run first when needed)
 void learn_reset(App& app);  // the same settings again from step 0, paused
 
-// Shows the weights of snapshots[index] in the probe view (-1: back to the live weights).
+// Shows the weights of snapshot `index` in the probe view (-1: back to the live weights).
 void learn_replay(App& app, int index);
 
 // Shows layer `layer` of the model (live or replayed weights) on the probe example in the lab: X is the
@@ -145,7 +105,9 @@ void learn_stop(App& app);                 // pause; Train (or train()) resumes
 // stays as it was). The thumbnails, the ideal pattern and Open in the lab follow it.
 std::string learn_set_probe(App& app, std::string_view text);
 // The example the probe shows.
-attn::learn::Example learn_probe_example(const LearnState& L);
+inline const attn::learn::Example& learn_probe_example(const LearnState& L) { return L.run().probe_example; }
+// The probe computes gradients (the probe view shows one of them).
+void learn_probe_gradients(App& app, bool on);
 
 // Files and links of a run. The model as a model file (attnlab-cli train --out's format, read by
 // `attnlab-cli run`); "" when nothing was trained.

@@ -220,9 +220,9 @@ void draw_file_buttons(App& app, LearnState& L) {
   };
   if (app.download) {
     next("Download model");
-    ImGui::BeginDisabled(!L.started);
+    ImGui::BeginDisabled(!L.run().started);
     if (ImGui::SmallButton("Download model")) {
-      const std::string name = "attnlab-" + L.run_setup.task + "-step" + std::to_string(L.trainer.step()) + ".json";
+      const std::string name = "attnlab-" + L.run().run_setup.task + "-step" + std::to_string(L.run().step) + ".json";
       app.download(name, "application/json", learn_model_json(app));
     }
     ImGui::EndDisabled();
@@ -247,7 +247,7 @@ void draw_file_buttons(App& app, LearnState& L) {
 }
 
 void draw_run_controls(App& app, LearnState& L) {
-  const bool running = L.running;
+  const bool running = L.run().running;
   const float w = ImGui::GetFontSize() * 5.0f;
   if (ImGui::Button(running ? "Pause" : "Train", ImVec2(w, 0))) running ? learn_pause(app) : (void)learn_train(app);
   remember_item(app, "learn_train");
@@ -266,41 +266,41 @@ void draw_run_controls(App& app, LearnState& L) {
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "Not started: %s", L.error.c_str());
     ImGui::PopTextWrapPos();
   }
-  if (L.started && L.setup != L.run_setup)
+  if (L.run().started && L.setup != L.run().run_setup)
     ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "Settings changed: Train starts a new run");
-  if (!L.started) {
+  if (!L.run().started) {
     ImGui::TextDisabled("Press Train to start.");
     return;
   }
-  const lrn::Trainer& t = L.trainer;
-  ImGui::Text("%s \xC2\xB7 step %d / %d", learn_phase(L), t.step(), L.run_setup.train.steps);
-  if (L.run_setup.train.stop_accuracy > 0.0f && !t.done()) {
+  const lrn::SessionState& t = L.run();
+  ImGui::Text("%s \xC2\xB7 step %d / %d", learn_phase(L), t.step, L.run().run_setup.train.steps);
+  if (L.run().run_setup.train.stop_accuracy > 0.0f && !t.done) {
     ImGui::SameLine();
     ImGui::TextDisabled("(stops once converged)");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("This run ends early once the held-out accuracy is at least %.0f%% at %d evaluations in a row.",
-                        100.0 * (double)L.run_setup.train.stop_accuracy, L.run_setup.train.stop_evaluations);
+                        100.0 * (double)L.run().run_setup.train.stop_accuracy, L.run().run_setup.train.stop_evaluations);
   }
-  ImGui::ProgressBar(L.run_setup.train.steps ? (float)t.step() / (float)L.run_setup.train.steps : 1.0f, ImVec2(-FLT_MIN, 0), "");
-  if (L.running) ImGui::Text("%.0f steps/s (%d this frame)", L.steps_per_s, L.steps_last_frame);
-  else if (L.steps_per_s > 0) ImGui::TextDisabled("%.0f steps/s while running", L.steps_per_s);
-  if (!t.history().empty()) {
-    const lrn::EvalPoint& p = t.history().back();
+  ImGui::ProgressBar(L.run().run_setup.train.steps ? (float)t.step / (float)L.run().run_setup.train.steps : 1.0f, ImVec2(-FLT_MIN, 0), "");
+  if (L.run().running) ImGui::Text("%.0f steps/s (%d this frame)", L.run().steps_per_s, L.run().steps_last_work);
+  else if (L.run().steps_per_s > 0) ImGui::TextDisabled("%.0f steps/s while running", L.run().steps_per_s);
+  if (!t.history.empty()) {
+    const lrn::EvalPoint& p = t.history.back();
     ImGui::Text("held-out loss %.4f", p.loss);
     ImGui::Text("accuracy %.1f%%   pattern score %.2f", 100.0 * p.accuracy, p.pattern_score);
-    ImGui::TextDisabled("(evaluated at step %d on %d sequences)", p.step, L.run_setup.train.eval_batch);
+    ImGui::TextDisabled("(evaluated at step %d on %d sequences)", p.step, L.run().run_setup.train.eval_batch);
   }
-  if (!t.message().empty()) {
+  if (!t.message.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(t.converged() ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", t.message().c_str());
+    ImGui::TextColored(t.converged ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", t.message.c_str());
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_message");
-  } else if (t.done() && !t.history().empty() && t.history().back().accuracy < 0.9) {
+  } else if (t.done && !t.history.empty() && t.history.back().accuracy < 0.9) {
     // A run that ended without learning its task: say so, rather than leave the curves to be read as done.
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1.0f), "Not learned yet: %.0f%% right after all %d steps. More steps (or another setting) "
                        "may help; some set-ups cannot learn this task at all (see Experiments).",
-                       100.0 * t.history().back().accuracy, t.step());
+                       100.0 * t.history.back().accuracy, t.step);
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_not_learned");
   }
@@ -311,7 +311,7 @@ void handle_learn_keys(App& app) {
   if (io.WantTextInput) return;
   LearnState& L = learn_state(app);
   for (ImWchar c : io.InputQueueCharacters) {
-    if (c == ' ') L.running ? learn_pause(app) : (void)learn_train(app);
+    if (c == ' ') L.run().running ? learn_pause(app) : (void)learn_train(app);
     if (c == '.') learn_step(app);
   }
 }
@@ -394,18 +394,18 @@ void draw_curves(App& app, LearnState& L) {
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_measured");
   }
-  if (!L.started) {
+  if (!L.run().started) {
     ImGui::TextDisabled("The loss, the held-out accuracy and each head's pattern score appear here while training runs.");
     return;
   }
-  const lrn::Trainer& t = L.trainer;
-  const auto& hist = t.history();
+  const lrn::SessionState& t = L.run();
+  const auto& hist = t.history;
   // The steps axis spans the run: all its steps, or up to where it stopped once it had converged.
-  const float x_max = (float)std::max(1, t.converged() ? t.step() : L.run_setup.train.steps);
-  const int layers = L.run_setup.spec.layers, heads = L.run_setup.spec.heads, R = t.task().relations;
+  const float x_max = (float)std::max(1, t.converged ? t.step : L.run().run_setup.train.steps);
+  const int layers = L.run().run_setup.spec.layers, heads = L.run().run_setup.spec.heads, R = (*t.task).relations;
 
   Series train{{}, IM_COL32(120, 170, 230, 150), 1.0f, "training batch"};
-  for (size_t i = 0; i < L.train_loss.size(); ++i) train.pts.emplace_back((float)(L.train_loss_from + i + 1), L.train_loss[i]);
+  for (size_t i = 0; i < L.run().train_loss.size(); ++i) train.pts.emplace_back((float)(L.run().train_loss_from + i + 1), L.run().train_loss[i]);
   Series held{{}, IM_COL32(255, 200, 80, 255), 2.0f, "held-out"};
   Series acc{{}, IM_COL32(120, 220, 140, 255), 2.0f, "held-out accuracy"};
   Series sat{{}, IM_COL32(240, 120, 200, 255), 2.0f, "saturated rows, all heads"};
@@ -416,34 +416,34 @@ void draw_curves(App& app, LearnState& L) {
     sat.pts.emplace_back((float)p.step, mean_saturation(p));
     loss_hi = std::max(loss_hi, (float)p.loss);
   }
-  for (float v : L.train_loss) loss_hi = std::max(loss_hi, std::isfinite(v) ? v : 0.0f);
+  for (float v : L.run().train_loss) loss_hi = std::max(loss_hi, std::isfinite(v) ? v : 0.0f);
   // The previous run of the same task, in grey under this one.
-  const std::string then = "previous run: " + L.compare.label;
+  const std::string then = "previous run: " + L.run().compare.label;
   Series was_loss{{}, IM_COL32(170, 170, 170, 170), 1.5f, then}, was_acc{{}, IM_COL32(170, 170, 170, 170), 1.5f, then},
       was_sat{{}, IM_COL32(170, 170, 170, 170), 1.5f, then};
-  for (const auto& [step, v] : L.compare.loss) was_loss.pts.emplace_back((float)step, v), loss_hi = std::max(loss_hi, std::isfinite(v) ? v : 0.0f);
-  for (const auto& [step, v] : L.compare.accuracy) was_acc.pts.emplace_back((float)step, v);
-  for (const auto& [step, v] : L.compare.saturation) was_sat.pts.emplace_back((float)step, v);
-  const float x_all = std::max(x_max, L.compare.loss.empty() ? 0.0f : (float)L.compare.loss.back().first);
+  for (const auto& [step, v] : L.run().compare.loss) was_loss.pts.emplace_back((float)step, v), loss_hi = std::max(loss_hi, std::isfinite(v) ? v : 0.0f);
+  for (const auto& [step, v] : L.run().compare.accuracy) was_acc.pts.emplace_back((float)step, v);
+  for (const auto& [step, v] : L.run().compare.saturation) was_sat.pts.emplace_back((float)step, v);
+  const float x_all = std::max(x_max, L.run().compare.loss.empty() ? 0.0f : (float)L.run().compare.loss.back().first);
   std::vector<Series> pattern;
   for (int l = 0; l < layers; ++l)
     for (int h = 0; h < heads; ++h)
       for (int r = 0; r < R; ++r) {
         Series s{{}, head_color(l * heads + h, r ? 0.45f : 1.0f), r ? 1.2f : 1.6f, "layer " + std::to_string(l) + " head " + std::to_string(h)};
-        if (R > 1) s.name += std::string(" (") + t.task().relation_names[r] + (r ? ", faint)" : ")");
+        if (R > 1) s.name += std::string(" (") + (*t.task).relation_names[r] + (r ? ", faint)" : ")");
         for (const lrn::EvalPoint& p : hist)
           s.pts.emplace_back((float)p.step, (float)p.pattern[((size_t)l * heads + h) * R + r]);
         pattern.push_back(std::move(s));
       }
 
-  const int marker = L.replay >= 0 ? L.snapshots[(size_t)L.replay].step : -1;
-  if (L.opened_at >= 0) {
+  const int marker = L.run().replay >= 0 ? L.run().snapshot_steps[(size_t)L.run().replay] : -1;
+  if (L.run().opened_at >= 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    if (!hist.empty() && hist.front().step < L.opened_at)
+    if (!hist.empty() && hist.front().step < L.run().opened_at)
       ImGui::TextWrapped("Opened from a model file at step %d: the held-out curves before it are the file's record "
-                         "(its weights from then are not in the file); the batch loss starts there.", L.opened_at);
+                         "(its weights from then are not in the file); the batch loss starts there.", L.run().opened_at);
     else
-      ImGui::TextWrapped("Opened from a model file at step %d: its curves start there.", L.opened_at);
+      ImGui::TextWrapped("Opened from a model file at step %d: its curves start there.", L.run().opened_at);
     ImGui::PopStyleColor();
   }
 
@@ -461,7 +461,7 @@ void draw_curves(App& app, LearnState& L) {
   };
   ImGui::BeginGroup();
   std::vector<Series> losses = {train, held}, accs = {acc}, sats = {sat};
-  if (!L.compare.loss.empty())
+  if (!L.run().compare.loss.empty())
     losses.insert(losses.begin(), was_loss), accs.insert(accs.begin(), was_acc), sats.insert(sats.begin(), was_sat);
   plot("##loss", "Loss (cross-entropy): batch, held-out", ImVec2(w, h), x_all, 0.0f, std::ceil(std::min(loss_hi, 40.0f)), losses, "%.2f", marker);
   ImGui::EndGroup();
@@ -529,20 +529,20 @@ void colour_scale(float width, float range, const char* note = nullptr) {
 
 // The history scrubber: any evaluated step's weights, replayed in the thumbnails below.
 void draw_replay(App& app, LearnState& L) {
-  const int count = (int)L.snapshots.size();
+  const int count = (int)L.run().snapshot_steps.size();
   if (count < 2) return;
-  int index = L.replay >= 0 ? L.replay : count - 1;
+  int index = L.run().replay >= 0 ? L.run().replay : count - 1;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
   char label[48];
-  std::snprintf(label, sizeof label, "step %d", L.snapshots[(size_t)index].step);
+  std::snprintf(label, sizeof label, "step %d", L.run().snapshot_steps[(size_t)index]);
   if (ImGui::SliderInt("##replay", &index, 0, count - 1, label)) learn_replay(app, index == count - 1 ? -1 : index);
   remember_item(app, "learn_replay");
   ImGui::SameLine();
-  if (L.replay >= 0) {
+  if (L.run().replay >= 0) {
     if (ImGui::SmallButton("Live")) learn_replay(app, -1);
     remember_item(app, "learn_live");
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "replaying the weights of step %d", L.snapshots[(size_t)L.replay].step);
+    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "replaying the weights of step %d", L.run().snapshot_steps[(size_t)L.run().replay]);
   } else {
     ImGui::TextDisabled("history: drag to replay an earlier step (%d kept)", count);
   }
@@ -552,34 +552,34 @@ void draw_replay(App& app, LearnState& L) {
 void draw_probe_input(App& app, LearnState& L) {
   static char buf[512];
   static std::string shown;  // the probe text the box last took over (a refused input stays to be mended)
-  if (L.probe_text != shown) std::snprintf(buf, sizeof buf, "%s", L.probe_text.c_str()), shown = L.probe_text;
+  if (L.run().probe_text != shown) std::snprintf(buf, sizeof buf, "%s", L.run().probe_text.c_str()), shown = L.run().probe_text;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18.0f);
-  const bool cross = L.run_setup.spec.cross;
+  const bool cross = L.run().run_setup.spec.cross;
   if (ImGui::InputTextWithHint("##probe_text", cross ? "your own input: source -> output, in the task's tokens" : "your own input, in the task's tokens",
                                buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue))
     learn_set_probe(app, buf);
   remember_item(app, "learn_probe_text");
   if (ImGui::IsItemHovered()) {
     std::string vocab;
-    for (int id = 0; id < L.run_setup.spec.vocab && vocab.size() < 160; ++id) vocab += (id ? " " : "") + L.trainer.task().token_name(id);
+    for (int id = 0; id < L.run().run_setup.spec.vocab && vocab.size() < 160; ++id) vocab += (id ? " " : "") + (*L.run().task).token_name(id);
     ImGui::SetTooltip("Tokens separated by spaces, then Enter. The vocabulary: %s", vocab.c_str());
   }
-  if (L.typed_probe) {
+  if (L.run().typed_probe) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Held-out example")) learn_set_probe(app, "");
     remember_item(app, "learn_probe_heldout");
   }
   if (!L.probe_error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", L.probe_error.c_str());
-  if (L.typed_probe && L.probe_view != 0)
+  if (L.run().typed_probe && L.probe_view != 0)
     ImGui::TextDisabled("A typed input has no targets, so no loss and no gradient: the held-out example has them.");
 }
 
 // ∂L/∂W for one weight matrix on the probe example: rows × cols cells on one symmetric scale, heads
 // side by side in the columns of W_Q, W_K, W_V (rows of W_O), as the lab lays them out.
 void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
-  const lrn::ModelSpec& spec = L.run_setup.spec;
-  const lrn::Task& task = L.trainer.task();
-  const std::vector<lrn::Tensor>& tensors = L.trainer.model().tensors();
+  const lrn::ModelSpec& spec = L.run().run_setup.spec;
+  const lrn::Task& task = (*L.run().task);
+  const std::vector<lrn::Tensor>& tensors = L.session.trainer().model().tensors();
   L.grad_tensor = std::clamp(L.grad_tensor, 0, (int)tensors.size() - 1);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
   if (ImGui::BeginCombo("##grad_tensor", tensors[(size_t)L.grad_tensor].name.c_str())) {
@@ -589,7 +589,7 @@ void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
   }
   remember_item(app, "learn_grad_tensor");
   const lrn::Tensor& t = tensors[(size_t)L.grad_tensor];
-  if (p.param_grads.size() != L.trainer.model().params().size()) {
+  if (p.param_grads.size() != L.session.trainer().model().params().size()) {
     ImGui::TextDisabled("(computing the gradients)");
     return;
   }
@@ -599,7 +599,7 @@ void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
   ImGui::SameLine();
   colour_scale(ImGui::GetFontSize() * 8.0f, range > 0.0f ? range : 1.0f,
                range > 0.0f ? "(this matrix's largest |entry|)"
-                            : L.typed_probe ? "(all zero: a typed input has no targets, so no loss)" : "(all zero on this example)");
+                            : L.run().typed_probe ? "(all zero: a typed input has no targets, so no loss)" : "(all zero on this example)");
   // What a row and a column of this matrix are.
   const int dk = spec.d_k, dv = spec.d_v;
   const auto row_name = [&](int i) -> std::string {
@@ -645,16 +645,16 @@ void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
 }
 
 void draw_probe(App& app, LearnState& L) {
-  if (!L.started || L.probe.weights.empty()) {
+  if (!L.run().started || L.run().probe.weights.empty()) {
     ImGui::TextDisabled("Every layer's and head's attention on one held-out example appears here, beside the pattern the task needs.");
     return;
   }
   draw_replay(app, L);
-  const bool replaying = L.replay >= 0;
-  const lrn::Probe& p = replaying ? L.replay_probe : L.probe;
-  const int shown_step = replaying ? L.snapshots[(size_t)L.replay].step : L.probe_step;
-  const lrn::Task& task = L.trainer.task();
-  const lrn::ModelSpec& spec = L.run_setup.spec;
+  const bool replaying = L.run().replay >= 0;
+  const lrn::Probe& p = replaying ? L.run().replay_probe : L.run().probe;
+  const int shown_step = replaying ? L.run().snapshot_steps[(size_t)L.run().replay] : L.run().probe_step;
+  const lrn::Task& task = (*L.run().task);
+  const lrn::ModelSpec& spec = L.run().run_setup.spec;
   const int n = p.n, m = p.m, R = task.relations;
   const auto name = [&](int id) { return task.token_name(id); };
   const std::vector<int>& keys_tokens = spec.cross ? p.example.source : p.example.tokens;
@@ -673,7 +673,7 @@ void draw_probe(App& app, LearnState& L) {
     for (int j = 0; j < m; ++j) src += (j ? " " : "") + name(p.example.source[j]);
     ImGui::Text("source: %s", src.c_str());
   }
-  if (L.typed_probe) {
+  if (L.run().typed_probe) {
     // A typed input has no targets: show what the model predicts after each token instead.
     std::string predicted;
     for (int i = 0; i < n; ++i) predicted += (i ? " " : "") + name(p.predictions[i]);
@@ -690,8 +690,7 @@ void draw_probe(App& app, LearnState& L) {
                                  "\xE2\x88\x82L/\xE2\x88\x82W (a weight matrix)"};
   ImGui::SetNextItemWidth(ImGui::CalcTextSize(kViews[L.probe_view]).x + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2.0f);
   if (ImGui::Combo("##probe_view", &L.probe_view, kViews, 4)) {
-    L.probe_step = -1;  // probe again, with gradients when they are shown
-    if (L.replay >= 0) learn_replay(app, L.replay);
+    learn_probe_gradients(app, L.probe_view != 0);  // probe again, with gradients when they are shown
   }
   remember_item(app, "learn_probe_view");
   if (ImGui::IsItemHovered())
@@ -731,7 +730,7 @@ void draw_probe(App& app, LearnState& L) {
   float side = std::min((avail.x - gap * cols) / (float)cols, (avail.y - spec.layers * (label_h + gap)) / spec.layers / aspect);
   side = std::max(side, 24.0f);
   const ImVec2 size(side, side * aspect);
-  const auto& last = L.trainer.history();
+  const auto& last = L.run().history;
   for (int l = 0; l < spec.layers; ++l) {
     for (int h = 0; h < spec.heads + R; ++h) {
       if (h) ImGui::SameLine(0, gap + (h == spec.heads ? gap : 0.0f));
@@ -754,7 +753,7 @@ void draw_probe(App& app, LearnState& L) {
       }
       if (ideal) ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s", label.c_str());
       else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(l * spec.heads + h)), "%s", label.c_str());
-      const float* w = ideal ? L.ideal[(size_t)l * R + r].data()
+      const float* w = ideal ? L.run().ideal[(size_t)l * R + r].data()
                              : (grads ? (*grads)[l].data() : p.weights[l].data()) + (size_t)h * n * m;
       const auto [qi, kj] = thumbnail(w, n, m, &mask, size, ideal ? 0.0f : range);
       remember_rect(app, ideal ? "learn_l" + std::to_string(l) + "_ideal" + std::to_string(r)

@@ -45,15 +45,15 @@ int experiment_index(const char* key) {
 const LearnState* learn_of(const App& a) { return a.learn.get(); }
 bool trained_to(const App& a, const char* task, double accuracy) {
   const LearnState* L = learn_of(a);
-  return L && L->started && L->run_setup.task == task && !L->trainer.history().empty() &&
-         L->trainer.history().back().accuracy >= accuracy;
+  return L && L->run().started && L->run().run_setup.task == task && !L->run().history.empty() &&
+         L->run().history.back().accuracy >= accuracy;
 }
 // The second run of an experiment has started: its grey curves show the other variant's run.
 bool compared(const App& a, const char* key) {
   const LearnState* L = learn_of(a);
   const int e = experiment_index(key);
-  return L && L->started && L->run_experiment == e && L->compare.experiment == e && L->compare.variant != L->run_variant &&
-         !L->compare.loss.empty();
+  return L && L->run().started && L->run().tag.experiment == e && L->run().compare.experiment == e && L->run().compare.variant != L->run().tag.variant &&
+         !L->run().compare.loss.empty();
 }
 void learn_task(App& app, const char* task) {
   LearnState& L = learn_state(app);

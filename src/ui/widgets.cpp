@@ -41,7 +41,11 @@ bool token_chip(const std::string& token, int index, bool selected, bool highlig
 }
 
 std::string drawable_label(const std::string& token) {
-  ImFont* font = ImGui::GetFont();
+  // The atlas's body font, not ImGui::GetFont(): outside a frame that is the font the last NewFrame set,
+  // which a rebuilt atlas (a new UI scale) has freed until the next one. Both fonts have the same glyphs.
+  const ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  if (atlas->Fonts.empty()) return token;
+  const ImFont* font = atlas->Fonts[0];
   const auto drawable = [&](char32_t cp) { return cp <= 0xFFFF && font->FindGlyphNoFallback((ImWchar)cp) != nullptr; };
   struct Char {
     char32_t cp;

@@ -352,9 +352,9 @@ TEST_F(Lab, TheTourLearnChapterTrainsOpensTheModelAndCompares) {
   EXPECT_FALSE(attnlab::tour_step_done(app));
   L.budget_ms = 1000.0f, L.frame_target_ms = 1000.0f;  // train fast: this is not about frame time
   ASSERT_EQ(attnlab::learn_train(app), "");
-  for (int f = 0; f < 400 && !L.trainer.done(); ++f) frames(1);
-  ASSERT_TRUE(L.trainer.done());
-  EXPECT_TRUE(attnlab::tour_step_done(app)) << "accuracy " << L.trainer.history().back().accuracy;
+  for (int f = 0; f < 400 && !L.run().done; ++f) frames(1);
+  ASSERT_TRUE(L.run().done);
+  EXPECT_TRUE(attnlab::tour_step_done(app)) << "accuracy " << L.run().history.back().accuracy;
   // Inside a trained model: the framed button opens it in the lab, the tour follows.
   attnlab::tour_open_step(app, first + 1);
   frames(2);
@@ -394,11 +394,11 @@ TEST_F(Lab, TheTourLearnChapterTrainsOpensTheModelAndCompares) {
   EXPECT_EQ(L.setup.spec.layers, 2);
   EXPECT_NE(app.widget_rects.find(app.ui.focus_item), app.widget_rects.end()) << app.ui.focus_item;
   ASSERT_EQ(attnlab::learn_train(app), "");
-  for (int f = 0; f < 400 && L.trainer.history().size() < 2; ++f) frames(1);
+  for (int f = 0; f < 400 && L.run().history.size() < 2; ++f) frames(1);
   EXPECT_FALSE(attnlab::tour_step_done(app));
   ASSERT_EQ(attnlab::learn_load_experiment(app, L.experiment, 1), "");
   ASSERT_EQ(attnlab::learn_train(app), "");
-  EXPECT_EQ(L.run_setup.spec.layers, 1);
+  EXPECT_EQ(L.run().run_setup.spec.layers, 1);
   EXPECT_TRUE(attnlab::tour_step_done(app));
   // Why sqrt(d_k): the unscaled variant first. Step 16's 1-layer run is no comparison for it: the step is
   // done only when its own second variant runs over its first. Then the last step goes back to the lab.
@@ -409,8 +409,8 @@ TEST_F(Lab, TheTourLearnChapterTrainsOpensTheModelAndCompares) {
   EXPECT_FALSE(attnlab::tour_step_done(app)) << "not ticked by another experiment's runs";
   L.setup.train.steps = 4, L.setup.train.eval_every = 2;
   ASSERT_EQ(attnlab::learn_train(app), "");
-  for (int f = 0; f < 400 && L.running; ++f) frames(1);
-  EXPECT_TRUE(L.compare.loss.empty()) << "the 1-layer induction run is not this experiment's comparison";
+  for (int f = 0; f < 400 && L.run().running; ++f) frames(1);
+  EXPECT_TRUE(L.run().compare.loss.empty()) << "the 1-layer induction run is not this experiment's comparison";
   EXPECT_FALSE(attnlab::tour_step_done(app)) << "one run is not a comparison";
   ASSERT_EQ(attnlab::learn_load_experiment(app, L.experiment, 0), "");
   L.setup.train.steps = 4, L.setup.train.eval_every = 2;

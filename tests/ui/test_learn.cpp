@@ -55,12 +55,12 @@ class Learn : public labtest::Lab {
   LearnState& L() { return attnlab::learn_state(app); }
   // Frames until training stops (done or diverged); a bound keeps a broken run from hanging the test.
   void train_to_end() {
-    for (int i = 0; i < 20000 && L().running; ++i) frames(1);
+    for (int i = 0; i < 20000 && L().run().running; ++i) frames(1);
   }
   // Frames until the evaluation under way (spread over frames) is in the history.
   void evaluated() {
-    for (int i = 0; i < 1000 && L().trainer.evaluation_pending(); ++i) frames(1);
-    ASSERT_FALSE(L().trainer.evaluation_pending());
+    for (int i = 0; i < 1000 && L().run().evaluating; ++i) frames(1);
+    ASSERT_FALSE(L().run().evaluating);
   }
 };
 
@@ -91,13 +91,13 @@ TEST_F(Learn, ARunStopsOnceItHasConvergedAndSaysSo) {
   click("learn_train");
   train_to_end();
   EXPECT_EQ(std::string(attnlab::learn_phase(L())), "done");
-  EXPECT_TRUE(L().trainer.converged());
-  const auto& h = L().trainer.history();
+  EXPECT_TRUE(L().run().converged);
+  const auto& h = L().run().history;
   ASSERT_GE(h.size(), 4u);
   EXPECT_LT(h.back().step, steps) << "it stopped early";
   for (size_t i = h.size() - 3; i < h.size(); ++i) EXPECT_GE(h[i].accuracy, 0.99) << "step " << h[i].step;
   EXPECT_LT(h[h.size() - 4].accuracy, 0.99) << "and not one evaluation later than it had to";
-  EXPECT_NE(L().trainer.message().find("converged at step " + std::to_string(h.back().step)), std::string::npos) << L().trainer.message();
+  EXPECT_NE(L().run().message.find("converged at step " + std::to_string(h.back().step)), std::string::npos) << L().run().message;
   frames(2);
   EXPECT_NE(app.widget_rects.find("learn_message"), app.widget_rects.end()) << "the reason is on screen";
   // The CLI trains the same run to the same stop: the run's config carries the rule.
@@ -113,36 +113,36 @@ TEST_F(Learn, TrainButtonLearnsPreviousTokenAndTheProbeShowsTheSubDiagonal) {
   click("learn_stop_early");  // every step of the run, this time
   EXPECT_EQ(L().setup.train.stop_accuracy, 0.0f);
   click("learn_train");
-  EXPECT_TRUE(L().running);
-  EXPECT_GT(L().trainer.step(), 0);
+  EXPECT_TRUE(L().run().running);
+  EXPECT_GT(L().run().step, 0);
 
   // Pause: the step stays put across frames; Train resumes from there.
   click("learn_train");
-  EXPECT_FALSE(L().running);
-  const int paused_at = L().trainer.step();
+  EXPECT_FALSE(L().run().running);
+  const int paused_at = L().run().step;
   frames(10);
-  EXPECT_EQ(L().trainer.step(), paused_at);
+  EXPECT_EQ(L().run().step, paused_at);
   EXPECT_EQ(std::string(attnlab::learn_phase(L())), "paused");
   click("learn_step");
-  EXPECT_EQ(L().trainer.step(), paused_at + 1);
+  EXPECT_EQ(L().run().step, paused_at + 1);
   type(".");  // the key does the same
-  EXPECT_EQ(L().trainer.step(), paused_at + 2);
+  EXPECT_EQ(L().run().step, paused_at + 2);
   type(" ");  // Space resumes
-  EXPECT_TRUE(L().running);
+  EXPECT_TRUE(L().run().running);
   train_to_end();
 
   EXPECT_EQ(std::string(attnlab::learn_phase(L())), "done");
-  ASSERT_FALSE(L().trainer.history().empty());
-  const auto& last = L().trainer.history().back();
+  ASSERT_FALSE(L().run().history.empty());
+  const auto& last = L().run().history.back();
   EXPECT_EQ(last.step, L().setup.train.steps);
   EXPECT_GE(last.accuracy, 0.99);
   EXPECT_GE(last.pattern_score, 0.9);
-  EXPECT_EQ((int)L().train_loss.size(), L().setup.train.steps);  // every step's loss was kept
-  EXPECT_LT(L().train_loss.back(), L().train_loss.front() * 0.2f);
+  EXPECT_EQ((int)L().run().train_loss.size(), L().setup.train.steps);  // every step's loss was kept
+  EXPECT_LT(L().run().train_loss.back(), L().run().train_loss.front() * 0.2f);
 
   // The probe's attention: some head of layer 0 puts most of each row on the previous key.
   frames(2);
-  const auto& p = L().probe;
+  const auto& p = L().run().probe;
   ASSERT_EQ(p.layers, 1);
   double best = 0;
   for (int h = 0; h < p.heads; ++h) {
@@ -155,31 +155,31 @@ TEST_F(Learn, TrainButtonLearnsPreviousTokenAndTheProbeShowsTheSubDiagonal) {
   for (const char* w : {"learn_l0_h0", "learn_l0_h1", "learn_l0_ideal0", "learn_loss_plot"})
     EXPECT_NE(app.widget_rects.find(w), app.widget_rects.end()) << w;
   // The ideal pattern is the sub-diagonal.
-  const auto& ideal = L().ideal[0];
+  const auto& ideal = L().run().ideal[0];
   for (int i = 1; i < p.n; ++i) EXPECT_FLOAT_EQ(ideal[(size_t)i * p.m + i - 1], 1.0f) << i;
 
   // History: replaying step 0's snapshot shows the untrained attention; the live weights stay.
-  ASSERT_GE(L().snapshots.size(), 3u);
-  EXPECT_EQ(L().snapshots.front().step, 0);
-  EXPECT_EQ(L().snapshots.back().step, L().setup.train.steps);
-  const auto live = L().trainer.snapshot();
+  ASSERT_GE(L().run().snapshot_steps.size(), 3u);
+  EXPECT_EQ(L().run().snapshot_steps.front(), 0);
+  EXPECT_EQ(L().run().snapshot_steps.back(), L().setup.train.steps);
+  const auto live = L().session.trainer().snapshot();
   attnlab::learn_replay(app, 0);
   frames(2);
-  EXPECT_EQ(L().trainer.snapshot(), live);
+  EXPECT_EQ(L().session.trainer().snapshot(), live);
   double untrained = 0;
   for (int h = 0; h < p.heads; ++h)
-    for (int i = 1; i < p.n; ++i) untrained = std::max(untrained, (double)L().replay_probe.weights[0][((size_t)h * p.n + i) * p.m + (i - 1)]);
+    for (int i = 1; i < p.n; ++i) untrained = std::max(untrained, (double)L().run().replay_probe.weights[0][((size_t)h * p.n + i) * p.m + (i - 1)]);
   EXPECT_LT(untrained, 0.6);  // no head attends sharply to the previous token yet
   EXPECT_NE(app.widget_rects.find("learn_replay"), app.widget_rects.end());
   attnlab::learn_replay(app, -1);
-  EXPECT_EQ(L().replay, -1);
+  EXPECT_EQ(L().run().replay, -1);
 
   // Reset: step 0, paused, the untrained model (accuracy near chance).
   click("learn_reset");
   evaluated();
-  EXPECT_EQ(L().trainer.step(), 0);
-  EXPECT_FALSE(L().running);
-  EXPECT_LT(L().trainer.history().back().accuracy, 0.3);
+  EXPECT_EQ(L().run().step, 0);
+  EXPECT_FALSE(L().run().running);
+  EXPECT_LT(L().run().history.back().accuracy, 0.3);
 }
 
 TEST_F(Learn, TrainingIsTimeSlicedAcrossFrames) {
@@ -190,10 +190,10 @@ TEST_F(Learn, TrainingIsTimeSlicedAcrossFrames) {
   ASSERT_EQ(attnlab::learn_train(app), "");
   evaluated();  // step 0's evaluation, itself spread over frames
   int counted = 0;
-  for (int f = 0; f < 8; ++f) frames(1), counted += s.steps_last_frame;
-  EXPECT_GE(s.trainer.step(), 2);  // at least one part (a quarter of a step) every frame
-  EXPECT_EQ(counted, s.trainer.step());
-  EXPECT_LT(s.trainer.step(), s.setup.train.steps);  // 1000 induction steps never fit in 8 ms-slices
+  for (int f = 0; f < 8; ++f) frames(1), counted += s.run().steps_last_work;
+  EXPECT_GE(s.run().step, 2);  // at least one part (a quarter of a step) every frame
+  EXPECT_EQ(counted, s.run().step);
+  EXPECT_LT(s.run().step, s.setup.train.steps);  // 1000 induction steps never fit in 8 ms-slices
   EXPECT_TRUE(attnlab::needs_redraw(app, 10.0));  // the shells keep drawing while it trains
   attnlab::learn_pause(app);
   frames(1);
@@ -203,11 +203,11 @@ TEST_F(Learn, TrainingIsTimeSlicedAcrossFrames) {
 TEST_F(Learn, StepFromAFreshRunKeepsStepZeroInTheHistory) {
   app.ui.learn_mode = true;
   attnlab::learn_step(app);  // starts a paused run (its step-0 evaluation under way) and takes one step
-  EXPECT_EQ(L().trainer.step(), 1);
-  ASSERT_FALSE(L().trainer.history().empty());
-  EXPECT_EQ(L().trainer.history().front().step, 0);
-  ASSERT_FALSE(L().snapshots.empty());
-  EXPECT_EQ(L().snapshots.front().step, 0);  // the replay can go back to the untrained weights
+  EXPECT_EQ(L().run().step, 1);
+  ASSERT_FALSE(L().run().history.empty());
+  EXPECT_EQ(L().run().history.front().step, 0);
+  ASSERT_FALSE(L().run().snapshot_steps.empty());
+  EXPECT_EQ(L().run().snapshot_steps.front(), 0);  // the replay can go back to the untrained weights
 }
 
 TEST_F(Learn, AnEvaluationIsSpreadOverFramesAChunkAtATime) {
@@ -220,40 +220,40 @@ TEST_F(Learn, AnEvaluationIsSpreadOverFramesAChunkAtATime) {
   s.budget_ms = 0.0f;
   app.ui.learn_mode = true;
   ASSERT_EQ(attnlab::learn_train(app), "");
-  ASSERT_EQ(s.trainer.evaluation_chunks(), 32);
-  ASSERT_EQ(s.trainer.parts_per_step(), 4);
-  EXPECT_TRUE(s.trainer.evaluation_pending());
+  ASSERT_EQ(s.session.trainer().evaluation_chunks(), 32);
+  ASSERT_EQ(s.session.trainer().parts_per_step(), 4);
+  EXPECT_TRUE(s.run().evaluating);
   EXPECT_TRUE(attnlab::needs_redraw(app, 10.0));
   for (int f = 0; f < 31; ++f) {
     frames(1);
-    EXPECT_TRUE(s.trainer.evaluation_pending()) << "frame " << f;
-    EXPECT_EQ(s.trainer.step(), 0);
+    EXPECT_TRUE(s.run().evaluating) << "frame " << f;
+    EXPECT_EQ(s.run().step, 0);
   }
   frames(1);
-  EXPECT_FALSE(s.trainer.evaluation_pending());
-  ASSERT_EQ(s.trainer.history().size(), 1u);
+  EXPECT_FALSE(s.run().evaluating);
+  ASSERT_EQ(s.run().history.size(), 1u);
   frames(3);
-  EXPECT_EQ(s.trainer.step(), 0) << "three parts of four";
+  EXPECT_EQ(s.run().step, 0) << "three parts of four";
   attnlab::learn_replay(app, 0);  // replaying history mid-step must not disturb the step under way
   attnlab::learn_replay(app, -1);
   frames(1);
-  EXPECT_EQ(s.trainer.step(), 1);
+  EXPECT_EQ(s.run().step, 1);
   frames(4);
-  EXPECT_EQ(s.trainer.step(), 2);  // due for an evaluation: the next 32 frames run it, no step
-  EXPECT_TRUE(s.trainer.evaluation_pending());
+  EXPECT_EQ(s.run().step, 2);  // due for an evaluation: the next 32 frames run it, no step
+  EXPECT_TRUE(s.run().evaluating);
   train_to_end();
   EXPECT_EQ(learn_phase(s), std::string("done"));
   attn::learn::Trainer whole;
-  ASSERT_EQ(whole.start(s.run_setup), "");
+  ASSERT_EQ(whole.start(s.run().run_setup), "");
   whole.evaluate();
   while (!whole.done()) whole.run(100);
   ASSERT_EQ(whole.history().size(), 3u);
-  ASSERT_EQ(s.trainer.history().size(), 3u);
+  ASSERT_EQ(s.run().history.size(), 3u);
   for (size_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(s.trainer.history()[i].step, whole.history()[i].step);
-    EXPECT_EQ(s.trainer.history()[i].loss, whole.history()[i].loss);  // bit-identical
-    EXPECT_EQ(s.trainer.history()[i].accuracy, whole.history()[i].accuracy);
-    EXPECT_EQ(s.trainer.history()[i].pattern, whole.history()[i].pattern);
+    EXPECT_EQ(s.run().history[i].step, whole.history()[i].step);
+    EXPECT_EQ(s.run().history[i].loss, whole.history()[i].loss);  // bit-identical
+    EXPECT_EQ(s.run().history[i].accuracy, whole.history()[i].accuracy);
+    EXPECT_EQ(s.run().history[i].pattern, whole.history()[i].pattern);
   }
   frames(1);
   EXPECT_FALSE(attnlab::needs_redraw(app, 10.0));  // nothing left to do: the lab goes idle
@@ -264,9 +264,9 @@ TEST_F(Learn, BadSettingsAreRefusedWithTheFieldNamedAndTheRunKept) {
   click("learn_stop_early");  // a run that goes on, to be paused half-way
   click("learn_train");
   click("learn_train");  // pause
-  const int at = L().trainer.step();
+  const int at = L().run().step;
   ASSERT_GT(at, 0);
-  const auto before = L().trainer.snapshot();
+  const auto before = L().session.trainer().snapshot();
   struct Bad {
     const char* field;
     void (*set)(attn::learn::TrainSetup&);
@@ -283,9 +283,9 @@ TEST_F(Learn, BadSettingsAreRefusedWithTheFieldNamedAndTheRunKept) {
     b.set(L().setup);
     click("learn_train");
     EXPECT_NE(L().error.find(b.field), std::string::npos) << b.field << ": " << L().error;
-    EXPECT_FALSE(L().running) << b.field;
-    EXPECT_EQ(L().trainer.step(), at) << b.field;
-    EXPECT_EQ(L().trainer.snapshot(), before) << b.field;
+    EXPECT_FALSE(L().run().running) << b.field;
+    EXPECT_EQ(L().run().step, at) << b.field;
+    EXPECT_EQ(L().session.trainer().snapshot(), before) << b.field;
     L().setup = good;
   }
   // The page API refuses the same way, and the paused run is still there.
@@ -294,12 +294,12 @@ TEST_F(Learn, BadSettingsAreRefusedWithTheFieldNamedAndTheRunKept) {
             std::string::npos);
   EXPECT_NE(attnlab::learn_train_json(app, R"({"task": "juggling"})").find("task"), std::string::npos);
   EXPECT_NE(attnlab::learn_train_json(app, "{not json").size(), 0u);
-  EXPECT_EQ(L().trainer.step(), at);
+  EXPECT_EQ(L().run().step, at);
   EXPECT_NE(attnlab::learn_status_json(app).find("\"state\":\"paused\""), std::string::npos);
   // A good setting clears the message and resumes.
   click("learn_train");
   EXPECT_TRUE(L().error.empty());
-  EXPECT_GT(L().trainer.step(), at);
+  EXPECT_GT(L().run().step, at);
 }
 
 TEST_F(Learn, PageApiTrainsAndReportsLikeTheCli) {
@@ -312,18 +312,18 @@ TEST_F(Learn, PageApiTrainsAndReportsLikeTheCli) {
   // The history holds step 0, 20, 40, 60, and equals a second run with the same seed.
   const std::string h1 = attnlab::learn_history_json(app);
   attn::learn::Trainer again;
-  attn::learn::TrainSetup s = L().run_setup;
+  attn::learn::TrainSetup s = L().run().run_setup;
   ASSERT_EQ(again.start(s), "");
   again.evaluate();
   while (!again.done()) again.run(s.train.eval_every);
-  ASSERT_EQ(again.history().size(), L().trainer.history().size());
+  ASSERT_EQ(again.history().size(), L().run().history.size());
   for (size_t i = 0; i < again.history().size(); ++i) {
-    EXPECT_EQ(again.history()[i].step, L().trainer.history()[i].step);
-    EXPECT_EQ(again.history()[i].loss, L().trainer.history()[i].loss) << i;  // bit-identical: same code, same seed
+    EXPECT_EQ(again.history()[i].step, L().run().history[i].step);
+    EXPECT_EQ(again.history()[i].loss, L().run().history[i].loss) << i;  // bit-identical: same code, same seed
   }
   EXPECT_EQ(std::count(h1.begin(), h1.end(), '{') >= 4, true);
   attnlab::learn_stop(app);
-  EXPECT_FALSE(L().running);
+  EXPECT_FALSE(L().run().running);
 }
 
 }  // namespace
@@ -333,13 +333,13 @@ namespace {
 TEST_F(Learn, LongRunsKeepAnEvenSpreadOfSnapshots) {
   ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "previous_token", "train": {"steps": 450, "eval_every": 2, "eval_batch": 16}})"), "");
   train_to_end();
-  const auto& snaps = L().snapshots;
-  EXPECT_EQ(L().trainer.history().size(), 226u);  // step 0 and every second step
-  EXPECT_LE(snaps.size(), LearnState::kMaxSnapshots);
-  EXPECT_GE(snaps.size(), LearnState::kMaxSnapshots / 2);
-  EXPECT_EQ(snaps.front().step, 0);
-  EXPECT_EQ(snaps.back().step, 450);
-  for (size_t i = 1; i < snaps.size(); ++i) EXPECT_LT(snaps[i - 1].step, snaps[i].step);
+  const auto& snaps = L().run().snapshot_steps;
+  EXPECT_EQ(L().run().history.size(), 226u);  // step 0 and every second step
+  EXPECT_LE(snaps.size(), attn::learn::SessionState::kMaxSnapshots);
+  EXPECT_GE(snaps.size(), attn::learn::SessionState::kMaxSnapshots / 2);
+  EXPECT_EQ(snaps.front(), 0);
+  EXPECT_EQ(snaps.back(), 450);
+  for (size_t i = 1; i < snaps.size(); ++i) EXPECT_LT(snaps[i - 1], snaps[i]);
 }
 
 }  // namespace
@@ -352,7 +352,7 @@ TEST_F(Learn, OpenInTheLabShowsTheTrainedLayerInTheMatrices) {
   ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "induction", "train": {"steps": 20}})"), "");
   train_to_end();
   frames(1);
-  const auto probe = L().probe;
+  const auto probe = L().run().probe;
   ASSERT_EQ(probe.layers, 2);
   for (int layer : {0, 1}) {
     app.ui.learn_mode = true;
@@ -394,9 +394,9 @@ TEST_F(Learn, TheProbeShowsThisExamplesGradients) {
   ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "previous_token", "train": {"steps": 30}})"), "");
   train_to_end();
   L().probe_view = 2;  // ∂L/∂S
-  L().probe_step = -1;
+  attnlab::learn_probe_gradients(app, true);
   frames(2);
-  const auto& p = L().probe;
+  const auto& p = L().run().probe;
   ASSERT_EQ(p.score_grads.size(), 1u);
   ASSERT_EQ(p.weight_grads.size(), 1u);
   double largest = 0;
@@ -465,9 +465,9 @@ TEST_F(Learn, ATrainedModelLeavesAsAFileAndComesBackTheSame) {
   click("learn_download");
   EXPECT_EQ(saved_name, "attnlab-previous_token-step80.json");
   ASSERT_TRUE(attn::is_model_json(saved));
-  const std::vector<float> trained = L().trainer.snapshot();
-  const double trained_loss = L().trainer.history().back().loss;
-  const std::vector<attn::learn::EvalPoint> trained_history = L().trainer.history();  // steps 0, 40, 80
+  const std::vector<float> trained = L().session.trainer().snapshot();
+  const double trained_loss = L().run().history.back().loss;
+  const std::vector<attn::learn::EvalPoint> trained_history = L().run().history;  // steps 0, 40, 80
   ASSERT_EQ(trained_history.size(), 3u);
 
   // A model that is not one, or a damaged one, is refused naming the field, and the run is kept.
@@ -478,21 +478,21 @@ TEST_F(Learn, ATrainedModelLeavesAsAFileAndComesBackTheSame) {
   std::string bad_history = saved;
   bad_history.replace(bad_history.find("\"step\": 40"), 10, "\"step\": 90");  // after the file's own step
   EXPECT_EQ(attnlab::learn_open_model(app, bad_history), "history[1].step: must be between 1 and 80");
-  EXPECT_EQ(L().trainer.snapshot(), trained);
+  EXPECT_EQ(L().session.trainer().snapshot(), trained);
 
   // A fresh lab opens it: the same weights at step 80, paused, and the same held-out loss.
   attnlab::learn_reset(app);
-  ASSERT_NE(L().trainer.snapshot(), trained);
+  ASSERT_NE(L().session.trainer().snapshot(), trained);
   ASSERT_EQ(attnlab::learn_open_model(app, saved), "");
   evaluated();
   EXPECT_TRUE(app.ui.learn_mode);
-  EXPECT_FALSE(L().running);
-  EXPECT_EQ(L().trainer.step(), 80);
-  EXPECT_EQ(L().trainer.snapshot(), trained);
+  EXPECT_FALSE(L().run().running);
+  EXPECT_EQ(L().run().step, 80);
+  EXPECT_EQ(L().session.trainer().snapshot(), trained);
   // The file's record of the run (steps 0 and 40), then step 80 evaluated again here.
-  ASSERT_EQ(L().trainer.history().size(), 3u);
+  ASSERT_EQ(L().run().history.size(), 3u);
   for (size_t i = 0; i < 2; ++i) {
-    const attn::learn::EvalPoint &a = L().trainer.history()[i], &b = trained_history[i];
+    const attn::learn::EvalPoint &a = L().run().history[i], &b = trained_history[i];
     EXPECT_EQ(a.step, b.step);
     EXPECT_FLOAT_EQ((float)a.loss, (float)b.loss);  // the file holds floats
     EXPECT_FLOAT_EQ((float)a.accuracy, (float)b.accuracy);
@@ -500,14 +500,14 @@ TEST_F(Learn, ATrainedModelLeavesAsAFileAndComesBackTheSame) {
     for (size_t k = 0; k < a.pattern.size(); ++k) EXPECT_FLOAT_EQ((float)a.pattern[k], (float)b.pattern[k]);
     EXPECT_EQ(a.saturation.size(), b.saturation.size());
   }
-  EXPECT_EQ(L().trainer.history().back().step, 80);
-  EXPECT_EQ(L().trainer.history().back().loss, trained_loss);  // same weights, same held-out set (seed)
+  EXPECT_EQ(L().run().history.back().step, 80);
+  EXPECT_EQ(L().run().history.back().loss, trained_loss);  // same weights, same held-out set (seed)
   // A file written before saturation was measured: its history opens, and saved again opens again.
   auto older = nlohmann::json::parse(saved);
   for (auto& line : older["history"]) line.erase("saturation");
   ASSERT_EQ(attnlab::learn_open_model(app, older.dump()), "");
   evaluated();
-  EXPECT_TRUE(L().trainer.history().front().saturation.empty());
+  EXPECT_TRUE(L().run().history.front().saturation.empty());
   ASSERT_EQ(attnlab::learn_open_model(app, attnlab::learn_model_json(app)), "");
   evaluated();
   ASSERT_EQ(attnlab::learn_open_model(app, saved), "");
@@ -526,7 +526,7 @@ TEST_F(Learn, ATrainedModelLeavesAsAFileAndComesBackTheSame) {
   // The run's link config trains the same run again.
   attn::learn::TrainSetup again;
   ASSERT_EQ(attn::parse_train_config(attnlab::learn_run_json(app), again), "");
-  EXPECT_TRUE(again == L().run_setup);
+  EXPECT_TRUE(again == L().run().run_setup);
 }
 
 }  // namespace
@@ -541,20 +541,20 @@ TEST_F(Learn, YourOwnInputIsTheProbeAndAnUnknownTokenIsNamed) {
   const std::string pattern = "c f k p u c f k p u c f k";
   ASSERT_EQ(attnlab::learn_set_probe(app, pattern), "") << L().probe_error;
   frames(1);
-  ASSERT_TRUE(L().typed_probe);
-  ASSERT_EQ(L().probe.n, 13);
-  const auto& task = L().trainer.task();
-  EXPECT_EQ(task.token_name(L().probe.predictions[11]), "k");  // after "... c f": k
-  EXPECT_EQ(task.token_name(L().probe.predictions[12]), "p");  // after "... c f k": p
+  ASSERT_TRUE(L().run().typed_probe);
+  ASSERT_EQ(L().run().probe.n, 13);
+  const auto& task = (*L().run().task);
+  EXPECT_EQ(task.token_name(L().run().probe.predictions[11]), "k");  // after "... c f": k
+  EXPECT_EQ(task.token_name(L().run().probe.predictions[12]), "p");  // after "... c f k": p
   // The ideal pattern follows the typed input (prefix matching on its repeats).
-  ASSERT_EQ(L().ideal.size(), 2u);
-  EXPECT_GT(L().ideal[1][(size_t)12 * 13 + 3], 0.0f);  // query 12 (k) -> key 3 (p, after the earlier k)
+  ASSERT_EQ(L().run().ideal.size(), 2u);
+  EXPECT_GT(L().run().ideal[1][(size_t)12 * 13 + 3], 0.0f);  // query 12 (k) -> key 3 (p, after the earlier k)
 
   // An unknown token is named with the vocabulary, and the probe stays as it was.
   const std::string err = attnlab::learn_set_probe(app, "c f Q");
   EXPECT_EQ(err.rfind("probe: 'Q' is not in the vocabulary (", 0), 0u) << err;
   EXPECT_EQ(L().probe_error, err);
-  EXPECT_EQ(L().probe.n, 13);
+  EXPECT_EQ(L().run().probe.n, 13);
   // Too long for the learned positions: refused naming the limit.
   std::string longer;
   for (int i = 0; i < 40; ++i) longer += "a ";
@@ -567,8 +567,8 @@ TEST_F(Learn, YourOwnInputIsTheProbeAndAnUnknownTokenIsNamed) {
   EXPECT_EQ(app.engine.result().tokens[3], "p");
   // Empty: back to the held-out example.
   ASSERT_EQ(attnlab::learn_set_probe(app, ""), "");
-  EXPECT_FALSE(L().typed_probe);
-  EXPECT_EQ(L().probe.n, 32);
+  EXPECT_FALSE(L().run().typed_probe);
+  EXPECT_EQ(L().run().probe.n, 32);
 }
 
 }  // namespace
@@ -580,16 +580,16 @@ TEST_F(Learn, TheGradientOfAWeightMatrixOnTheProbeMatchesFiniteDifferences) {
   train_to_end();
   app.ui.learn_mode = true;
   L().probe_view = 3;  // ∂L/∂W
-  L().probe_step = -1;
-  const auto& tensors = L().trainer.model().tensors();
+  attnlab::learn_probe_gradients(app, true);
+  const auto& tensors = L().session.trainer().model().tensors();
   int wq = -1;
   for (int t = 0; t < (int)tensors.size(); ++t)
     if (tensors[(size_t)t].name == "layers.0.w_q") wq = t;
   ASSERT_GE(wq, 0);
   L().grad_tensor = wq;
   frames(2);
-  const auto& g = L().probe.param_grads;
-  ASSERT_EQ(g.size(), L().trainer.model().params().size());
+  const auto& g = L().run().probe.param_grads;
+  ASSERT_EQ(g.size(), L().session.trainer().model().params().size());
   const auto cells = app.widget_rects.find("learn_grad_cells");
   ASSERT_NE(cells, app.widget_rects.end()) << "the matrix is drawn";
   const attn::learn::Tensor& t = tensors[(size_t)wq];
@@ -600,21 +600,22 @@ TEST_F(Learn, TheGradientOfAWeightMatrixOnTheProbeMatchesFiniteDifferences) {
     if (std::fabs(g[i]) > std::fabs(g[at])) at = i;
   ASSERT_GT(std::fabs(g[at]), 1e-4f);
   const attn::learn::Example e = attnlab::learn_probe_example(L());
-  const std::vector<float> live = L().trainer.snapshot();
+  const std::vector<float> live = L().session.trainer().snapshot();
   const float eps = 1e-2f;
+  attn::learn::Trainer other;  // the same model on its own: the session's run is not touched
+  ASSERT_EQ(other.start(L().run().run_setup), "");
   std::vector<float> w = live;
   w[at] = live[at] + eps;
-  L().trainer.restore(w);
-  const double up = L().trainer.probe(e, false).loss;
+  other.restore(w);
+  const double up = other.probe(e, false).loss;
   w[at] = live[at] - eps;
-  L().trainer.restore(w);
-  const double down = L().trainer.probe(e, false).loss;
-  L().trainer.restore(live);
+  other.restore(w);
+  const double down = other.probe(e, false).loss;
   EXPECT_NEAR((up - down) / (2.0 * eps), g[at], 0.05 * std::fabs(g[at]) + 1e-4);
   // A typed input has no targets: the same view is all zero.
   ASSERT_EQ(attnlab::learn_set_probe(app, "a b c d"), "");
   frames(1);
-  for (size_t i = t.offset; i < t.offset + t.size(); ++i) ASSERT_EQ(L().probe.param_grads[i], 0.0f);
+  for (size_t i = t.offset; i < t.offset + t.size(); ++i) ASSERT_EQ(L().run().probe.param_grads[i], 0.0f);
 }
 
 }  // namespace
@@ -641,14 +642,14 @@ TEST_F(Learn, EveryExperimentLoadsBothVariantsAndTheLastRunStaysForComparison) {
   L().setup.train.steps = 30;
   ASSERT_EQ(attnlab::learn_train(app), "");
   train_to_end();
-  const auto a_history = L().trainer.history();
+  const auto a_history = L().run().history;
   ASSERT_EQ(attnlab::learn_load_experiment(app, 1, 1), "");
   L().setup.train.steps = 30;
   EXPECT_EQ(L().setup.spec.positional, attn::Positional::none);
   ASSERT_EQ(attnlab::learn_train(app), "");
-  EXPECT_EQ(L().compare.label, "learned positions");
-  ASSERT_EQ(L().compare.loss.size(), a_history.size());
-  EXPECT_EQ(L().compare.loss.back().second, (float)a_history.back().loss);
+  EXPECT_EQ(L().run().compare.label, "learned positions");
+  ASSERT_EQ(L().run().compare.loss.size(), a_history.size());
+  EXPECT_EQ(L().run().compare.loss.back().second, (float)a_history.back().loss);
   train_to_end();
   app.ui.learn_mode = true;
   frames(2);
@@ -657,7 +658,7 @@ TEST_F(Learn, EveryExperimentLoadsBothVariantsAndTheLastRunStaysForComparison) {
   ASSERT_EQ(attnlab::learn_load_experiment(app, 2, 0), "");
   L().setup.train.steps = 5;
   ASSERT_EQ(attnlab::learn_train(app), "");
-  EXPECT_TRUE(L().compare.loss.empty());
+  EXPECT_TRUE(L().run().compare.loss.empty());
 }
 
 // An experiment asks for a prediction first and shows what was measured only once a run has ended.
@@ -673,15 +674,15 @@ TEST_F(Learn, AnExperimentAsksForAPredictionAndRevealsTheOutcomeAfterTheRun) {
   L().budget_ms = L().frame_target_ms = 0.01f;  // a part of a step a frame: the run is seen under way
   click("learn_train");
   frames(2);
-  ASSERT_TRUE(L().running);
+  ASSERT_TRUE(L().run().running);
   app.widget_rects.erase("learn_measured");
   frames(1);
   EXPECT_EQ(app.widget_rects.count("learn_measured"), 0u) << "not while the run goes on";
-  EXPECT_EQ(L().run_experiment, 1);
+  EXPECT_EQ(L().run().tag.experiment, 1);
   L().budget_ms = L().frame_target_ms = 1000.0f;
   train_to_end();
   frames(2);
-  EXPECT_TRUE(L().revealed[1]) << attnlab::learn_phase(L()) << " step " << L().trainer.step();
+  EXPECT_TRUE(L().revealed[1]) << attnlab::learn_phase(L()) << " step " << L().run().step;
   EXPECT_NE(app.widget_rects.find("learn_measured"), app.widget_rects.end()) << "shown once the run ended";
   // Another experiment starts unrevealed, and its button shows the outcome at once when asked.
   ASSERT_EQ(attnlab::learn_load_experiment(app, 2, 0), "");

@@ -1,0 +1,301 @@
+// session.cpp — a training run's state machine, time slicing, snapshots, replay and probe (session.h).
+#include "learn/session.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace attn::learn {
+
+float mean_saturation(const EvalPoint& p) {
+  double sum = 0.0;
+  for (double v : p.saturation) sum += v;
+  return p.saturation.empty() ? 0.0f : (float)(sum / (double)p.saturation.size());
+}
+
+const char* SessionState::phase() const {
+  if (!started) return "idle";
+  if (diverged) return "diverged";
+  if (done) return "done";
+  return running ? "running" : "paused";
+}
+
+namespace {
+
+// A typed probe as an example of this setup's task: "" or why not.
+std::string typed_example(const TrainSetup& setup, std::string_view text, Example& e) {
+  const Task& task = *find_task(setup.task);
+  e = {};
+  std::string_view target = text;
+  if (setup.spec.cross) {
+    const size_t arrow = text.find("->");
+    if (arrow == std::string_view::npos) return "probe: a cross-attention task takes \"source -> output\"";
+    if (std::string err = ids_from_labels(task, setup.spec.vocab, text.substr(0, arrow), "probe source", e.source); !err.empty()) return err;
+    target = text.substr(arrow + 2);
+  }
+  if (std::string err = ids_from_labels(task, setup.spec.vocab, target, "probe", e.tokens); !err.empty()) return err;
+  e.targets.assign(e.tokens.size(), -1);  // typed: nothing to predict, so no loss
+  if (std::string err = check_batch(setup.spec, batch_of(e)); !err.empty()) return "probe: " + err;
+  return "";
+}
+
+bool blank(std::string_view text) { return text.find_first_not_of(" \t\n") == std::string_view::npos; }
+
+}  // namespace
+
+// [SECTION] commands
+std::string Session::apply(const Command& c) {
+  struct Visit {
+    Session& self;
+    std::string operator()(const cmd::Start& c) { return self.start(c.setup, c.tag, c.run); }
+    std::string operator()(const cmd::Train& c) {
+      SessionState& s = self.s_;
+      if (s.started && !s.done && c.setup == s.run_setup) {
+        s.running = true;
+        return "";
+      }
+      return self.start(c.setup, c.tag, true);
+    }
+    std::string operator()(const cmd::Pause&) {
+      self.s_.running = false;
+      self.rate_marks_.clear();
+      return "";
+    }
+    std::string operator()(const cmd::Step& c) {
+      SessionState& s = self.s_;
+      if (!s.started || c.setup != s.run_setup || s.done)
+        if (std::string e = self.start(c.setup, c.tag, false); !e.empty()) return e;
+      self.step_once();
+      return "";
+    }
+    std::string operator()(const cmd::Reset& c) { return self.start(self.s_.started ? self.s_.run_setup : c.setup, c.tag, false); }
+    std::string operator()(const cmd::Replay& c) {
+      self.replay(c.index);
+      return "";
+    }
+    std::string operator()(const cmd::SetProbe& c) { return self.set_probe(c.text); }
+    std::string operator()(const cmd::ProbeGradients& c) {
+      if (self.s_.probe_gradients == c.on) return "";
+      self.s_.probe_gradients = c.on;
+      if (self.s_.started) {
+        self.refresh_probe();
+        if (self.s_.replay >= 0) self.replay(self.s_.replay);
+      }
+      return "";
+    }
+    std::string operator()(const cmd::OpenModel& c) {
+      if (std::string e = validate(c.setup); !e.empty()) return e;
+      const std::vector<Tensor> layout = param_layout(c.setup.spec);
+      const size_t size = layout.back().offset + layout.back().size();
+      if (c.params.size() != size)
+        return "params: the model has " + std::to_string(size) + " parameters, not " + std::to_string(c.params.size());
+      self.open_model(c);
+      return "";
+    }
+  };
+  return std::visit(Visit{*this}, c);
+}
+
+std::string Session::start(const TrainSetup& setup, const RunTag& tag, bool run) {
+  if (std::string e = validate(setup); !e.empty()) return e;
+  SessionState& s = s_;
+  // The run being replaced becomes the comparison (RunTag says when).
+  const bool comparable = s.started && s.run_setup.task == setup.task && s.tag.experiment == tag.experiment;
+  if (comparable && s.history.size() > 1) {
+    s.compare = {s.tag.label, s.tag.experiment, s.tag.variant, {}, {}, {}};
+    for (const EvalPoint& p : s.history) {
+      s.compare.loss.emplace_back(p.step, (float)p.loss), s.compare.accuracy.emplace_back(p.step, (float)p.accuracy);
+      s.compare.saturation.emplace_back(p.step, mean_saturation(p));
+    }
+  } else if (!comparable) {
+    s.compare = {};
+  }
+  // Validated above, so start() cannot refuse it: the current run is replaced only now.
+  trainer_.start(setup);
+  trainer_.set_deferred_evaluation(true);  // work() spreads evaluations over its slices
+  s.run_setup = setup;
+  s.tag = tag;
+  s.task = &trainer_.task();
+  s.started = true;
+  s.running = run;
+  s.history.clear();
+  s.train_loss.clear();
+  s.train_loss_from = 0;
+  s.opened_at = -1;
+  rate_marks_.clear();
+  s.steps_per_s = 0.0;
+  if (s.typed_probe && !typed_example(setup, s.probe_text, s.probe_example).empty())  // another task: back to held-out
+    s.typed_probe = false, s.probe_text.clear();
+  if (!s.typed_probe) s.probe_example = trainer_.held_out_example(0);
+  trainer_.begin_evaluation();  // step 0, the untrained model (as `attnlab-cli train` logs it)
+  snapshots_.clear(), s.snapshot_steps.clear();
+  s.replay = -1;
+  sync();
+  build_ideal();
+  refresh_probe();
+  return "";
+}
+
+void Session::step_once() {
+  s_.running = false;
+  if (trainer_.evaluation_pending()) {  // finish the one under way first, and keep its snapshot
+    trainer_.continue_evaluation(trainer_.evaluation_chunks());
+    sync(), record_snapshot();
+  }
+  if (trainer_.run(1) == 1) s_.train_loss.push_back((float)trainer_.last_train_loss());
+  sync(), record_snapshot();
+  refresh_probe();
+}
+
+void Session::open_model(const cmd::OpenModel& m) {
+  start(m.setup, m.tag, false);                    // validated: replaces the run
+  trainer_.adopt(m.params, m.step, m.history);     // the file's curves up to its step
+  trainer_.begin_evaluation();                     // the file's weights on this run's held-out set
+  s_.history.clear();
+  s_.train_loss.clear();
+  s_.train_loss_from = s_.opened_at = trainer_.step();
+  snapshots_.clear(), s_.snapshot_steps.clear();
+  s_.replay = -1;
+  sync();
+  refresh_probe();
+}
+
+std::string Session::set_probe(const std::string& text) {
+  SessionState& s = s_;
+  Example e;
+  if (!blank(text)) {
+    if (!s.started) return "probe: nothing trained yet: press Train first";
+    if (std::string err = typed_example(s.run_setup, text, e); !err.empty()) return err;
+  }
+  s.typed_probe = !blank(text);
+  s.probe_text = s.typed_probe ? text : std::string();
+  if (s.started) {
+    s.probe_example = s.typed_probe ? std::move(e) : trainer_.held_out_example(0);
+    build_ideal();
+    refresh_probe();
+    if (s.replay >= 0) replay(s.replay);
+  }
+  return "";
+}
+
+void Session::replay(int index) {
+  if (!s_.started || index < 0 || index >= (int)snapshots_.size()) {
+    s_.replay = -1;
+    return;
+  }
+  s_.replay = index;
+  // The probe through the snapshot's weights, on the probe's own buffers: training is untouched.
+  s_.replay_probe = trainer_.probe(s_.probe_example, s_.probe_gradients, &snapshots_[(size_t)index]);
+}
+
+// [SECTION] work
+bool Session::work(double budget_ms) {
+  SessionState& s = s_;
+  s.steps_last_work = 0;
+  s.ms_last_work = 0.0f;
+  if (!s.started) return false;
+  bool changed = false;
+  if (s.evaluating || s.running) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // Units of one part of a training step or one chunk of an evaluation (micro_batch sequences
+    // either way), at least one, then as many as fit: a unit never starts when the slowest recent one
+    // would end past the budget.
+    double unit_ms = 0.0;
+    for (;;) {
+      const auto u0 = std::chrono::steady_clock::now();
+      if (trainer_.evaluation_pending()) {
+        if (trainer_.continue_evaluation(1)) sync(), record_snapshot();
+      } else if (s.running && !trainer_.done()) {
+        if (trainer_.run_part()) {
+          s.train_loss.push_back((float)trainer_.last_train_loss());
+          ++s.steps_last_work;
+        }
+      } else {
+        break;
+      }
+      const auto u1 = std::chrono::steady_clock::now();
+      unit_ms = std::max(unit_ms * 0.5, std::chrono::duration<double, std::milli>(u1 - u0).count());
+      if (std::chrono::duration<double, std::milli>(u1 - t0).count() + unit_ms > budget_ms) break;
+    }
+    sync();
+    s.ms_last_work = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (s.done) s.running = false;
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0_).count();
+    rate_marks_.emplace_back(now, s.step);
+    std::erase_if(rate_marks_, [&](const auto& m) { return m.first < now - 1.0; });
+    if (rate_marks_.size() >= 2 && now - rate_marks_.front().first > 0.05)
+      s.steps_per_s = (rate_marks_.back().second - rate_marks_.front().second) / (now - rate_marks_.front().first);
+    changed = true;
+  }
+  if (s.probe_step != s.step) refresh_probe(), changed = true;
+  return changed;
+}
+
+// The trainer's progress into the state: phase and step, and every evaluation that joined the history
+// since the last call.
+void Session::sync() {
+  SessionState& s = s_;
+  s.step = trainer_.step();
+  s.done = trainer_.done(), s.diverged = trainer_.diverged(), s.converged = trainer_.converged();
+  s.evaluating = trainer_.evaluation_pending();
+  s.message = trainer_.message();
+  const auto& h = trainer_.history();
+  if (h.size() < s.history.size()) s.history.clear();
+  if (s.history.size() < h.size()) s.history.insert(s.history.end(), h.begin() + (ptrdiff_t)s.history.size(), h.end());
+}
+
+// A snapshot of the weights at a new evaluation; past kMaxSnapshots every other one is dropped (the
+// first and the newest stay).
+void Session::record_snapshot() {
+  const auto& h = trainer_.history();
+  if (h.empty() || (!s_.snapshot_steps.empty() && s_.snapshot_steps.back() == h.back().step)) return;
+  snapshots_.push_back(trainer_.snapshot()), s_.snapshot_steps.push_back(h.back().step);
+  if (snapshots_.size() > SessionState::kMaxSnapshots) {
+    size_t kept = 0;
+    for (size_t i = 0; i < snapshots_.size(); ++i)
+      if (i % 2 == 0 || i + 1 == snapshots_.size()) {
+        snapshots_[kept] = std::move(snapshots_[i]), s_.snapshot_steps[kept] = s_.snapshot_steps[i];
+        ++kept;
+      }
+    snapshots_.resize(kept), s_.snapshot_steps.resize(kept);
+    if (s_.replay >= 0) s_.replay = std::min(s_.replay / 2, (int)kept - 1);
+  }
+}
+
+void Session::refresh_probe() {
+  s_.probe = trainer_.probe(s_.probe_example, s_.probe_gradients);
+  s_.probe_step = trainer_.step();
+}
+
+// The task's ideal attention on the probe example, per layer and relation: weight 1/|keys| on each key
+// an ideal head would use (what the pattern score measures).
+void Session::build_ideal() {
+  const Task& task = trainer_.task();
+  const ModelSpec& spec = s_.run_setup.spec;
+  const Example& e = s_.probe_example;
+  const int n = (int)e.tokens.size(), m = spec.cross ? (int)e.source.size() : n;
+  s_.ideal.assign((size_t)spec.layers * task.relations, std::vector<float>((size_t)n * m, 0.0f));
+  std::vector<int> keys;
+  for (int l = 0; l < spec.layers; ++l)
+    for (int r = 0; r < task.relations; ++r)
+      for (int i = 0; i < n; ++i) {
+        keys.clear();
+        task.ideal_keys(e, spec.layers, l, r, i, keys);
+        for (int k : keys)
+          if (k >= 0 && k < m) s_.ideal[(size_t)l * task.relations + r][(size_t)i * m + k] += 1.0f / (float)keys.size();
+      }
+}
+
+// [SECTION] open in the lab
+std::string Session::lab_layer(int layer, LabLayer& out) const {
+  if (!s_.started) return "nothing trained yet: press Train first";
+  const ModelSpec& spec = s_.run_setup.spec;
+  if (layer < 0 || layer >= spec.layers) return "layer: must be between 0 and " + std::to_string(spec.layers - 1);
+  out.model = Model<float>(spec);
+  out.model.params() = s_.replay >= 0 ? snapshots_[(size_t)s_.replay] : trainer_.snapshot();
+  out.example = s_.probe_example;
+  out.model.forward(batch_of(out.example));
+  out.step = s_.replay >= 0 ? s_.replay_step() : s_.step;
+  return "";
+}
+
+}  // namespace attn::learn
