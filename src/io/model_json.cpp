@@ -185,9 +185,11 @@ ojson head_rows(const std::vector<double>& v, int L, int H, int R = 1, int relat
 }
 }  // namespace
 
-std::string eval_point_json(const learn::EvalPoint& p, const learn::Trainer& trainer) {
-  const learn::Task& task = trainer.task();
-  const int L = trainer.setup().spec.layers, H = trainer.setup().spec.heads, R = task.relations;
+std::string eval_point_json(const learn::EvalPoint& p, const learn::Trainer& trainer) { return eval_point_json(p, trainer.setup()); }
+
+std::string eval_point_json(const learn::EvalPoint& p, const learn::TrainSetup& setup) {
+  const learn::Task& task = *learn::find_task(setup.task);
+  const int L = setup.spec.layers, H = setup.spec.heads, R = task.relations;
   ojson j;
   j["step"] = p.step;
   j["loss"] = (float)p.loss;

@@ -20,6 +20,7 @@ std::string train_config_to_json(const learn::TrainSetup& s, int indent = -1);
 
 // One evaluation as one JSON line: step, loss, accuracy, pattern_score (per layer, per head), ...
 std::string eval_point_json(const learn::EvalPoint& p, const learn::Trainer& trainer);
+std::string eval_point_json(const learn::EvalPoint& p, const learn::TrainSetup& setup);  // the same, from the run's setup
 
 // A trained model: format tag, config, vocabulary, weights (w_q/w_k/w_v per head as in the lab's
 // config), the last evaluation, and every evaluation of the run ("history", as the log lines).

@@ -53,6 +53,7 @@ struct Options {
   std::string train_path;  // Learn mode: train this config from the start
   std::string model_path;  // Learn mode: open this model file (paused at its step)
   bool print_train = false, until_trained = false;
+  bool train_in_frames = false;  // Learn mode's session in slices of each frame, as the page does, not on its own thread
 };
 
 bool parse_args(int argc, char** argv, Options& o) {
@@ -82,8 +83,9 @@ bool parse_args(int argc, char** argv, Options& o) {
     else if (a == "--model" && more) o.model_path = argv[++i];
     else if (a == "--print-train") o.print_train = true;
     else if (a == "--until-trained") o.until_trained = true;
+    else if (a == "--train-in-frames") o.train_in_frames = true;
     else {
-      std::fprintf(stderr, "usage: attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats] [--print-layout] [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train]\n");
+      std::fprintf(stderr, "usage: attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats] [--print-layout] [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train] [--train-in-frames]\n");
       return false;
     }
   }
@@ -153,6 +155,7 @@ int main(int argc, char** argv) {
 
   static attnlab::Shell shell;  // large; lives for the whole run
   attnlab::App& app = shell.app;
+  app.train_on_thread = !opt.train_in_frames;  // training never makes the window wait (io/session_link.h)
   app.config = attnlab::default_lab_config();
   app.text = app.config.target.text;
   std::string text, err;
@@ -289,6 +292,7 @@ int main(int argc, char** argv) {
   if (opt.print_layout) std::printf("%s\n", attnlab::layout_json(app).c_str());
   if (opt.print_train) std::printf("%s\n", attnlab::learn_status_json(app).c_str());
 
+  app.learn.reset();  // stops Learn mode's training thread and joins it
   shell.renderer.shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -132,6 +132,7 @@ struct App {
   ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h
   ImVec2 last_display_size{0, 0};
   std::shared_ptr<LearnState> learn;  // Learn mode (learn.h), created on first use
+  bool train_on_thread = false;       // set by a shell before Learn mode starts: its session runs on a thread of its own
 };
 
 // The lab's defaults: a sentence, 4 heads, no mask; the UI clamps input to 256 tokens.

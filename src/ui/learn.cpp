@@ -67,11 +67,13 @@ LearnState& learn_state(App& app) {
   if (!app.learn) {
     app.learn = std::make_shared<LearnState>();
     app.learn->setup = learn_defaults(lrn::tasks().front());
+    if (app.train_on_thread) app.learn->link = attn::make_thread_link();
+    if (!app.learn->link) app.learn->link = attn::make_local_link();  // no threads here: slices of each frame
   }
   return *app.learn;
 }
 
-bool learn_busy(const App& app) { return app.learn && app.learn->session.busy(); }
+bool learn_busy(const App& app) { return app.learn && app.learn->link->busy(); }
 
 namespace {
 
@@ -83,7 +85,7 @@ lrn::RunTag run_tag(const LearnState& L, const lrn::TrainSetup& setup) {
 
 // A command for the session; a refusal is kept in `error` (a probe's in probe_error, by its caller).
 std::string send(LearnState& L, const lrn::Command& c) {
-  std::string e = L.session.apply(c);
+  std::string e = L.link->send(c);
   if (!std::holds_alternative<lrn::cmd::SetProbe>(c)) L.error = e;
   if (e.empty() && std::holds_alternative<lrn::cmd::Start>(c))
     L.setup = L.run().run_setup, L.settings_dirty = false;
@@ -94,11 +96,11 @@ std::string send(LearnState& L, const lrn::Command& c) {
 
 std::string learn_set_probe(App& app, std::string_view text) {
   LearnState& L = learn_state(app);
-  L.probe_error = L.session.apply(lrn::cmd::SetProbe{std::string(text)});
+  L.probe_error = L.link->send(lrn::cmd::SetProbe{std::string(text)});
   return L.probe_error;
 }
 
-void learn_probe_gradients(App& app, bool on) { learn_state(app).session.apply(lrn::cmd::ProbeGradients{on}); }
+void learn_probe_gradients(App& app, bool on) { learn_state(app).link->send(lrn::cmd::ProbeGradients{on}); }
 
 std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
   LearnState& L = learn_state(app);
@@ -113,7 +115,7 @@ std::string learn_train(App& app) {
   return e;
 }
 
-void learn_pause(App& app) { learn_state(app).session.apply(lrn::cmd::Pause{}); }
+void learn_pause(App& app) { learn_state(app).link->send(lrn::cmd::Pause{}); }
 
 void learn_stop(App& app) { learn_pause(app); }
 
@@ -123,7 +125,7 @@ void learn_step(App& app) {
   if (send(L, lrn::cmd::Step{L.setup, run_tag(L, L.setup)}).empty() && starts) L.settings_dirty = false;
 }
 
-void learn_replay(App& app, int index) { learn_state(app).session.apply(lrn::cmd::Replay{index}); }
+void learn_replay(App& app, int index) { learn_state(app).link->send(lrn::cmd::Replay{index}); }
 
 void learn_reset(App& app) {
   LearnState& L = learn_state(app);
@@ -135,7 +137,7 @@ void learn_tick(App& app) {
   if (!app.learn) return;
   LearnState& L = *app.learn;
   const lrn::SessionState& s = L.run();
-  if (s.started && (s.running || s.evaluating)) {
+  if (!L.link->threaded() && s.started && (s.running || s.evaluating)) {
     // The last frame's work besides training: its total, as the shell measured it, minus training.
     if (app.stats.count > 0) {
       const float last = app.stats.ms[(app.stats.next + FrameStats::kWindow - 1) % FrameStats::kWindow];
@@ -143,7 +145,7 @@ void learn_tick(App& app) {
     }
   }
   const double budget = std::min((double)L.budget_ms, std::max(1.0, (double)(L.frame_target_ms - L.draw_ms)));
-  if (L.session.work(budget)) ++app.result_version;  // the Learn views changed: draw this frame's result
+  if (L.link->update(budget)) ++app.result_version;  // the Learn views changed: draw this frame's result
   // A run of an experiment has ended: its measured outcome is shown beside the prediction.
   if (s.started && s.done && s.tag.experiment >= 0 && s.tag.experiment < (int)L.revealed.size())
     L.revealed[(size_t)s.tag.experiment] = true;
@@ -153,7 +155,9 @@ void learn_tick(App& app) {
 std::string learn_open_in_lab(App& app, int layer) {
   LearnState& L = learn_state(app);
   lrn::Session::LabLayer lab;
-  if (std::string e = L.session.lab_layer(layer, lab); !e.empty()) return e;
+  std::string refused;
+  L.link->read([&](const lrn::Session& s) { refused = s.lab_layer(layer, lab); });
+  if (!refused.empty()) return refused;
   const lrn::Task& task = *L.run().task;
   std::vector<std::string> names, source_names;
   for (int id : lab.example.tokens) names.push_back(task.token_name(id));
@@ -192,20 +196,23 @@ std::string learn_status_json(App& app) {
   if (r.started && !r.train_loss.empty()) j["train_loss"] = r.train_loss.back();
   if (r.started && !r.history.empty()) {
     // The last evaluation on the held-out set, in the same form as `attnlab-cli train` logs it.
-    const ojson last = ojson::parse(attn::eval_point_json(r.history.back(), L.session.trainer()));
+    const ojson last = ojson::parse(attn::eval_point_json(r.history.back(), r.run_setup));
     j["evaluated_at"] = last["step"];
     for (const char* k : {"loss", "accuracy", "pattern_score", "task_pattern_score", "pattern_by_relation", "saturation"})
       if (last.contains(k)) j[k] = last[k];
   }
   j["message"] = r.started ? r.message : std::string();
   j["converged"] = r.started && r.converged;  // stopped early: train.stop_accuracy was reached
+  j["trains_on"] = L.link->threaded() ? "thread" : "frames";
   j["error"] = L.error;
   return j.dump();
 }
 
 std::string learn_model_json(App& app) {
   LearnState& L = learn_state(app);
-  return L.run().started ? attn::model_to_json(L.session.trainer(), 1) : std::string();
+  std::string out;
+  if (L.run().started) L.link->read([&](const lrn::Session& s) { out = attn::model_to_json(s.trainer(), 1); });
+  return out;
 }
 
 std::string learn_open_model(App& app, std::string_view text) {
@@ -213,7 +220,7 @@ std::string learn_open_model(App& app, std::string_view text) {
   if (std::string e = attn::parse_model(text, open.setup, open.params, &open.step, &open.history); !e.empty()) return e;
   LearnState& L = learn_state(app);
   open.tag = run_tag(L, open.setup);
-  if (std::string e = L.session.apply(open); !e.empty()) return e;  // refused: the run is kept
+  if (std::string e = L.link->send(open); !e.empty()) return e;  // refused: the run is kept
   L.setup = L.run().run_setup, L.settings_dirty = false, L.error.clear();
   app.ui.learn_mode = true;
   app.layout_dirty = true;
@@ -243,7 +250,7 @@ std::string open_file_text(App& app, const std::string& name, std::string_view t
 std::string learn_history_json(App& app) {
   LearnState& L = learn_state(app);
   std::string out = "[";
-  for (const lrn::EvalPoint& p : L.run().history) out += (out.size() > 1 ? "," : "") + attn::eval_point_json(p, L.session.trainer());
+  for (const lrn::EvalPoint& p : L.run().history) out += (out.size() > 1 ? "," : "") + attn::eval_point_json(p, L.run().run_setup);
   return out + "]";
 }
 

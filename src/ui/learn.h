@@ -6,12 +6,14 @@
 //
 // A refused setting (lr 0, 10⁹ steps, NaN) names the field in `error` and leaves the run as it was.
 #pragma once
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "learn/session.h"
+#include "session_link.h"
 
 namespace attnlab {
 
@@ -19,8 +21,8 @@ struct App;
 
 struct LearnState {
   attn::learn::TrainSetup setup;        // what the settings panel edits (used by the next Train)
-  attn::learn::Session session;         // the run: its state() is what the panels draw
-  const attn::learn::SessionState& run() const { return session.state(); }
+  std::unique_ptr<attn::SessionLink> link;  // the run (on this thread or its own): its state() is what the panels draw
+  const attn::learn::SessionState& run() const { return link->state(); }
   int tab = 0;                          // narrow screens show one window at a time: 0 training, 1 curves, 2 probe
   std::string error;                    // why the last Train / train() was refused, naming the field
   int experiment = -1;                  // the experiment whose variant was loaded last, -1 none

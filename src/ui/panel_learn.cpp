@@ -579,7 +579,7 @@ void draw_probe_input(App& app, LearnState& L) {
 void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
   const lrn::ModelSpec& spec = L.run().run_setup.spec;
   const lrn::Task& task = (*L.run().task);
-  const std::vector<lrn::Tensor>& tensors = L.session.trainer().model().tensors();
+  const std::vector<lrn::Tensor> tensors = lrn::param_layout(L.run().run_setup.spec);
   L.grad_tensor = std::clamp(L.grad_tensor, 0, (int)tensors.size() - 1);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
   if (ImGui::BeginCombo("##grad_tensor", tensors[(size_t)L.grad_tensor].name.c_str())) {
@@ -589,7 +589,7 @@ void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
   }
   remember_item(app, "learn_grad_tensor");
   const lrn::Tensor& t = tensors[(size_t)L.grad_tensor];
-  if (p.param_grads.size() != L.session.trainer().model().params().size()) {
+  if (p.param_grads.size() != tensors.back().offset + tensors.back().size()) {
     ImGui::TextDisabled("(computing the gradients)");
     return;
   }

@@ -131,7 +131,8 @@ else
   bad "the tour's Next was not drawn after T: $(head -c 200 "$out/tour-layout.json")"
 fi
 
-# 3. Learn mode: --train trains previous_token in the window (time-sliced frames) and screenshots it.
+# 3. Learn mode: --train trains previous_token in the window (on its own thread) and screenshots it;
+#    the same run in slices of the frames (--train-in-frames, the page's way) ends at the same loss.
 echo '{"task": "previous_token", "train": {"steps": 200, "eval_every": 20}}' > "$out/train.json"
 xvfb-run -a -s "-screen 0 1600x900x24" "$bin" --size 1280x720 --train "$out/train.json" --until-trained --seconds 300 --screenshot "$out/desktop-learn.png" --print-train > "$out/train-status.json" 2> "$out/train.err"
 rc=$?
@@ -140,6 +141,12 @@ grep -q '"state":"done"' "$out/train-status.json" && ok "Learn mode trained to t
 acc=$(grep -o '"accuracy":[0-9.e-]*' "$out/train-status.json" | head -1 | cut -d: -f2)
 python3 -c "import sys; sys.exit(0 if float('${acc:-0}') >= 0.99 else 1)" && ok "Learn accuracy $acc" || bad "Learn accuracy ${acc:-none}"
 [ -s "$out/desktop-learn.png" ] && ok "Learn screenshot" || bad "no Learn screenshot"
+grep -q '"trains_on":"thread"' "$out/train-status.json" && ok "Learn mode trains on its own thread" || bad "trains_on: $(grep -o '"trains_on":"[a-z]*"' "$out/train-status.json")"
+xvfb-run -a -s "-screen 0 1600x900x24" "$bin" --size 1280x720 --train "$out/train.json" --train-in-frames --until-trained --seconds 300 --print-train > "$out/train-frames.json" 2> "$out/train-frames.err"
+loss_thread=$(grep -o '"loss":[0-9.e-]*' "$out/train-status.json" | head -1)
+loss_frames=$(grep -o '"loss":[0-9.e-]*' "$out/train-frames.json" | head -1)
+grep -q '"trains_on":"frames"' "$out/train-frames.json" && [ -n "$loss_thread" ] && [ "$loss_thread" = "$loss_frames" ] &&
+  ok "the same run in frame slices ends at the same loss ($loss_frames)" || bad "thread $loss_thread, frames $loss_frames: $(head -c 300 "$out/train-frames.json")"
 echo '{"task": "previous_token", "train": {"lr": 0}}' > "$out/train-bad.json"
 xvfb-run -a "$bin" --train "$out/train-bad.json" --frames 1 > /dev/null 2> "$out/train-bad.err"
 rc=$?

@@ -2,8 +2,9 @@
 // JSON line per case. A measurement, not a test: it asserts nothing.
 //   ATTNLAB_SITE=build-web/site node tests/e2e/perf.mjs
 //   PERF_N=100 PERF_SIZE=1280x720 ... (the issue's classroom case: ~100 tokens on a 1280×720 projector)
-// For each n (heads 8, d_model 256, every panel open: help, tour, W matrices):
-//   static   nothing changes; the lab redraws every frame
+// For each n (heads 8, d_model 256, causal; the help and W panels open, the tour closed: its steps apply
+// setups of their own):
+//   static   nothing changes: the lab draws only when something does (frames_drawn says how many it drew)
 //   live     the temperature changes every frame (a full softmax -> output recompute each frame)
 // frame_ms = the app's own work per frame (attnlab.stats: ImGui + engine + GL calls),
 // raf_ms   = intervals between requestAnimationFrame callbacks (what the person sees).
@@ -20,8 +21,21 @@ for (const n of sizes) {
   await page.evaluate((text) => window.attnlab.apply({ text, heads: 8, d_model: 256, mask: 'causal' }), words.join(' '));
   await page.mouse.move(5, 5);
   await page.keyboard.press('h');
-  await page.keyboard.press('t');
   await page.keyboard.press('w');
+  // What is measured is what was asked, or nothing is reported.
+  const inEffect = () => page.evaluate(() => {
+    const c = window.attnlab.config();
+    return { tokens: window.attnlab.result().tokens.length, heads: c.heads, d_model: c.d_model, mask: c.mask, tour_open: window.attnlab.layout().ui.tour.open };
+  });
+  const check = async (when) => {
+    const m = await inEffect();
+    if (m.tokens !== n || m.heads !== 8 || m.d_model !== 256) {
+      console.error(`perf.mjs: asked for ${n} tokens, 8 heads, d_model 256 but ${when} the lab had ${JSON.stringify(m)}: not reported`);
+      process.exit(1);
+    }
+    return m;
+  };
+  await check('before measuring');
   for (const mode of ['static', 'live']) {
     await page.waitForTimeout(500);
     const r = await page.evaluate(async (live) => {
@@ -42,7 +56,8 @@ for (const n of sizes) {
       const s = window.attnlab.stats();
       return { raf_median: gaps[gaps.length >> 1], raf_p95: gaps[Math.floor(gaps.length * 0.95)], ...s };
     }, mode === 'live');
-    console.log(JSON.stringify({ n, width, height, heads: 8, d_model: 256, mode, frame_ms_median: r.frame_ms_median, frame_ms_p95: r.frame_ms_p95,
+    const m = await check('after measuring');
+    console.log(JSON.stringify({ n: m.tokens, width, height, heads: m.heads, d_model: m.d_model, mask: m.mask, mode, frames_drawn: r.frames, frame_ms_median: r.frame_ms_median, frame_ms_p95: r.frame_ms_p95,
       raf_ms_median: +r.raf_median.toFixed(2), raf_ms_p95: +r.raf_p95.toFixed(2), ui_ms_median: r.ui_ms_median, ui_ms_p95: r.ui_ms_p95, recompute_ms: r.recompute_ms, texture_uploads: r.texture_uploads, vertices: r.vertices }));
   }
   if (n === sizes[sizes.length - 1]) await page.screenshot({ path: (process.env.ATTNLAB_OUT || '/tmp') + `/perf-n${n}.png` });

@@ -43,60 +43,74 @@ bool blank(std::string_view text) { return text.find_first_not_of(" \t\n") == st
 }  // namespace
 
 // [SECTION] commands
-std::string Session::apply(const Command& c) {
+std::string Session::check(const SessionState& s, const Command& c) {
   struct Visit {
-    Session& self;
-    std::string operator()(const cmd::Start& c) { return self.start(c.setup, c.tag, c.run); }
-    std::string operator()(const cmd::Train& c) {
-      SessionState& s = self.s_;
-      if (s.started && !s.done && c.setup == s.run_setup) {
-        s.running = true;
-        return "";
-      }
-      return self.start(c.setup, c.tag, true);
+    const SessionState& s;
+    // A command that may start a run refuses a setup that cannot train (when it would resume instead,
+    // its setup is the run's own, which trained).
+    std::string operator()(const cmd::Start& c) const { return validate(c.setup); }
+    std::string operator()(const cmd::Train& c) const { return validate(c.setup); }
+    std::string operator()(const cmd::Step& c) const { return validate(c.setup); }
+    std::string operator()(const cmd::Reset& c) const { return s.started ? "" : validate(c.setup); }
+    std::string operator()(const cmd::Pause&) const { return ""; }
+    std::string operator()(const cmd::Replay&) const { return ""; }
+    std::string operator()(const cmd::ProbeGradients&) const { return ""; }
+    std::string operator()(const cmd::SetProbe& c) const {
+      if (blank(c.text)) return "";
+      if (!s.started) return "probe: nothing trained yet: press Train first";
+      Example e;
+      return typed_example(s.run_setup, c.text, e);
     }
-    std::string operator()(const cmd::Pause&) {
-      self.s_.running = false;
-      self.rate_marks_.clear();
-      return "";
-    }
-    std::string operator()(const cmd::Step& c) {
-      SessionState& s = self.s_;
-      if (!s.started || c.setup != s.run_setup || s.done)
-        if (std::string e = self.start(c.setup, c.tag, false); !e.empty()) return e;
-      self.step_once();
-      return "";
-    }
-    std::string operator()(const cmd::Reset& c) { return self.start(self.s_.started ? self.s_.run_setup : c.setup, c.tag, false); }
-    std::string operator()(const cmd::Replay& c) {
-      self.replay(c.index);
-      return "";
-    }
-    std::string operator()(const cmd::SetProbe& c) { return self.set_probe(c.text); }
-    std::string operator()(const cmd::ProbeGradients& c) {
-      if (self.s_.probe_gradients == c.on) return "";
-      self.s_.probe_gradients = c.on;
-      if (self.s_.started) {
-        self.refresh_probe();
-        if (self.s_.replay >= 0) self.replay(self.s_.replay);
-      }
-      return "";
-    }
-    std::string operator()(const cmd::OpenModel& c) {
+    std::string operator()(const cmd::OpenModel& c) const {
       if (std::string e = validate(c.setup); !e.empty()) return e;
       const std::vector<Tensor> layout = param_layout(c.setup.spec);
       const size_t size = layout.back().offset + layout.back().size();
       if (c.params.size() != size)
         return "params: the model has " + std::to_string(size) + " parameters, not " + std::to_string(c.params.size());
-      self.open_model(c);
       return "";
     }
   };
-  return std::visit(Visit{*this}, c);
+  return std::visit(Visit{s}, c);
 }
 
-std::string Session::start(const TrainSetup& setup, const RunTag& tag, bool run) {
-  if (std::string e = validate(setup); !e.empty()) return e;
+std::string Session::apply(const Command& c) {
+  if (std::string e = check(s_, c); !e.empty()) return s_.refused = e;
+  s_.refused.clear();
+  struct Visit {
+    Session& self;
+    void operator()(const cmd::Start& c) { self.start(c.setup, c.tag, c.run); }
+    void operator()(const cmd::Train& c) {
+      SessionState& s = self.s_;
+      if (s.started && !s.done && c.setup == s.run_setup) s.running = true;
+      else self.start(c.setup, c.tag, true);
+    }
+    void operator()(const cmd::Pause&) {
+      self.s_.running = false;
+      self.rate_marks_.clear();
+    }
+    void operator()(const cmd::Step& c) {
+      SessionState& s = self.s_;
+      if (!s.started || c.setup != s.run_setup || s.done) self.start(c.setup, c.tag, false);
+      self.step_once();
+    }
+    void operator()(const cmd::Reset& c) { self.start(self.s_.started ? self.s_.run_setup : c.setup, c.tag, false); }
+    void operator()(const cmd::Replay& c) { self.replay(c.index); }
+    void operator()(const cmd::SetProbe& c) { self.set_probe(c.text); }
+    void operator()(const cmd::ProbeGradients& c) {
+      if (self.s_.probe_gradients == c.on) return;
+      self.s_.probe_gradients = c.on;
+      if (self.s_.started) {
+        self.refresh_probe();
+        if (self.s_.replay >= 0) self.replay(self.s_.replay);
+      }
+    }
+    void operator()(const cmd::OpenModel& c) { self.open_model(c); }
+  };
+  std::visit(Visit{*this}, c);
+  return "";
+}
+
+void Session::start(const TrainSetup& setup, const RunTag& tag, bool run) {
   SessionState& s = s_;
   // The run being replaced becomes the comparison (RunTag says when).
   const bool comparable = s.started && s.run_setup.task == setup.task && s.tag.experiment == tag.experiment;
@@ -106,10 +120,12 @@ std::string Session::start(const TrainSetup& setup, const RunTag& tag, bool run)
       s.compare.loss.emplace_back(p.step, (float)p.loss), s.compare.accuracy.emplace_back(p.step, (float)p.accuracy);
       s.compare.saturation.emplace_back(p.step, mean_saturation(p));
     }
+    ++s.versions.compare;
   } else if (!comparable) {
+    if (!s.compare.loss.empty() || !s.compare.label.empty()) ++s.versions.compare;
     s.compare = {};
   }
-  // Validated above, so start() cannot refuse it: the current run is replaced only now.
+  // Checked (apply), so the trainer cannot refuse it: the current run is replaced only now.
   trainer_.start(setup);
   trainer_.set_deferred_evaluation(true);  // work() spreads evaluations over its slices
   s.run_setup = setup;
@@ -129,10 +145,10 @@ std::string Session::start(const TrainSetup& setup, const RunTag& tag, bool run)
   trainer_.begin_evaluation();  // step 0, the untrained model (as `attnlab-cli train` logs it)
   snapshots_.clear(), s.snapshot_steps.clear();
   s.replay = -1;
+  ++s.versions.run, ++s.versions.snapshots, ++s.versions.replay;
   sync();
   build_ideal();
   refresh_probe();
-  return "";
 }
 
 void Session::step_once() {
@@ -155,17 +171,15 @@ void Session::open_model(const cmd::OpenModel& m) {
   s_.train_loss_from = s_.opened_at = trainer_.step();
   snapshots_.clear(), s_.snapshot_steps.clear();
   s_.replay = -1;
+  ++s_.versions.run, ++s_.versions.snapshots, ++s_.versions.replay;
   sync();
   refresh_probe();
 }
 
-std::string Session::set_probe(const std::string& text) {
+void Session::set_probe(const std::string& text) {
   SessionState& s = s_;
   Example e;
-  if (!blank(text)) {
-    if (!s.started) return "probe: nothing trained yet: press Train first";
-    if (std::string err = typed_example(s.run_setup, text, e); !err.empty()) return err;
-  }
+  if (!blank(text)) typed_example(s.run_setup, text, e);  // checked (apply)
   s.typed_probe = !blank(text);
   s.probe_text = s.typed_probe ? text : std::string();
   if (s.started) {
@@ -174,10 +188,11 @@ std::string Session::set_probe(const std::string& text) {
     refresh_probe();
     if (s.replay >= 0) replay(s.replay);
   }
-  return "";
+  ++s.versions.probe;
 }
 
 void Session::replay(int index) {
+  ++s_.versions.replay;
   if (!s_.started || index < 0 || index >= (int)snapshots_.size()) {
     s_.replay = -1;
     return;
@@ -257,13 +272,15 @@ void Session::record_snapshot() {
         ++kept;
       }
     snapshots_.resize(kept), s_.snapshot_steps.resize(kept);
-    if (s_.replay >= 0) s_.replay = std::min(s_.replay / 2, (int)kept - 1);
+    if (s_.replay >= 0) s_.replay = std::min(s_.replay / 2, (int)kept - 1), ++s_.versions.replay;
   }
+  ++s_.versions.snapshots;
 }
 
 void Session::refresh_probe() {
   s_.probe = trainer_.probe(s_.probe_example, s_.probe_gradients);
   s_.probe_step = trainer_.step();
+  ++s_.versions.probe;
 }
 
 // The task's ideal attention on the probe example, per layer and relation: weight 1/|keys| on each key
@@ -283,6 +300,7 @@ void Session::build_ideal() {
         for (int k : keys)
           if (k >= 0 && k < m) s_.ideal[(size_t)l * task.relations + r][(size_t)i * m + k] += 1.0f / (float)keys.size();
       }
+  ++s_.versions.ideal;
 }
 
 // [SECTION] open in the lab

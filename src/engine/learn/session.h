@@ -16,6 +16,7 @@
 // message and changes nothing: the run, its weights and its state are kept.
 #pragma once
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <variant>
 #include <vector>
@@ -102,6 +103,14 @@ struct SessionState {
   int steps_last_work = 0;
   float ms_last_work = 0.0f;
 
+  // What changed, for a copy of this state kept elsewhere (io/session_wire.h sends only what changed):
+  // each counts up when its part is replaced. `run`: a new run (history and curves start again).
+  struct Versions {
+    uint64_t run = 0, probe = 0, replay = 0, compare = 0, ideal = 0, snapshots = 0;
+    bool operator==(const Versions&) const = default;
+  } versions;
+  std::string refused;  // the last command refused, and why ("" after one carried out)
+
   // "idle", "running", "paused", "done", "diverged".
   const char* phase() const;
   int replay_step() const { return replay >= 0 ? snapshot_steps[(size_t)replay] : -1; }
@@ -112,6 +121,9 @@ class Session {
  public:
   // Carries out one command: "" or why it was refused (then nothing changed).
   std::string apply(const Command& c);
+  // Whether a session in state `s` refuses command `c`, and why ("" if not): what apply() checks first,
+  // so a copy of the state on another thread can answer at once.
+  static std::string check(const SessionState& s, const Command& c);
   // Runs pending evaluations and, while running, training: units of one micro-batch (a training part or
   // an evaluation chunk), at least one, then as many as fit in budget_ms. Then refreshes the probe if
   // the weights moved. Returns true when the state changed.
@@ -134,8 +146,8 @@ class Session {
   const std::vector<float>& snapshot_weights(int index) const { return snapshots_[(size_t)index]; }
 
  private:
-  std::string start(const TrainSetup& setup, const RunTag& tag, bool run);
-  std::string set_probe(const std::string& text);
+  void start(const TrainSetup& setup, const RunTag& tag, bool run);
+  void set_probe(const std::string& text);
   void step_once();
   void replay(int index);
   void open_model(const cmd::OpenModel& m);

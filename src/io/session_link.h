@@ -1,0 +1,42 @@
+// session_link.h — how the UI reaches its training session: in its own thread, a slice of work per
+// frame (LocalLink, the page today and the fallback everywhere), or on a thread of its own that never
+// makes the UI wait for training (ThreadLink, the desktop app). Either way the UI sends commands, calls
+// update() once a frame and draws state(); the thread's state() is a copy rebuilt from
+// io/session_wire.h messages, so it is what a Web Worker's copy will be.
+//
+// A command is checked against state() when sent (Session::check), so a refusal comes back at once;
+// the thread's session checks it again when it arrives, and a refusal there shows in state().refused
+// (the copy can be a frame behind: a probe typed in the same frame as a new run's Train).
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "learn/session.h"
+
+namespace attn {
+
+class SessionLink {
+ public:
+  virtual ~SessionLink() = default;
+  // "" or why the command is refused (then it is not sent).
+  virtual std::string send(const learn::Command& c) = 0;
+  // Once a frame. Local: works for up to budget_ms. Thread: takes the newest state, never waiting.
+  // Returns true when state() changed.
+  virtual bool update(double budget_ms) = 0;
+  virtual const learn::SessionState& state() const = 0;
+  // Work is under way or on its way (sent but not yet in state()): keep drawing frames.
+  virtual bool busy() const = 0;
+  // Reads what only the session has (the weights: a model file, Open in the lab's model). The thread's
+  // session is paused for it: at most one slice of training (ThreadLink::kSliceMs) to wait.
+  virtual void read(const std::function<void(const learn::Session&)>& f) = 0;
+  virtual bool threaded() const = 0;
+};
+
+// A session on the UI's thread.
+std::unique_ptr<SessionLink> make_local_link();
+// A session on a std::thread (joined when the link is destroyed); nullptr where there are no threads
+// (the WebAssembly build).
+std::unique_ptr<SessionLink> make_thread_link();
+
+}  // namespace attn
