@@ -170,7 +170,7 @@ std::string attribution_json(const Task& task, const Example& e, const learn::At
   });
 }
 
-std::string circuits_json(const Task& task, const learn::Circuits& c, const learn::Composition& comp, int indent) {
+std::string circuits_json(const Task& task, const learn::Circuits& c, const learn::HeadComposition& comp, int indent) {
   return document(indent, [&](JsonWriter& w) {
     w.key("layer"), integer(w, c.layer);
     w.key("head"), integer(w, c.head);
@@ -184,27 +184,24 @@ std::string circuits_json(const Task& task, const learn::Circuits& c, const lear
     if (c.pos_rows) matrix(w, c.positional_qk.data(), c.pos_rows, c.pos_cols);
     else w.raw("null");
     // composition: this head as the reader of the layer before, and as the writer into the layer after
-    const auto entry = [&](int l, int reader, int writer, int layer, int head) {
-      w.begin_object();
-      w.key("layer"), integer(w, layer);
-      w.key("head"), integer(w, head);
-      w.key("q"), number(w, comp.at(comp.q, l, reader, writer));
-      w.key("k"), number(w, comp.at(comp.k, l, reader, writer));
-      w.key("v"), number(w, comp.at(comp.v, l, reader, writer));
-      w.end_object();
+    const auto pairs = [&](const char* key, const std::vector<learn::HeadComposition::Pair>& list) {
+      w.key(key);
+      w.begin_array();
+      for (const learn::HeadComposition::Pair& p : list) {
+        w.begin_object();
+        w.key("layer"), integer(w, p.layer);
+        w.key("head"), integer(w, p.head);
+        w.key("q"), number(w, p.q);
+        w.key("k"), number(w, p.k);
+        w.key("v"), number(w, p.v);
+        w.end_object();
+      }
+      w.end_array();
     };
     w.key("composition");
     w.begin_object();
-    w.key("from");
-    w.begin_array();
-    if (c.layer > 0)
-      for (int h = 0; h < comp.heads; ++h) entry(c.layer - 1, c.head, h, c.layer - 1, h);
-    w.end_array();
-    w.key("into");
-    w.begin_array();
-    if (c.layer + 1 < comp.layers)
-      for (int h = 0; h < comp.heads; ++h) entry(c.layer, h, c.head, c.layer + 1, h);
-    w.end_array();
+    pairs("from", comp.from);
+    pairs("into", comp.into);
     w.end_object();
   });
 }

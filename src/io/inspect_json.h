@@ -27,7 +27,7 @@ std::string attribution_json(const learn::Task& task, const learn::Example& e, c
 // {"layer", "head", "tokens": the vocabulary's labels, "qk": (vocab, vocab), "ov": (vocab, vocab),
 //  "positional_qk": (n, m) or null, "composition": {"from": [{layer, head, q, k, v}] the heads of the layer
 //  before (writers into this head), "into": [...] the heads of the layer after (readers of this head)}}
-std::string circuits_json(const learn::Task& task, const learn::Circuits& c, const learn::Composition& comp, int indent = -1);
+std::string circuits_json(const learn::Task& task, const learn::Circuits& c, const learn::HeadComposition& comp, int indent = -1);
 // {"tokens", "attention": (layers, n, n) mean over heads, "rollout": (layers, n, n)}
 std::string rollout_json(const learn::Task& task, const learn::Example& e, const learn::Rollout& r, int indent = -1);
 

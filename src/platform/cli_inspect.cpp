@@ -218,7 +218,7 @@ int circuits_command(int argc, char** argv, const Loaded& m) {
   model.params() = m.params;
   learn::Circuits c;
   if (std::string e = learn::circuits(model, (int)layer, (int)head, c); !e.empty()) return fail(2, e);
-  return print(circuits_json(*m.task, c, learn::composition_scores(model), indent));
+  return print(circuits_json(*m.task, c, learn::composition_of(model, (int)layer, (int)head), indent));
 }
 
 int rollout_command(int argc, char** argv, const Loaded& m) {

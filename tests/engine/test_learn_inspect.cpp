@@ -373,6 +373,20 @@ TEST(Circuits, CompositionScoresMatchTheirDefinition) {
       EXPECT_GT(q, 0.0);
       EXPECT_LE(q, 1.0);
     }
+  // one head's row and column of the table: the same numbers
+  for (int h = 0; h < s.heads; ++h) {
+    const HeadComposition reader = composition_of(m, 1, h), writer = composition_of(m, 0, h);
+    ASSERT_EQ(reader.from.size(), (size_t)s.heads);
+    ASSERT_EQ(writer.into.size(), (size_t)s.heads);
+    EXPECT_TRUE(reader.into.empty() && writer.from.empty());
+    for (int o = 0; o < s.heads; ++o) {
+      EXPECT_EQ(reader.from[(size_t)o].q, c.at(c.q, 0, h, o));
+      EXPECT_EQ(reader.from[(size_t)o].layer, 0);
+      EXPECT_EQ(writer.into[(size_t)o].k, c.at(c.k, 0, o, h));
+      EXPECT_EQ(writer.into[(size_t)o].v, c.at(c.v, 0, o, h));
+      EXPECT_EQ(writer.into[(size_t)o].layer, 1);
+    }
+  }
 }
 
 // [SECTION] rollout: W_Q = 0 makes every score 0, so a row attends equally to the keys it may see. The

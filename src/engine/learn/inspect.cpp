@@ -126,11 +126,6 @@ Mat transpose(const Mat& a) {
     for (int j = 0; j < a.cols; ++j) t.at(j, i) = a.at(i, j);
   return t;
 }
-double frobenius(const Mat& a) {
-  double s = 0.0;
-  for (double x : a.v) s += x * x;
-  return std::sqrt(s);
-}
 // Columns [first, first + count) of a (rows, ld) parameter as a matrix.
 template <class T>
 Mat columns(const T* w, int rows, int ld, int first, int count) {
@@ -497,29 +492,85 @@ std::string circuits(const Model<T>& model, int layer, int head, Circuits& out) 
   return "";
 }
 
+namespace {
+// ‖A·X·C‖_F² = tr(G_A·X·G_C·Xᵀ) = Σ (G_A·X·G_C) ⊙ X      G_A = AᵀA, G_C = C·Cᵀ
+// The d_model × d_model products of composition have rank ≤ d_head: their norms come from head-sized
+// matrices, never forming a d_model² one (at d_model 512, 32 pairs: milliseconds instead of seconds).
+double product_norm(const Mat& g_a, const Mat& x, const Mat& g_c) {
+  const Mat y = mul(mul(g_a, x), g_c);
+  double t = 0.0;
+  for (size_t i = 0; i < y.v.size(); ++i) t += y.v[i] * x.v[i];
+  return std::sqrt(std::max(t, 0.0));
+}
+Mat identity(int n) {
+  Mat m(n, n);
+  for (int i = 0; i < n; ++i) m.at(i, i) = 1.0;
+  return m;
+}
+// A head's weights and their Gram matrices: G_Q = W_QᵀW_Q, G_K = W_KᵀW_K, G_V = W_VᵀW_V, G_O = W_O·W_Oᵀ.
+struct HeadGrams {
+  HeadWeights w;
+  Mat g_q, g_k, g_v, g_o;
+};
+template <class T>
+HeadGrams head_grams(const Model<T>& model, int l, int h) {
+  HeadWeights w = head_weights(model, l, h);
+  Mat g_q = mul(transpose(w.q), w.q), g_k = mul(transpose(w.k), w.k), g_v = mul(transpose(w.v), w.v);
+  Mat g_o = mul(w.o, transpose(w.o));
+  return {std::move(w), std::move(g_q), std::move(g_k), std::move(g_v), std::move(g_o)};
+}
+
+// Q, K and V composition of writer (l, w) into reader (l + 1, r), as inspect.h defines them:
+//   M_w = W_V^w·I·W_O^w          B_r = W_Q^r·I·(W_K^r)ᵀ          N_r = W_V^r·I·W_O^r
+//   M_w·B_r  = W_V^w·(W_O^w·W_Q^r)·(W_K^r)ᵀ       B_r·M_wᵀ = W_Q^r·((W_K^r)ᵀ·(W_O^w)ᵀ)·(W_V^w)ᵀ
+//   M_w·N_r  = W_V^w·(W_O^w·W_V^r)·W_O^r
+HeadComposition::Pair compose(const HeadGrams& w, const HeadGrams& r, bool cross) {
+  const double n_ov_w = product_norm(w.g_v, identity(w.g_v.rows), w.g_o);
+  const double n_qk = product_norm(r.g_q, identity(r.g_q.rows), r.g_k);
+  const double n_ov_r = product_norm(r.g_v, identity(r.g_v.rows), r.g_o);
+  const auto score = [](double num, double den) { return den > 0.0 ? num / den : 0.0; };
+  const double nan = std::numeric_limits<double>::quiet_NaN();  // cross: keys and values read the source, which no head writes
+  const double q = product_norm(w.g_v, mul(w.w.o, r.w.q), r.g_k);
+  const double k = cross ? nan : product_norm(r.g_q, mul(transpose(r.w.k), transpose(w.w.o)), w.g_v);
+  const double v = cross ? nan : product_norm(w.g_v, mul(w.w.o, r.w.v), r.g_o);
+  return {0, 0, score(q, n_ov_w * n_qk), cross ? nan : score(k, n_ov_w * n_qk), cross ? nan : score(v, n_ov_w * n_ov_r)};
+}
+}  // namespace
+
 template <class T>
 Composition composition_scores(const Model<T>& model) {
   const ModelSpec& s = model.spec();
-  const int L = s.layers, H = s.heads;
   Composition c;
-  c.layers = L, c.heads = H;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (int l = 0; l + 1 < L; ++l)
-    for (int r = 0; r < H; ++r) {
-      const HeadWeights reader = head_weights(model, l + 1, r);
-      const Mat qk = mul(reader.q, transpose(reader.k)), ov_r = mul(reader.v, reader.o);
-      const double n_qk = frobenius(qk), n_ov_r = frobenius(ov_r);
-      for (int w = 0; w < H; ++w) {
-        const HeadWeights writer = head_weights(model, l, w);
-        const Mat ov_w = mul(writer.v, writer.o);
-        const double n_ov_w = frobenius(ov_w);
-        const auto score = [](double num, double den) { return den > 0.0 ? num / den : 0.0; };
-        c.q.push_back(score(frobenius(mul(ov_w, qk)), n_ov_w * n_qk));
-        c.k.push_back(s.cross ? nan : score(frobenius(mul(qk, transpose(ov_w))), n_ov_w * n_qk));
-        c.v.push_back(s.cross ? nan : score(frobenius(mul(ov_w, ov_r)), n_ov_w * n_ov_r));
+  c.layers = s.layers, c.heads = s.heads;
+  for (int l = 0; l + 1 < s.layers; ++l) {
+    std::vector<HeadGrams> writers, readers;
+    for (int h = 0; h < s.heads; ++h) writers.push_back(head_grams(model, l, h)), readers.push_back(head_grams(model, l + 1, h));
+    for (int r = 0; r < s.heads; ++r)
+      for (int w = 0; w < s.heads; ++w) {
+        const HeadComposition::Pair p = compose(writers[(size_t)w], readers[(size_t)r], s.cross);
+        c.q.push_back(p.q), c.k.push_back(p.k), c.v.push_back(p.v);
       }
-    }
+  }
   return c;
+}
+
+template <class T>
+HeadComposition composition_of(const Model<T>& model, int layer, int head) {
+  const ModelSpec& s = model.spec();
+  HeadComposition out;
+  if (layer < 0 || layer >= s.layers || head < 0 || head >= s.heads) return out;
+  const HeadGrams self = head_grams(model, layer, head);
+  for (int h = 0; h < s.heads && layer > 0; ++h) {
+    HeadComposition::Pair p = compose(head_grams(model, layer - 1, h), self, s.cross);
+    p.layer = layer - 1, p.head = h;
+    out.from.push_back(p);
+  }
+  for (int h = 0; h < s.heads && layer + 1 < s.layers; ++h) {
+    HeadComposition::Pair p = compose(self, head_grams(model, layer + 1, h), s.cross);
+    p.layer = layer + 1, p.head = h;
+    out.into.push_back(p);
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -577,6 +628,7 @@ std::string rollout(Model<T>& model, const Example& e, Rollout& out) {
   template std::string attribute(Model<T>&, const Example&, int, Attribution&);                                      \
   template std::string circuits(const Model<T>&, int, int, Circuits&);                                               \
   template Composition composition_scores(const Model<T>&);                                                          \
+  template HeadComposition composition_of(const Model<T>&, int, int);                                                \
   template std::string rollout(Model<T>&, const Example&, Rollout&);
 ATTN_INSPECT_INSTANTIATE(float)
 ATTN_INSPECT_INSTANTIATE(double)

@@ -220,8 +220,22 @@ struct Composition {
     return s[((size_t)l * heads + reader) * heads + writer];
   }
 };
+// Each pair costs about 6·d_model·d_head² (the norms come from head-sized Gram matrices, inspect.cpp).
+// The whole table: (layers − 1)·heads² ≤ 768 pairs (about 150 GFLOP at the model's largest heads,
+// d_head 256; milliseconds for the lab's task models).
 template <class T>
 Composition composition_scores(const Model<T>& model);
+// One head's row and column of it: the heads of layer − 1 writing into it, and of layer + 1 reading it
+// (2·heads ≤ 32 pairs).
+struct HeadComposition {
+  struct Pair {
+    int layer = 0, head = 0;   // the other head
+    double q = 0.0, k = 0.0, v = 0.0;
+  };
+  std::vector<Pair> from, into;
+};
+template <class T>
+HeadComposition composition_of(const Model<T>& model, int layer, int head);
 
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] rollout
