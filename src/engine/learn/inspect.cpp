@@ -81,6 +81,16 @@ Batch one(const Example& e) {
   return b;
 }
 
+// Sets a hook on the model for one scope, and takes it off again on every way out.
+template <class T>
+struct HookScope {
+  Model<T>& model;
+  HookScope(Model<T>& m, ForwardHook<T>* hook) : model(m) { model.set_hook(hook); }
+  ~HookScope() { model.set_hook(nullptr); }
+  HookScope(const HookScope&) = delete;
+  HookScope& operator=(const HookScope&) = delete;
+};
+
 template <class T>
 int argmax(const T* z, int n) {
   return (int)(std::max_element(z, z + n) - z);
@@ -226,10 +236,9 @@ template <class T>
 Metrics ablated_metrics(Subject<T>& s, const AblationSpec& ablation) {
   prepare_held_out(s);
   AblationHook<T> hook(s.model.spec(), ablation, &s.means);
-  s.model.set_hook(ablation.heads.empty() ? nullptr : &hook);
+  const HookScope<T> scope(s.model, ablation.heads.empty() ? nullptr : &hook);
   MetricSums sums;
   for (const Batch& c : s.held_out) sums.add(*s.task, s.model, c, s.model.forward(c));
-  s.model.set_hook(nullptr);
   return sums.finish(*s.task, s.model.spec().layers, s.model.spec().heads);
 }
 
@@ -238,11 +247,12 @@ ProbeResult ablated_probe(Subject<T>& s, const Example& e, const AblationSpec& a
   if (ablation.mode == AblationMode::mean) prepare_held_out(s);
   const ModelSpec& spec = s.model.spec();
   AblationHook<T> hook(spec, ablation, &s.means);
-  s.model.set_hook(ablation.heads.empty() ? nullptr : &hook);
   const Batch b = one(e);
   ProbeResult p;
-  p.loss = s.model.forward(b);
-  s.model.set_hook(nullptr);
+  {
+    const HookScope<T> scope(s.model, ablation.heads.empty() ? nullptr : &hook);
+    p.loss = s.model.forward(b);
+  }
   p.n = b.n, p.m = s.model.m(), p.layers = spec.layers, p.heads = spec.heads;
   for (int l = 0; l < spec.layers; ++l) p.weights.emplace_back(s.model.weights(l).begin(), s.model.weights(l).end());
   p.logits.assign(s.model.logits().begin(), s.model.logits().end());
@@ -328,11 +338,10 @@ std::string patched_logits(Model<T>& model, const Example& clean, const Example&
   if (std::string e = check_pair(s, clean, corrupt); !e.empty()) return e;
   if (std::string e = check_patches<T>(s, (int)clean.tokens.size(), patches); !e.empty()) return e;
   PatchHook<T> hook(s, s.layers);
-  model.set_hook(&hook);
+  const HookScope<T> scope(model, &hook);
   model.forward(one(clean));
   hook.recording = false, hook.patches = &patches;
   model.forward(one(corrupt));
-  model.set_hook(nullptr);
   logits = model.logits();
   return "";
 }
@@ -344,7 +353,7 @@ std::string patch(Model<T>& model, const Example& clean, const Example& corrupt,
   const int n = (int)clean.tokens.size(), V = s.vocab, L = s.layers, H = s.heads;
   // pass 1: the clean run (recorded) and the corrupted run, unpatched
   PatchHook<T> hook(s, L);
-  model.set_hook(&hook);
+  const HookScope<T> scope(model, &hook);
   model.forward(one(clean));
   const std::vector<T> clean_logits = model.logits();
   const std::vector<Patch> none;
@@ -356,12 +365,9 @@ std::string patch(Model<T>& model, const Example& clean, const Example& corrupt,
   if (position < 0) {
     for (int i = n - 1; i >= 0 && position < 0; --i)
       if (answer(clean_logits, i) != answer(corrupt_logits, i)) position = i;
-    if (position < 0) {
-      model.set_hook(nullptr);
+    if (position < 0)
       return "position: the clean and corrupted inputs get the same prediction at every position (nothing to restore)";
-    }
   } else if (position >= n) {
-    model.set_hook(nullptr);
     return "position: " + std::to_string(position) + " is outside the input (0.." + std::to_string(n - 1) + ")";
   }
   const int a = answer(clean_logits, position), b = answer(corrupt_logits, position);
@@ -372,11 +378,9 @@ std::string patch(Model<T>& model, const Example& clean, const Example& corrupt,
   out.position = position, out.n = n, out.layers = L, out.heads = H, out.clean_answer = a, out.corrupt_answer = b;
   out.clean_logit_diff = diff(clean_logits), out.corrupt_logit_diff = diff(corrupt_logits);
   const double span = out.clean_logit_diff - out.corrupt_logit_diff;
-  if (!(span > 0.0)) {
-    model.set_hook(nullptr);
+  if (!(span > 0.0))
     return "position: the clean and corrupted runs predict the same token at " + std::to_string(position) +
            " (no logit difference to restore)";
-  }
   // pass 3: one corrupted run per patch
   const auto restored = [&](Patch p) {
     const std::vector<Patch> one_patch{p};
@@ -388,7 +392,6 @@ std::string patch(Model<T>& model, const Example& clean, const Example& corrupt,
     for (int h = 0; h < H; ++h) out.heads_restored.push_back(restored({Patch::Kind::head, l, h}));
   for (int l = 0; l <= L; ++l)
     for (int i = 0; i < n; ++i) out.residual_restored.push_back(restored({Patch::Kind::residual, l, i}));
-  model.set_hook(nullptr);
   return "";
 }
 
