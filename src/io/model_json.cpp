@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "config_json.h"
@@ -467,7 +468,8 @@ Config layer_config(const learn::Model<float>& model, const std::vector<std::str
 }
 
 std::string run_model_json(const TrainSetup& setup, const std::vector<float>& params, const learn::Example& e,
-                           std::string& out, int indent) {
+                           std::string& out, int indent, const learn::AblationSpec* ablation,
+                           const learn::HeadMeans<float>* means) {
   const ModelSpec& s = setup.spec;
   const learn::Task& task = *learn::find_task(setup.task);
   learn::Batch b = learn::batch_of(e);
@@ -475,7 +477,14 @@ std::string run_model_json(const TrainSetup& setup, const std::vector<float>& pa
   if (std::string err = learn::check_batch(s, b); !err.empty()) return err;
   learn::Model<float> model(s);
   model.params() = params;
+  if (ablation) {
+    if (std::string err = learn::check_heads(s, ablation->heads, "--ablate"); !err.empty()) return err;
+    if (ablation->mode == learn::AblationMode::mean && (!means || means->n < b.n)) return "--mode: mean needs the held-out means";
+  }
+  std::optional<learn::AblationHook<float>> hook;
+  if (ablation) model.set_hook(&hook.emplace(s, *ablation, means));
   const double loss = model.forward(b);
+  model.set_hook(nullptr);
 
   std::vector<std::string> names, source_names;
   for (int id : b.tokens) names.push_back(task.token_name(id));
@@ -493,6 +502,11 @@ std::string run_model_json(const TrainSetup& setup, const std::vector<float>& pa
   ojson j = layers[0];  // the top-level fields: layer 0, exactly the lab's run output
   j["layers"] = layers;
   j["model"] = {{"task", setup.task}, {"layers", s.layers}, {"vocab", s.vocab}, {"tied", s.tied}};
+  if (ablation) {
+    ojson heads = ojson::array();
+    for (const learn::HeadRef& h : ablation->heads) heads.push_back({h.layer, h.head});
+    j["ablated"] = {{"heads", std::move(heads)}, {"mode", learn::to_string(ablation->mode)}};
+  }
   j["logits"] = matrix_json(model.logits().data(), n, s.vocab, s.vocab);
   ojson predictions = ojson::array(), targets = ojson::array();
   int correct = 0, counted = 0;

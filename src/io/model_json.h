@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine.h"
+#include "learn/inspect.h"
 #include "learn/train.h"
 
 namespace attn {
@@ -49,7 +50,12 @@ Config layer_config(const learn::Model<float>& model, const std::vector<std::str
 // Every stage of every layer of a trained model on one example, computed by the lab's Engine (one
 // engine): the top-level fields are layer 0's, exactly as `attnlab-cli run` prints for a config; "layers"
 // holds every layer in the same form; then logits, predictions and accuracy. "" or an error.
+// With `ablation` (its heads checked here; `means` for the mean mode, learn/inspect.h), those heads'
+// outputs are replaced in the model's forward pass: every later layer's input stream, the logits and the
+// predictions are the ablated model's, and "ablated" lists the heads and the mode. Each layer's stages are
+// the lab's on that layer's input, so an ablated head's own attention and output are shown as computed.
 std::string run_model_json(const learn::TrainSetup& setup, const std::vector<float>& params,
-                           const learn::Example& example, std::string& out, int indent = -1);
+                           const learn::Example& example, std::string& out, int indent = -1,
+                           const learn::AblationSpec* ablation = nullptr, const learn::HeadMeans<float>* means = nullptr);
 
 }  // namespace attn

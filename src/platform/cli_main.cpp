@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_inspect.h"
 #include "cli_train.h"
 #include "config_json.h"
 #include "engine.h"
@@ -178,11 +179,18 @@ const Command kCommands[] = {
     {"kernels", "", kernels_command},
 };
 
-// The learning commands (cli_train.cpp, docs/train.md): main() hands them over before the table.
+// The learning commands (cli_train.cpp, docs/train.md) and the inspection commands (cli_inspect.cpp,
+// docs/inspect.md): main() hands them over before the table.
 const Command kLearnCommands[] = {
     {"train", "CONFIG.json|- [--steps N] [--out MODEL.json] [--log LOG.jsonl]   (docs/train.md)", nullptr},
     {"run", "MODEL.json [--tokens \"a b\"] [--source \"1 2\"]", nullptr},
     {"grad", "MODEL.json BATCH.json|- [--double]", nullptr},
+    {"run", "MODEL.json --ablate L.H[,L.H...] [--mode zero|mean]   (docs/inspect.md)", nullptr},
+    {"ablate", "MODEL.json --heads L.H[,L.H...] | --each [--mode zero|mean]", nullptr},
+    {"patch", "MODEL.json [--clean \"a b\"] --corrupt \"a c\" | --corrupt-at I [--position I]", nullptr},
+    {"attribute", "MODEL.json [--tokens \"a b\"] [--target ID]", nullptr},
+    {"circuits", "MODEL.json --layer L --head H", nullptr},
+    {"rollout", "MODEL.json [--tokens \"a b\"]", nullptr},
 };
 
 std::string usage() {
@@ -195,7 +203,7 @@ std::string usage() {
 std::string command_names() {
   std::string s;
   for (const Command& c : kCommands) s += std::string(s.empty() ? "" : ", ") + c.name;
-  return s + ", train, grad";
+  return s + ", train, grad, ablate, patch, attribute, circuits, rollout";
 }
 
 }  // namespace
@@ -208,6 +216,7 @@ int main(int argc, char** argv) {
   try {
     if (argc < 2) fail(2, "missing command (" + command_names() + "; see attnlab-cli --help)");
     if (attn::is_learn_command(argc, argv)) return attn::learn_main(argc, argv);  // train, grad, run MODEL.json
+    if (attn::is_inspect_command(argc, argv)) return attn::inspect_main(argc, argv);  // ablate, patch, ... (docs/inspect.md)
     for (const Command& c : kCommands)
       if (!std::strcmp(argv[1], c.name)) return c.run(std::span<char*>(argv + 2, (size_t)(argc - 2)));
     fail(2, std::string("unknown command '") + argv[1] + "' (expected " + command_names() + "; see attnlab-cli --help)");

@@ -2,6 +2,7 @@
 //
 //   attnlab-cli train CONFIG.json|- [--steps N] [--out MODEL.json] [--log LOG.jsonl] [--quiet]
 //   attnlab-cli run MODEL.json [--tokens "a b c"] [--source "1 2 3"] [--example I] [--indent N]
+//                              [--ablate L.H[,L.H...] [--mode zero|mean]]   (docs/inspect.md)
 //   attnlab-cli grad MODEL.json BATCH.json|- [--double] [--indent N]
 //
 // Exit codes as for run: 0 success, 2 bad usage or input (one line naming the field), 1 I/O error;
@@ -15,11 +16,13 @@
 #include <iostream>
 #include <sstream>
 
+#include <optional>
+
+#include "cli_inspect.h"
 #include "learn/train.h"
 #include "model_json.h"
 
 namespace attn {
-namespace {
 
 int fail(int code, const std::string& message) {
   std::fprintf(stderr, "attnlab-cli: %s\n", message.c_str());
@@ -46,6 +49,32 @@ bool parse_count(const char* s, long long lo, long long hi, long long& out) {
   out = v;
   return true;
 }
+
+std::string example_from_args(const learn::TrainSetup& setup, const std::string& tokens, const std::string& source,
+                              long long example, learn::Example& e) {
+  const learn::Task& task = *learn::find_task(setup.task);
+  e = learn::Example{};
+  if (tokens.empty() && !source.empty()) return "--source: only with --tokens (without them, the held-out example's source is used)";
+  if (tokens.empty()) {
+    // The task's own input: example I of the held-out set this model was evaluated on.
+    learn::TrainSetup held = setup;
+    held.train.eval_batch = (int)std::min<long long>(example + 1, learn::TrainLimits::max_eval_batch);
+    held.train.steps = 0;
+    learn::Trainer t;
+    if (std::string err = t.start(held); !err.empty()) return err;
+    e = t.held_out_example((int)example);
+    return "";
+  }
+  if (std::string err = learn::ids_from_labels(task, setup.spec.vocab, tokens, "--tokens", e.tokens); !err.empty()) return err;
+  if (setup.spec.cross) {
+    if (source.empty()) return "--source: a cross-attention model needs a source sequence";
+    return learn::ids_from_labels(task, setup.spec.vocab, source, "--source", e.source);
+  }
+  if (!source.empty()) return "--source: only a cross-attention model takes a source sequence";
+  return "";
+}
+
+namespace {
 
 int train_command(int argc, char** argv) {
   if (argc < 3) return fail(2, "train: missing CONFIG (a file, or - for stdin)");
@@ -98,42 +127,38 @@ int train_command(int argc, char** argv) {
 
 int run_model_command(int argc, char** argv) {
   std::string text, tokens, source;
+  std::optional<std::string> ablate, mode;
   long long example = 0, indent = -1;
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
     const bool has_value = i + 1 < argc;
     if (a == "--tokens" && has_value) tokens = argv[++i];
     else if (a == "--source" && has_value) source = argv[++i];
+    else if (a == "--ablate" && has_value) ablate = argv[++i];
+    else if (a == "--mode" && has_value) mode = argv[++i];
     else if (a == "--example" && has_value) {
       if (!parse_count(argv[++i], 0, 1 << 20, example)) return fail(2, "--example: expected an integer >= 0");
     } else if (a == "--indent" && has_value) {
       if (!parse_count(argv[++i], -1, 16, indent)) return fail(2, "--indent: expected an integer -1..16");
-    } else return fail(2, "unknown or incomplete option '" + a + "' (a model file takes --tokens, --source, --example, --indent)");
+    } else return fail(2, "unknown or incomplete option '" + a + "' (a model file takes --tokens, --source, --example, --indent, --ablate, --mode)");
   }
   if (!read_text(argv[2], text)) return fail(1, std::string(argv[2]) + ": cannot read the file");
   learn::TrainSetup setup;
   std::vector<float> params;
   if (std::string e = parse_model(text, setup, params); !e.empty()) return fail(2, e);
-  const learn::Task& task = *learn::find_task(setup.task);
   learn::Example e;
-  if (tokens.empty()) {
-    // The task's own input: example I of the held-out set this model was evaluated on.
-    setup.train.eval_batch = (int)std::min<long long>(example + 1, learn::TrainLimits::max_eval_batch);
-    setup.train.steps = 0;
-    learn::Trainer t;
-    if (std::string err = t.start(setup); !err.empty()) return fail(2, err);
-    e = t.held_out_example((int)example);
-  } else {
-    if (std::string err = learn::ids_from_labels(task, setup.spec.vocab, tokens, "--tokens", e.tokens); !err.empty()) return fail(2, err);
-    if (setup.spec.cross) {
-      if (source.empty()) return fail(2, "--source: a cross-attention model needs a source sequence");
-      if (std::string err = learn::ids_from_labels(task, setup.spec.vocab, source, "--source", e.source); !err.empty()) return fail(2, err);
-    } else if (!source.empty()) {
-      return fail(2, "--source: only a cross-attention model takes a source sequence");
-    }
+  if (std::string err = example_from_args(setup, tokens, source, example, e); !err.empty()) return fail(2, err);
+  // --ablate: those heads' outputs replaced as `ablate` replaces them (cli_inspect.cpp, docs/inspect.md)
+  learn::AblationSpec ablation;
+  learn::Subject<float> subject;
+  if (ablate) {
+    if (std::string err = ablation_from_args(setup, params, *ablate, mode, ablation, subject); !err.empty()) return fail(2, err);
+  } else if (mode) {
+    return fail(2, "--mode: only with --ablate");
   }
   std::string out;
-  if (std::string err = run_model_json(setup, params, e, out, (int)indent); !err.empty()) return fail(2, err);
+  if (std::string err = run_model_json(setup, params, e, out, (int)indent, ablate ? &ablation : nullptr, &subject.means); !err.empty())
+    return fail(2, err);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fputc('\n', stdout);
   return std::fflush(stdout) == 0 ? 0 : 1;

@@ -7,28 +7,9 @@ Usage: test_learn_cli.py CLI [RUNNER...]   (e.g. node --no-experimental-fetch at
 import json
 import math
 import os
-import subprocess
-import sys
 import tempfile
 
-cli = sys.argv[1:]
-failures = []
-passed = 0
-
-
-def check(cond, what):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(args, stdin=None):
-    p = subprocess.run(cli + args, input=stdin, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
+from clitest import check, expect_error, finish, run
 
 tmp = tempfile.mkdtemp()
 
@@ -41,14 +22,6 @@ def write(name, text):
     with open(path(name), "w") as f:
         f.write(text)
     return path(name)
-
-
-def expect_error(args, field, stdin=None, code=2):
-    rc, out, err = run(args, stdin)
-    lines = err.strip().split("\n")
-    check(rc == code, f"{args} {stdin!r}: exit {rc}, expected {code} ({err.strip()})")
-    check(len(lines) == 1 and field in err, f"{args} {stdin!r}: stderr {err.strip()!r} should be one line naming {field}")
-    check(out == "", f"{args} {stdin!r}: printed output despite the error")
 
 
 # [SECTION] bad training configs: exit 2, one line naming the field
@@ -231,5 +204,4 @@ check(rc == 0 and r.get("source_tokens") and len(r["x_source"]) == 4, f"run: a c
 rc, out, err = run(["grad", path("tr_model.json"), "-"], stdin='{"tokens": [[20, 10]], "targets": [[11, 12]], "source": [[1, 2, 3]]}')
 check(rc == 0 and "w_e" in json.loads(out)["gradients"], f"grad with a source ({err.strip()})")
 
-print(f"{passed} passed, {len(failures)} failed")
-sys.exit(1 if failures else 0)
+finish()

@@ -238,10 +238,12 @@ void Model<T>::attention_layer_forward(int l) {
       attention_weights_forward(k, hd.q, HK, hd.k, HK, n, m, d_k, (T)s.alpha(), mask_, hd.weights, fully_.data());
       mix_forward(k, hd.weights, hd.v, HV, n, m, d_v, hd.concat, HV, mask_.ranges.data());
     }
+  if (hook_) hook_->head_outputs(l, B, n, a.concat.data());
   // pass 3: the residual, X_l+1 = X_l + concat·W_O
   std::vector<T>& next = x_[(size_t)l + 1];
   std::copy(x, x + (size_t)B * n * D, next.begin());
   output_forward(k, a.concat.data(), B * n, HV, param(Param::w_o, l), D, next.data(), true);
+  if (hook_) hook_->stream(l + 1, B, n, next.data());
 }
 
 // dX_ holds dX_l+1 on entry and dX_l on exit: the residual passes it through unchanged, and what flows
@@ -366,6 +368,7 @@ double Model<T>::forward(const Batch& batch) {
   layout(B, n, m);
   tokens_ = batch.tokens, targets_ = batch.targets, source_ = batch.source;
   embed_forward(tokens_.data(), B * n, n, x_[0].data());
+  if (hook_) hook_->stream(0, B, n, x_[0].data());
   if (s.cross) embed_forward(source_.data(), B * m, m, xs_.data());
   for (int l = 0; l < s.layers; ++l) attention_layer_forward(l);
   unembed_forward();

@@ -12,6 +12,7 @@
 //
 // [SECTION] spec        sizes and options, and the parameter layout
 // [SECTION] batch       token ids and targets
+// [SECTION] hook        an optional intervention on the forward pass (learn/inspect.h)
 // [SECTION] model       parameters, gradients, activations
 #pragma once
 #include <cstdint>
@@ -86,6 +87,21 @@ struct Batch {
 std::string check_batch(const ModelSpec& s, const Batch& b);
 
 // ---------------------------------------------------------------------------------------------------
+// [SECTION] hook
+// ---------------------------------------------------------------------------------------------------
+// Set on a model, forward() hands it two kinds of activation, which it may change in place (ablation,
+// activation patching). Without one, forward() runs exactly the operations it runs without the seam.
+// backward() after a hooked forward is not defined: the hook's changes have no gradient.
+template <class T>
+struct ForwardHook {
+  virtual ~ForwardHook() = default;
+  // Layer l's head outputs A_h·V_h side by side, concat (B·n, H·d_v), before X_l+1 = X_l + concat·W_O.
+  virtual void head_outputs(int l, int batch, int n, T* concat) = 0;
+  // The residual stream X_l (B·n, d_model) once written, l = 0 (the embedding) .. L, before it is read.
+  virtual void stream(int l, int batch, int n, T* x) = 0;
+};
+
+// ---------------------------------------------------------------------------------------------------
 // [SECTION] model
 // ---------------------------------------------------------------------------------------------------
 template <class T>
@@ -112,6 +128,8 @@ class Model {
 
   // float: nullptr = the fastest kernels for this CPU. double ignores it (plain loops).
   void set_kernels(const KernelSet* k) { kernels_ = k; }
+  // nullptr = none (the default). The model does not own it.
+  void set_hook(ForwardHook<T>* hook) { hook_ = hook; }
 
   // Runs the batch, keeping every activation for backward(); returns the mean cross-entropy over the
   // target cells (0 if there are none). The batch must pass check_batch.
@@ -174,6 +192,7 @@ class Model {
   std::vector<Tensor> tensors_;
   std::vector<T> params_, grads_;
   const KernelSet* kernels_ = nullptr;
+  ForwardHook<T>* hook_ = nullptr;
 
   // laid out by layout()
   int B_ = 0, n_ = 0, m_ = 0;

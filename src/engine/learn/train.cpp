@@ -26,6 +26,18 @@ std::string validate(const TrainSetup& s) {
   return "";
 }
 
+Batch held_out_batch(const TrainSetup& setup) {
+  Rng held_out_rng(hash_string("held-out", setup.train.seed));
+  return make_batch(*find_task(setup.task), setup.spec, setup.train.eval_batch, setup.spec.n_ctx, held_out_rng);
+}
+
+std::vector<Batch> chunks_of(const Batch& b, int chunk) {
+  std::vector<Batch> out;
+  chunk = std::max(1, std::min(chunk, b.size));
+  for (int first = 0; first < b.size; first += chunk) out.push_back(slice(b, first, std::min(chunk, b.size - first)));
+  return out;
+}
+
 std::string Trainer::start(const TrainSetup& setup, const KernelSet* kernels) {
   if (std::string e = validate(setup); !e.empty()) return e;
   setup_ = setup;
@@ -38,12 +50,8 @@ std::string Trainer::start(const TrainSetup& setup, const KernelSet* kernels) {
   adamw_.reset(setup.train.adamw, model_.params().size());
   // Separate streams for training batches and the held-out set, both from the seed.
   batch_rng_ = Rng(hash_string("batches", setup.train.seed));
-  Rng held_out_rng(hash_string("held-out", setup.train.seed));
-  held_out_ = make_batch(*task_, setup.spec, setup.train.eval_batch, setup.spec.n_ctx, held_out_rng);
-  held_out_chunks_.clear();
-  const int chunk = std::max(1, std::min(setup.train.micro_batch, held_out_.size));
-  for (int first = 0; first < held_out_.size; first += chunk)
-    held_out_chunks_.push_back(slice(held_out_, first, std::min(chunk, held_out_.size - first)));
+  held_out_ = held_out_batch(setup);
+  held_out_chunks_ = chunks_of(held_out_, setup.train.micro_batch);
   pending_ = {};
   part_ = 0;
   step_ = 0, diverged_ = converged_ = false, message_.clear(), history_.clear();

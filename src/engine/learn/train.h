@@ -24,6 +24,10 @@ struct TrainSetup {
 TrainSetup default_setup(const Task& task);
 // "" when the setup can train, else one line naming the field.
 std::string validate(const TrainSetup& s);
+// The held-out set a (valid) setup is evaluated on, drawn from its seed, and a batch cut into chunks of
+// at most `chunk` sequences, as an evaluation runs it (train.micro_batch at a time).
+Batch held_out_batch(const TrainSetup& setup);
+std::vector<Batch> chunks_of(const Batch& b, int chunk);
 
 // One evaluation on the held-out batch.
 struct EvalPoint {
