@@ -269,12 +269,24 @@ TEST(SessionLink, CommandsWhileTheThreadTrainsKeepItConsistentAndItJoinsOnExit) 
     link->update(0.0);
     // Commands in every state of a step: pause, step, replay, resume, a new run, reset.
     const int k = i % 6;
-    if (k == 0) ASSERT_EQ(link->send(cmd::Pause{}), "");
-    if (k == 1) ASSERT_EQ(link->send(cmd::Step{long_run, {"long", -1, -1}}), "");
-    if (k == 2) ASSERT_EQ(link->send(cmd::Replay{0}), "");
-    if (k == 3) ASSERT_EQ(link->send(cmd::Train{long_run, {"long", -1, -1}}), "");
-    if (k == 4 && i % 12 == 4) ASSERT_EQ(link->send(cmd::Start{long_run, {"again", -1, -1}, true}), "");
-    if (k == 5 && i % 24 == 5) ASSERT_EQ(link->send(cmd::Reset{long_run, {}}), "");
+    if (k == 0) {
+      ASSERT_EQ(link->send(cmd::Pause{}), "");
+    }
+    if (k == 1) {
+      ASSERT_EQ(link->send(cmd::Step{long_run, {"long", -1, -1}}), "");
+    }
+    if (k == 2) {
+      ASSERT_EQ(link->send(cmd::Replay{0}), "");
+    }
+    if (k == 3) {
+      ASSERT_EQ(link->send(cmd::Train{long_run, {"long", -1, -1}}), "");
+    }
+    if (k == 4 && i % 12 == 4) {
+      ASSERT_EQ(link->send(cmd::Start{long_run, {"again", -1, -1}, true}), "");
+    }
+    if (k == 5 && i % 24 == 5) {
+      ASSERT_EQ(link->send(cmd::Reset{long_run, {}}), "");
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   for (int i = 0; i < 100000 && link->update(0.0) == false; ++i) std::this_thread::yield();
@@ -283,7 +295,9 @@ TEST(SessionLink, CommandsWhileTheThreadTrainsKeepItConsistentAndItJoinsOnExit) 
   EXPECT_EQ(s.refused, "");
   // The copy is one consistent state: its curves belong to its run, in order.
   for (size_t i = 1; i < s.history.size(); ++i) EXPECT_LT(s.history[i - 1].step, s.history[i].step);
-  if (!s.history.empty()) EXPECT_LE(s.history.back().step, s.step);
+  if (!s.history.empty()) {
+    EXPECT_LE(s.history.back().step, s.step);
+  }
   EXPECT_LE(s.train_loss.size(), (size_t)s.step);
   ASSERT_EQ(link->send(cmd::Train{long_run, {"long", -1, -1}}), "");
   link.reset();  // while training: the thread stops after its slice and is joined (ASan: nothing leaks)
