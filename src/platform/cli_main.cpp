@@ -183,6 +183,8 @@ const Command kLearnCommands[] = {
     {"train", "CONFIG.json|- [--steps N] [--out MODEL.json] [--log LOG.jsonl]   (docs/train.md)", nullptr},
     {"run", "MODEL.json [--tokens \"a b\"] [--source \"1 2\"]", nullptr},
     {"grad", "MODEL.json BATCH.json|- [--double]", nullptr},
+    {"sweep", "CONFIG.json|- --distance 1,2,4,8,16 [--models attention,rnn,lstm] [--steps N]", nullptr},
+    {"gradient-distance", "MODEL.json|CONFIG.json [--sequences N]", nullptr},
 };
 
 std::string usage() {
@@ -195,7 +197,7 @@ std::string usage() {
 std::string command_names() {
   std::string s;
   for (const Command& c : kCommands) s += std::string(s.empty() ? "" : ", ") + c.name;
-  return s + ", train, grad";
+  return s + ", train, grad, sweep, gradient-distance";
 }
 
 }  // namespace
