@@ -179,6 +179,28 @@ TEST_P(KernelSweep, DotMatchesReference) {
   }
 }
 
+// The recurrent models' gates: σ and tanh against the formula in double, over odd lengths (scalar tails)
+// and a range wide enough to saturate both, including ±100 (no overflow, no NaN).
+TEST_P(KernelSweep, SigmoidAndTanhMatchTheFormula) {
+  const attn::KernelSet& fast = *GetParam();
+  for (int n : {1, 3, 17, 33, 70}) {
+    std::vector<float> x = random_vec((size_t)n, 7);
+    for (float& v : x) v *= 12.0f;
+    x[0] = n % 2 ? 100.0f : -100.0f;
+    std::vector<float> s = x, t = x;
+    fast.sigmoid(s.data(), n);
+    fast.tanh(t.data(), n);
+    for (int i = 0; i < n; ++i) {
+      EXPECT_NEAR(s[(size_t)i], 1.0 / (1.0 + std::exp(-(double)x[(size_t)i])), 2e-7) << x[(size_t)i];
+      EXPECT_NEAR(t[(size_t)i], std::tanh((double)x[(size_t)i]), 2e-7) << x[(size_t)i];
+    }
+  }
+  float tiny[2] = {1e-5f, -3e-4f};
+  fast.tanh(tiny, 2);
+  EXPECT_NEAR(tiny[0], 1e-5f, 1e-7f);
+  EXPECT_NEAR(tiny[1], -3e-4f, 1e-7f);
+}
+
 std::string name_of(const ::testing::TestParamInfo<const attn::KernelSet*>& info) { return info.param->name; }
 
 INSTANTIATE_TEST_SUITE_P(AllKernelSets, KernelSweep, ::testing::ValuesIn(attn::available_kernel_sets().begin(), attn::available_kernel_sets().end()), name_of);

@@ -238,6 +238,7 @@ class Model {
   // recurrent models (recurrent.cpp), laid out by recurrent_layout()
   struct RecurrentActs {
     std::vector<T> h, c;   // ((n + 1)·B, hidden) time-major, first B rows zero; c: LSTM cells only
+    std::vector<T> tanh_c; // (n·B, hidden): LSTM, tanh(c_t) (backward needs it)
     std::vector<T> gates;  // (n·B, G·hidden): pre-activations, then (LSTM) i, f, g, o after their nonlinearity
   };
   std::vector<RecurrentActs> rec_;

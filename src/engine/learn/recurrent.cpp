@@ -19,12 +19,6 @@
 
 namespace attn::learn {
 
-namespace {
-template <class T>
-T sigmoid(T x) {
-  return T(1) / (T(1) + std::exp(-x));
-}
-}  // namespace
 
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] buffers
@@ -37,7 +31,7 @@ void Model<T>::recurrent_layout() {
   rec_.assign((size_t)s.layers, RecurrentActs{});
   for (RecurrentActs& r : rec_) {
     r.h.assign((rows + B) * H, T(0));
-    if (s.model == Arch::lstm) r.c.assign((rows + B) * H, T(0));
+    if (s.model == Arch::lstm) r.c.assign((rows + B) * H, T(0)), r.tanh_c.assign(rows * H, T(0));
     r.gates.assign(rows * GH, T(0));
   }
   tokens_tm_.assign(rows, 0);
@@ -134,7 +128,8 @@ void Model<T>::rnn_layer_forward(int l, const T* x, int in) {
     T* a = r.gates.data() + (size_t)t * B * H;
     if (t > 0) recurrent_term(ks(), r.h.data() + (size_t)t * B * H, B, H, param(Param::weight_hh, l), H, a);
     T* h = r.h.data() + (size_t)(t + 1) * B * H;
-    for (int k = 0; k < B * H; ++k) h[k] = std::tanh(a[k]);
+    std::copy(a, a + (size_t)B * H, h);
+    tanh_inplace(ks(), h, B * H);
   }
 }
 
@@ -177,17 +172,20 @@ void Model<T>::lstm_layer_forward(int l, const T* x, int in) {
     if (t > 0) recurrent_term(ks(), r.h.data() + (size_t)t * B * H, B, H, param(Param::weight_hh, l), GH, a);
     const T* c_prev = r.c.data() + (size_t)t * B * H;
     T* c = r.c.data() + (size_t)(t + 1) * B * H;
+    T* tc = r.tanh_c.data() + (size_t)t * B * H;
     T* h = r.h.data() + (size_t)(t + 1) * B * H;
+    // the gates in place: σ over [i, f], tanh over g, σ over o (each row b: i, f, g, o blocks of H)
     for (int b = 0; b < B; ++b) {
       T* ab = a + (size_t)b * GH;
-      for (int k = 0; k < H; ++k) {
-        const T i = sigmoid(ab[k]), f = sigmoid(ab[H + k]), g = std::tanh(ab[2 * H + k]), o = sigmoid(ab[3 * H + k]);
-        ab[k] = i, ab[H + k] = f, ab[2 * H + k] = g, ab[3 * H + k] = o;
-        const size_t at = (size_t)b * H + k;
-        c[at] = f * c_prev[at] + i * g;
-        h[at] = o * std::tanh(c[at]);
-      }
+      sigmoid_inplace(ks(), ab, 2 * H);
+      tanh_inplace(ks(), ab + 2 * H, H);
+      sigmoid_inplace(ks(), ab + 3 * H, H);
+      for (int k = 0; k < H; ++k) c[(size_t)b * H + k] = ab[H + k] * c_prev[(size_t)b * H + k] + ab[k] * ab[2 * H + k];
     }
+    std::copy(c, c + (size_t)B * H, tc);
+    tanh_inplace(ks(), tc, B * H);
+    for (int b = 0; b < B; ++b)
+      for (int k = 0; k < H; ++k) h[(size_t)b * H + k] = a[(size_t)b * GH + 3 * H + k] * tc[(size_t)b * H + k];
   }
 }
 
@@ -206,7 +204,7 @@ void Model<T>::lstm_layer_backward(int l, const T* x, int in, const T* dh_out, T
   for (int t = n - 1; t >= 0; --t) {
     const T* a = r.gates.data() + (size_t)t * B * GH;
     const T* c_prev = r.c.data() + (size_t)t * B * H;
-    const T* c = r.c.data() + (size_t)(t + 1) * B * H;
+    const T* tanh_c = r.tanh_c.data() + (size_t)t * B * H;
     const T* g_out = dh_out + (size_t)t * B * H;
     T* da = dgates_.data() + (size_t)t * B * GH;
     for (int b = 0; b < B; ++b) {
@@ -214,7 +212,7 @@ void Model<T>::lstm_layer_backward(int l, const T* x, int in, const T* dh_out, T
       T* dab = da + (size_t)b * GH;
       for (int k = 0; k < H; ++k) {
         const size_t at = (size_t)b * H + k;
-        const T i = ab[k], f = ab[H + k], g = ab[2 * H + k], o = ab[3 * H + k], tc = std::tanh(c[at]);
+        const T i = ab[k], f = ab[H + k], g = ab[2 * H + k], o = ab[3 * H + k], tc = tanh_c[at];
         const T dh = g_out[at] + dh_carry_[at];
         const T dc = dc_carry_[at] + dh * o * (T(1) - tc * tc);
         dab[k] = dc * g * i * (T(1) - i);
