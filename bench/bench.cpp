@@ -12,6 +12,7 @@
 //   attnlab-bench [--quick] [--max-n N] [--impl NAME]...
 //   attnlab-bench --train [--steps N]
 //   attnlab-bench --train-recurrent [--steps N]   (delayed copy: attention, rnn, lstm)
+//   attnlab-bench --pass-against-n [--max-n N]    (one forward + backward against n, each architecture)
 //
 // --train times training instead (the learning engine, docs/train.md): the induction model (2 layers,
 // n 32, batch 32, vocab 28, causal, learned positions, AdamW) with 2 and 4 heads and d_model 32 and 64
@@ -197,13 +198,41 @@ int bench_recurrent_training(int min_steps, double budget_ms) {
   return 0;
 }
 
+// One forward and backward pass (batch 8, no optimiser) against the sequence length n, for the three
+// architectures at the delayed copy's sizes: what "attention computes every position at once, a
+// recurrent layer n dependent steps" costs on one CPU core. Median ms per pass (time_ms).
+int bench_pass_against_n(int max_n) {
+  for (int n : {8, 16, 32, 64, 128, 256, 512}) {
+    if (n > max_n) continue;
+    for (const attn::learn::ArchKind& kind : attn::learn::arch_kinds()) {
+      attn::learn::TrainSetup s = attn::learn::default_setup(*attn::learn::find_task("delayed_copy"));
+      s.spec.model = kind.arch, s.spec.n_ctx = n;
+      attn::learn::Model<float> model(s.spec);
+      model.init(1);
+      attn::Rng rng(2);
+      attn::learn::Batch b;
+      b.size = 8, b.n = n;
+      for (int i = 0; i < 8 * n; ++i) b.tokens.push_back((int)(rng.next_u64() % 16)), b.targets.push_back((int)(rng.next_u64() % 16));
+      const double ms = time_ms([&] {
+        model.forward(b);
+        model.backward();
+      });
+      std::printf("{\"impl\":\"engine-pass\",\"isa\":\"%s\",\"model\":\"%s\",\"n\":%d,\"batch\":8,\"layers\":1,"
+                  "\"sequential_steps_per_layer\":%d,\"ms_per_pass\":%.4f}\n",
+                  attn::kernels().name, kind.name, n, kind.gates ? n : 1, ms);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int max_n = 1024;
   bool quick = false;
   std::vector<std::string> only;
-  bool train = false, train_recurrent = false;
+  bool train = false, train_recurrent = false, pass_against_n = false;
   int train_steps = 100;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true, max_n = 128;
@@ -211,16 +240,19 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--impl") && i + 1 < argc) only.push_back(argv[++i]);
     else if (!std::strcmp(argv[i], "--train")) train = true;
     else if (!std::strcmp(argv[i], "--train-recurrent")) train_recurrent = true;
+    else if (!std::strcmp(argv[i], "--pass-against-n")) pass_against_n = true;
     else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) train_steps = std::max(1, std::atoi(argv[++i]));
     else {
       std::fprintf(stderr, "usage: attnlab-bench [--quick] [--max-n N] [--impl engine|scalar|reference|openblas]...\n"
                            "       attnlab-bench --train [--steps N]\n"
-                           "       attnlab-bench --train-recurrent [--steps N]\n");
+                           "       attnlab-bench --train-recurrent [--steps N]\n"
+                           "       attnlab-bench --pass-against-n [--max-n N]\n");
       return 2;
     }
   }
   if (train) return bench_training(train_steps, quick ? 500.0 : 2000.0);
   if (train_recurrent) return bench_recurrent_training(train_steps, quick ? 500.0 : 2000.0);
+  if (pass_against_n) return bench_pass_against_n(std::min(max_n, 512));
   const auto wanted = [&](const char* impl) { return only.empty() || std::find(only.begin(), only.end(), impl) != only.end(); };
 #if ATTNLAB_HAVE_OPENBLAS
   openblas_set_num_threads(1);
