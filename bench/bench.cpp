@@ -11,6 +11,8 @@
 //
 //   attnlab-bench [--quick] [--max-n N] [--impl NAME]...
 //   attnlab-bench --train [--steps N]
+//   attnlab-bench --train-recurrent [--steps N]   (delayed copy: attention, rnn, lstm)
+//   attnlab-bench --pass-against-n [--max-n N]    (one forward + backward against n, each architecture)
 //
 // --train times training instead (the learning engine, docs/train.md): the induction model (2 layers,
 // n 32, batch 32, vocab 28, causal, learned positions, AdamW) with 2 and 4 heads and d_model 32 and 64
@@ -149,7 +151,16 @@ std::string ratio(const char* name, double base_ms, double ms) {
   return buf;
 }
 
-// Training steps per second on the induction model: a warm-up, then steps until ~`budget_ms` passed.
+// Milliseconds per training step: a warm-up, then at least min_steps steps until ~`budget_ms` passed.
+std::pair<double, int> ms_per_step(attn::learn::Trainer& t, int min_steps, double budget_ms) {
+  t.run(10);  // warm-up: buffers laid out, caches warm
+  int steps = 0;
+  const double t0 = now_ms();
+  while (steps < min_steps || now_ms() - t0 < budget_ms) steps += t.run(5);
+  return {(now_ms() - t0) / steps, steps};
+}
+
+// Training steps per second on the induction model.
 int bench_training(int min_steps, double budget_ms) {
   for (const auto& [d_model, heads] : {std::pair{32, 2}, {32, 4}, {64, 2}, {64, 4}}) {
     attn::learn::TrainSetup s = attn::learn::default_setup(*attn::learn::find_task("induction"));
@@ -157,15 +168,60 @@ int bench_training(int min_steps, double budget_ms) {
     s.train.steps = attn::learn::TrainLimits::max_steps, s.train.eval_every = attn::learn::TrainLimits::max_steps;
     attn::learn::Trainer t;
     check(t.start(s));
-    t.run(10);  // warm-up: buffers laid out, caches warm
-    int steps = 0;
-    const double t0 = now_ms();
-    while (steps < min_steps || now_ms() - t0 < budget_ms) steps += t.run(5);
-    const double ms = (now_ms() - t0) / steps;
+    const auto [ms, steps] = ms_per_step(t, min_steps, budget_ms);
     std::printf("{\"impl\":\"engine-train\",\"isa\":\"%s\",\"layers\":2,\"d_model\":%d,\"heads\":%d,\"n\":32,"
                 "\"batch\":32,\"micro_batch\":%d,\"steps\":%d,\"ms_per_step\":%.4f,\"steps_per_s\":%.1f}\n",
                 attn::kernels().name, d_model, heads, s.train.micro_batch, steps, ms, 1000.0 / ms);
     std::fflush(stdout);
+  }
+  return 0;
+}
+
+// Training steps per second on the delayed copy (vocab 16, n 32, batch 32, d_model 32, hidden 64, the
+// task's defaults) for each architecture, with the default micro-batches of 8 and with the whole batch
+// in one pass (as the PyTorch peer, bench/torch_recurrent_peer.py, runs it).
+int bench_recurrent_training(int min_steps, double budget_ms) {
+  for (const attn::learn::ArchKind& kind : attn::learn::arch_kinds())
+    for (int micro : {8, 32}) {
+      attn::learn::TrainSetup s = attn::learn::default_setup(*attn::learn::find_task("delayed_copy"));
+      s.spec.model = kind.arch;
+      s.train.micro_batch = micro;
+      s.train.steps = attn::learn::TrainLimits::max_steps, s.train.eval_every = attn::learn::TrainLimits::max_steps;
+      attn::learn::Trainer t;
+      check(t.start(s));
+      const auto [ms, steps] = ms_per_step(t, min_steps, budget_ms);
+      std::printf("{\"impl\":\"engine-train\",\"isa\":\"%s\",\"task\":\"delayed_copy\",\"model\":\"%s\",\"params\":%zu,"
+                  "\"n\":32,\"batch\":32,\"micro_batch\":%d,\"steps\":%d,\"ms_per_step\":%.4f,\"steps_per_s\":%.1f}\n",
+                  attn::kernels().name, kind.name, t.model().params().size(), micro, steps, ms, 1000.0 / ms);
+      std::fflush(stdout);
+    }
+  return 0;
+}
+
+// One forward and backward pass (batch 8, no optimiser) against the sequence length n, for the three
+// architectures at the delayed copy's sizes: what "attention computes every position at once, a
+// recurrent layer n dependent steps" costs on one CPU core. Median ms per pass (time_ms).
+int bench_pass_against_n(int max_n) {
+  for (int n : {8, 16, 32, 64, 128, 256, 512}) {
+    if (n > max_n) continue;
+    for (const attn::learn::ArchKind& kind : attn::learn::arch_kinds()) {
+      attn::learn::TrainSetup s = attn::learn::default_setup(*attn::learn::find_task("delayed_copy"));
+      s.spec.model = kind.arch, s.spec.n_ctx = n;
+      attn::learn::Model<float> model(s.spec);
+      model.init(1);
+      attn::Rng rng(2);
+      attn::learn::Batch b;
+      b.size = 8, b.n = n;
+      for (int i = 0; i < 8 * n; ++i) b.tokens.push_back((int)(rng.next_u64() % 16)), b.targets.push_back((int)(rng.next_u64() % 16));
+      const double ms = time_ms([&] {
+        model.forward(b);
+        model.backward();
+      });
+      std::printf("{\"impl\":\"engine-pass\",\"isa\":\"%s\",\"model\":\"%s\",\"n\":%d,\"batch\":8,\"layers\":1,"
+                  "\"sequential_steps_per_layer\":%d,\"ms_per_pass\":%.4f}\n",
+                  attn::kernels().name, kind.name, n, kind.gates ? n : 1, ms);
+      std::fflush(stdout);
+    }
   }
   return 0;
 }
@@ -176,21 +232,27 @@ int main(int argc, char** argv) {
   int max_n = 1024;
   bool quick = false;
   std::vector<std::string> only;
-  bool train = false;
+  bool train = false, train_recurrent = false, pass_against_n = false;
   int train_steps = 100;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true, max_n = 128;
     else if (!std::strcmp(argv[i], "--max-n") && i + 1 < argc) max_n = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--impl") && i + 1 < argc) only.push_back(argv[++i]);
     else if (!std::strcmp(argv[i], "--train")) train = true;
+    else if (!std::strcmp(argv[i], "--train-recurrent")) train_recurrent = true;
+    else if (!std::strcmp(argv[i], "--pass-against-n")) pass_against_n = true;
     else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) train_steps = std::max(1, std::atoi(argv[++i]));
     else {
       std::fprintf(stderr, "usage: attnlab-bench [--quick] [--max-n N] [--impl engine|scalar|reference|openblas]...\n"
-                           "       attnlab-bench --train [--steps N]\n");
+                           "       attnlab-bench --train [--steps N]\n"
+                           "       attnlab-bench --train-recurrent [--steps N]\n"
+                           "       attnlab-bench --pass-against-n [--max-n N]\n");
       return 2;
     }
   }
   if (train) return bench_training(train_steps, quick ? 500.0 : 2000.0);
+  if (train_recurrent) return bench_recurrent_training(train_steps, quick ? 500.0 : 2000.0);
+  if (pass_against_n) return bench_pass_against_n(std::min(max_n, 512));
   const auto wanted = [&](const char* impl) { return only.empty() || std::find(only.begin(), only.end(), impl) != only.end(); };
 #if ATTNLAB_HAVE_OPENBLAS
   openblas_set_num_threads(1);

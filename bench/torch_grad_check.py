@@ -9,13 +9,13 @@ gradient) and exits 1 above 1e-6: the JSON carries float32 numbers, so ~1e-7 is 
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peer_util import cli_case  # noqa: E402
 from torch_model import Model  # noqa: E402
 
 cli = sys.argv[1:] or ["build/attnlab-cli"]
@@ -28,19 +28,9 @@ cases = [
 ]
 worst_all = 0.0
 for i, cfg in enumerate(cases):
-    cfg = dict(cfg, train={"steps": 5, "eval_batch": 2})
-    model_path, batch_path = os.path.join(tmp, f"m{i}.json"), os.path.join(tmp, f"b{i}.json")
-    subprocess.run(cli + ["train", "-", "--out", model_path, "--quiet"], input=json.dumps(cfg), text=True, check=True)
-    m = json.load(open(model_path))
+    m, tokens, targets, out, _ = cli_case(cli, cfg, tmp, i)
     c, w = m["config"], m["weights"]
     n, V = c["n"], c["vocab"]
-    g = torch.Generator().manual_seed(i)
-    tokens = torch.randint(0, V, (3, n), generator=g)
-    targets = torch.randint(0, V, (3, n), generator=g)
-    targets[:, ::3] = -1
-    json.dump({"tokens": tokens.tolist(), "targets": targets.tolist()}, open(batch_path, "w"))
-    out = json.loads(subprocess.run(cli + ["grad", model_path, batch_path, "--double"], capture_output=True, text=True,
-                                    check=True).stdout)
     # the same model in torch, float64
     H, dk, dv = c["heads"], c["d_k"], c["d_v"]
     scale = c["scale"]

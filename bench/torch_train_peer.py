@@ -10,11 +10,11 @@ import json
 import os
 import random
 import sys
-import time
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peer_util import ms_per_step  # noqa: E402
 from torch_model import Model  # noqa: E402
 
 torch.set_num_threads(1)
@@ -48,13 +48,7 @@ for d_model, heads in [(32, 2), (32, 4), (64, 2), (64, 4)]:
         loss.backward()
         opt.step()
 
-    for i in range(10):
-        step(i)
-    steps, t0 = 0, time.perf_counter()
-    while steps < 50 or time.perf_counter() - t0 < (0.5 if quick else 2.0):
-        step(steps)
-        steps += 1
-    ms = (time.perf_counter() - t0) * 1000 / steps
+    ms, steps = ms_per_step(step, quick)
     print(json.dumps({"impl": "pytorch", "isa": f"torch-{torch.__version__}", "layers": 2, "d_model": d_model,
                       "heads": heads, "n": n, "batch": batch, "steps": steps, "ms_per_step": round(ms, 4),
                       "steps_per_s": round(1000 / ms, 1)}), flush=True)

@@ -68,6 +68,9 @@ struct KernelSet {
   void (*softmax_rows)(const SoftmaxArgs& args);
   // Σ_i a[i]·b[i]
   float (*dot)(const float* a, const float* b, int n);
+  // x[i] = 1/(1 + e^(−x[i])) and x[i] = tanh(x[i]), in place (the recurrent models' gates)
+  void (*sigmoid)(float* x, int n);
+  void (*tanh)(float* x, int n);
 };
 
 // The kernel set in use (the fastest this CPU supports, or the one selected).

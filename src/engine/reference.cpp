@@ -58,9 +58,16 @@ float dot_ref(const float* a, const float* b, int n) {
   return sum;
 }
 
+void sigmoid_ref(float* x, int n) {
+  for (int i = 0; i < n; ++i) x[i] = 1.0f / (1.0f + std::exp(-x[i]));
+}
+void tanh_ref(float* x, int n) {
+  for (int i = 0; i < n; ++i) x[i] = std::tanh(x[i]);
+}
+
 }  // namespace
 
 extern const KernelSet kernel_set;
-const KernelSet kernel_set = {"reference", gemm_ref, softmax_rows_ref, dot_ref};
+const KernelSet kernel_set = {"reference", gemm_ref, softmax_rows_ref, dot_ref, sigmoid_ref, tanh_ref};
 
 }  // namespace attn::reference

@@ -5,7 +5,7 @@
 //   vload/vstore  unaligned load/store of VLEN floats
 //   vset1         broadcast a scalar
 //   vfma(a,b,c)   a*b + c  (fused where the ISA has it)
-//   vmax, vhsum, vhmax, vexp
+//   vmax, vhsum, vhmax, vexp, vsigmoid, vtanh
 // Which ISA backs it is decided by the compiler flags of the translation unit that includes it:
 // AVX-512F, AVX2+FMA, SSE2, wasm simd128, NEON, or scalar (VLEN = 1). Native builds compile the kernels
 // once per ISA and dispatch at run time (see dispatch.cpp); the web build compiles them for simd128.
@@ -178,12 +178,34 @@ inline vf vmasked(const float* s, const uint8_t* mask) {
 #endif
 }
 
-// exp of one float, by the same method as vexp (for scalar tails).
-inline float vexp1(float x) {
+// One float through a vector function (for scalar tails).
+template <vf (*F)(vf)>
+inline float one_lane(float x) {
 #if ATTN_ISA_SCALAR
-  return vexp(x);
+  return F(x);
 #else
-  return vexp(vset1(x))[0];
+  return F(vset1(x))[0];
+#endif
+}
+
+// exp of one float, by the same method as vexp (for scalar tails).
+inline float vexp1(float x) { return one_lane<vexp>(x); }
+
+// 1/(1 + e^(−x)) for a vector, through vexp: far below 0 it is ~1e-38 (e^(−x) stops at e^88), never NaN.
+inline vf vsigmoid(vf x) { return vset1(1.0f) / (vset1(1.0f) + vexp(-x)); }
+
+// tanh(x) = sign(x)·(1 − e)/(1 + e) with e = e^(−2|x|) ≤ 1, so nothing overflows. Absolute error about
+// 1e-7; for |x| below ~1e-3 the relative error grows (1 − e cancels), which the recurrent models that use
+// it do not feel: they need h and 1 − h², both of size ~1 there.
+inline vf vtanh(vf x) {
+#if ATTN_ISA_SCALAR
+  const float e = vexp(-2.0f * std::fabs(x));
+  return std::copysign((1.0f - e) / (1.0f + e), x);
+#else
+  const vi sign_bit = (vi)vset1(-0.0f);  // vector casts reinterpret the bits
+  const vf magnitude = (vf)((vi)x & ~sign_bit);
+  const vf e = vexp(vset1(-2.0f) * magnitude);
+  return (vf)((vi)((vset1(1.0f) - e) / (vset1(1.0f) + e)) | ((vi)x & sign_bit));
 #endif
 }
 

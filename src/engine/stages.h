@@ -44,6 +44,16 @@ inline void product(const KernelSet&, const Product<double>& p) {
     }
 }
 
+// x = σ(x) and x = tanh(x) in place over n values: float through the kernels, double as the formula.
+inline void sigmoid_inplace(const KernelSet& ks, float* x, int n) { ks.sigmoid(x, n); }
+inline void sigmoid_inplace(const KernelSet&, double* x, int n) {
+  for (int i = 0; i < n; ++i) x[i] = 1.0 / (1.0 + std::exp(-x[i]));
+}
+inline void tanh_inplace(const KernelSet& ks, float* x, int n) { ks.tanh(x, n); }
+inline void tanh_inplace(const KernelSet&, double* x, int n) {
+  for (int i = 0; i < n; ++i) x[i] = std::tanh(x[i]);
+}
+
 // Row-wise masked softmax, in place allowed (w may equal s). See KernelSet::softmax_rows.
 inline void softmax_rows(const KernelSet& ks, const float* s, int lds, const MaskMatrix& mask, float* w, int ldw,
                          uint8_t* fully_masked) {

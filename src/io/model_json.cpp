@@ -8,6 +8,8 @@
 // [SECTION] run            every layer through the lab's Engine
 #include "model_json.h"
 
+#include "learn/measures.h"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -107,6 +109,9 @@ json train_config_object(const TrainSetup& s) {
   j["n"] = s.spec.n_ctx;
   if (s.spec.cross) j["source_n"] = s.spec.n_src;
   j["tied"] = s.spec.tied;
+  // (written only where they matter, so an attention model's config is as it always was)
+  if (s.spec.recurrent()) j["model"] = learn::arch_kind(s.spec.model).name, j["hidden"] = s.spec.hidden;
+  if (s.task == "delayed_copy") j["distance"] = s.spec.distance;
   for (const char* k : kLabKeys) j[k] = lab.at(k);
   const learn::TrainOptions& t = s.train;
   j["train"] = {{"steps", t.steps},       {"batch", t.batch}, {"micro_batch", t.micro_batch},
@@ -139,6 +144,17 @@ std::string parse_train_root(const json& root, TrainSetup& out) {
     else if (key == "n") ok = in.integer(v, key, 1, learn::ModelLimits::max_seq, s.n_ctx);
     else if (key == "source_n") ok = in.integer(v, key, 1, learn::ModelLimits::max_seq, s.n_src);
     else if (key == "tied") ok = in.boolean(v, key, s.tied);
+    else if (key == "model") {
+      std::string name;
+      const learn::ArchKind* a = nullptr;
+      ok = in.string(v, key, name) &&
+           ((a = learn::find_arch(name)) || in.fail(key, "unknown model '" + name + "' (one of: " + learn::arch_names() + ")"));
+      if (ok) s.model = a->arch;
+    } else if (key == "hidden") ok = in.integer(v, key, 1, learn::ModelLimits::max_hidden, s.hidden);
+    else if (key == "distance") {
+      ok = std::string(task->name) == "delayed_copy" ? in.integer(v, key, 1, learn::ModelLimits::max_seq - 1, s.distance)
+                                                     : in.fail(key, "only the delayed_copy task takes a distance");
+    }
     else if (key == "train") {
       if (std::string e = parse_train_object(v, out.train); !e.empty()) return e;
     } else if (key == "cross") {
@@ -195,6 +211,12 @@ std::string eval_point_json(const learn::EvalPoint& p, const learn::TrainSetup& 
   j["step"] = p.step;
   j["loss"] = (float)p.loss;
   j["accuracy"] = (float)p.accuracy;
+  if (setup.spec.recurrent()) {  // no attention: no pattern or saturation to report
+    j["train_loss"] = (float)p.train_loss;
+    j["grad_norm"] = (float)p.grad_norm;
+    j["ms"] = std::round(p.ms * 10.0) / 10.0;
+    return j.dump();
+  }
   j["pattern_score"] = head_rows(p.pattern, L, H, R);
   j["task_pattern_score"] = (float)p.pattern_score;
   if (R > 1) {
@@ -227,9 +249,22 @@ ojson tensor_json(const learn::Tensor& t, const T* data, const ModelSpec& s) {
   return heads;
 }
 
+// A recurrent model's tensors sit at the top level under PyTorch's names (weight_ih_l0, …, b_u), the
+// biases as plain lists, so that they load into torch.nn.RNN / torch.nn.LSTM by name.
+bool is_vector(const learn::Tensor& t) {
+  return t.kind == Param::bias_ih || t.kind == Param::bias_hh || t.kind == Param::b_u;
+}
+
 template <class T>
 ojson weights_json(const ModelSpec& s, const std::vector<learn::Tensor>& tensors, const T* data) {
   ojson w = ojson::object();
+  if (s.recurrent()) {
+    for (const learn::Tensor& t : tensors) {
+      std::vector<float> f(data + t.offset, data + t.offset + t.size());
+      w[t.name] = is_vector(t) ? ojson(f) : matrix_json(f.data(), t.rows, t.cols, t.cols);
+    }
+    return w;
+  }
   ojson layers = ojson::array();
   for (int l = 0; l < s.layers; ++l) layers.push_back(ojson::object());
   for (const learn::Tensor& t : tensors) {
@@ -244,6 +279,12 @@ bool read_tensor(In& in, const json& v, const learn::Tensor& t, const ModelSpec&
                  std::vector<float>& params) {
   const bool per_head = t.kind == Param::w_q || t.kind == Param::w_k || t.kind == Param::w_v;
   std::vector<float> flat;
+  if (is_vector(t)) {
+    if (!v.is_array() || (int)v.size() != t.cols) return in.fail(field, "expected a list of " + std::to_string(t.cols) + " numbers");
+    for (int c = 0; c < t.cols; ++c)
+      if (!in.number(v[(size_t)c], field + "[" + std::to_string(c) + "]", params[t.offset + (size_t)c])) return false;
+    return true;
+  }
   if (!per_head) {
     if (!in.matrix(v, field, t.rows, t.cols, flat)) return false;
     std::copy(flat.begin(), flat.end(), params.begin() + (long)t.offset);
@@ -312,7 +353,7 @@ bool read_history(In& in, const json& v, const TrainSetup& setup, int last_step,
   if (!v.is_array()) return in.fail("history", "expected an array of evaluations");
   if (v.size() > (size_t)learn::TrainLimits::max_steps + 1) return in.fail("history", "too many evaluations");
   const learn::Task& task = *learn::find_task(setup.task);
-  const int L = setup.spec.layers, H = setup.spec.heads, R = task.relations;
+  const int L = setup.spec.layers, H = setup.spec.recurrent() ? 0 : setup.spec.heads, R = task.relations;
   for (size_t i = 0; i < v.size(); ++i) {
     const json& e = v[i];
     const std::string f = "history[" + std::to_string(i) + "]";
@@ -332,7 +373,8 @@ bool read_history(In& in, const json& v, const TrainSetup& setup, int last_step,
       *dst = x;
     }
     p.pattern.assign((size_t)L * H * R, 0.0);
-    if (R == 1) {
+    if (H == 0) {  // a recurrent model's lines have no attention tables
+    } else if (R == 1) {
       if (e.contains("pattern_score") && !read_table(in, e["pattern_score"], f + ".pattern_score", L, H, p.pattern, 1, 0))
         return false;
     } else if (e.contains("pattern_by_relation")) {
@@ -343,7 +385,7 @@ bool read_history(In& in, const json& v, const TrainSetup& setup, int last_step,
         if (!read_table(in, by[name], f + ".pattern_by_relation." + name, L, H, p.pattern, R, r)) return false;
       }
     }
-    if (e.contains("saturation")) {
+    if (H > 0 && e.contains("saturation")) {
       p.saturation.assign((size_t)L * H, 0.0);
       if (!read_table(in, e["saturation"], f + ".saturation", L, H, p.saturation, 1, 0)) return false;
     }
@@ -367,12 +409,14 @@ std::string parse_model(std::string_view text, TrainSetup& setup, std::vector<fl
   const std::vector<learn::Tensor> tensors = learn::param_layout(s);
   params.assign(tensors.back().offset + tensors.back().size(), 0.0f);
   In in;
-  if (!w.contains("layers") || !w["layers"].is_array() || (int)w["layers"].size() != s.layers)
+  if (!s.recurrent() && (!w.contains("layers") || !w["layers"].is_array() || (int)w["layers"].size() != s.layers))
     return "weights.layers: expected " + std::to_string(s.layers) + " layers";
   for (const learn::Tensor& t : tensors) {
-    const std::string key = learn::to_string(t.kind);
-    const json& holder = t.layer < 0 ? w : w["layers"][(size_t)t.layer];
-    const std::string field = t.layer < 0 ? "weights." + key : "weights.layers[" + std::to_string(t.layer) + "]." + key;
+    // a recurrent model's tensors are all at the top level, by their PyTorch names
+    const bool top = t.layer < 0 || s.recurrent();
+    const std::string key = s.recurrent() ? t.name : learn::to_string(t.kind);
+    const json& holder = top ? w : w["layers"][(size_t)t.layer];
+    const std::string field = top ? "weights." + key : "weights.layers[" + std::to_string(t.layer) + "]." + key;
     if (!holder.is_object() || !holder.contains(key)) return field + ": missing";
     if (!read_tensor(in, holder[key], t, s, field, params)) return in.error;
   }
@@ -467,6 +511,57 @@ Config layer_config(const learn::Model<float>& model, const std::vector<std::str
   return c;
 }
 
+namespace {
+// What every model's run ends with: logits (n × vocab), predictions, targets (null where none), and
+// the loss and accuracy where there are targets.
+void add_predictions(ojson& j, const learn::Model<float>& model, const learn::Batch& b, const learn::Task& task, double loss) {
+  const int n = b.n, V = model.spec().vocab;
+  j["logits"] = matrix_json(model.logits().data(), n, V, V);
+  ojson predictions = ojson::array(), targets = ojson::array();
+  int correct = 0, counted = 0;
+  for (int i = 0; i < n; ++i) {
+    const float* z = model.logits().data() + (size_t)i * V;
+    const int p = (int)(std::max_element(z, z + V) - z);
+    predictions.push_back(task.token_name(p));
+    targets.push_back(b.targets[(size_t)i] < 0 ? ojson(nullptr) : ojson(task.token_name(b.targets[(size_t)i])));
+    if (b.targets[(size_t)i] >= 0) correct += p == b.targets[(size_t)i], ++counted;
+  }
+  j["predictions"] = std::move(predictions);
+  j["targets"] = std::move(targets);
+  if (counted) {
+    j["loss"] = (float)loss;
+    j["accuracy"] = (float)correct / (float)counted;
+  }
+}
+
+// A recurrent model has no attention stages to show: its tokens, each layer's hidden states h_t
+// (n × hidden), the influence matrix ‖∂z_i/∂x_j‖ (learn/measures.h), then the predictions.
+std::string run_recurrent_json(const TrainSetup& setup, learn::Model<float>& model, const learn::Batch& b, double loss,
+                               std::string& out, int indent) {
+  const ModelSpec& s = setup.spec;
+  const learn::Task& task = *learn::find_task(setup.task);
+  ojson j;
+  j["model"] = {{"task", setup.task}, {"model", learn::arch_kind(s.model).name}, {"layers", s.layers},
+                {"hidden", s.hidden}, {"vocab", s.vocab}};
+  ojson tokens = ojson::array();
+  for (int id : b.tokens) tokens.push_back(task.token_name(id));
+  j["tokens"] = std::move(tokens);
+  ojson layers = ojson::array();
+  for (int l = 0; l < s.layers; ++l) {
+    // a batch of one: time-major is row t; the first row is the zero initial state
+    const float* h = model.recurrent_states(l).data() + s.hidden;
+    layers.push_back({{"layer", l}, {"hidden_states", matrix_json(h, b.n, s.hidden, s.hidden)}});
+  }
+  j["layers"] = std::move(layers);
+  add_predictions(j, model, b, task, loss);  // from this forward, before the influence passes
+  const std::vector<double> inf = learn::influence_matrix(model, b);
+  const std::vector<float> inf_f(inf.begin(), inf.end());
+  j["influence"] = matrix_json(inf_f.data(), b.n, b.n, b.n);
+  out = j.dump(indent);
+  return "";
+}
+}  // namespace
+
 std::string run_model_json(const TrainSetup& setup, const std::vector<float>& params, const learn::Example& e,
                            std::string& out, int indent, const learn::AblationSpec* ablation,
                            const learn::HeadMeans<float>* means) {
@@ -485,11 +580,11 @@ std::string run_model_json(const TrainSetup& setup, const std::vector<float>& pa
   if (ablation) model.set_hook(&hook.emplace(s, *ablation, means));
   const double loss = model.forward(b);
   model.set_hook(nullptr);
+  if (s.recurrent()) return run_recurrent_json(setup, model, b, loss, out, indent);
 
   std::vector<std::string> names, source_names;
   for (int id : b.tokens) names.push_back(task.token_name(id));
   for (int id : b.source) source_names.push_back(task.token_name(id));
-  const int n = b.n;
   ojson layers = ojson::array();
   for (int l = 0; l < s.layers; ++l) {
     const Config c = layer_config(model, names, source_names, l);
@@ -507,22 +602,7 @@ std::string run_model_json(const TrainSetup& setup, const std::vector<float>& pa
     for (const learn::HeadRef& h : ablation->heads) heads.push_back({h.layer, h.head});
     j["ablated"] = {{"heads", std::move(heads)}, {"mode", learn::to_string(ablation->mode)}};
   }
-  j["logits"] = matrix_json(model.logits().data(), n, s.vocab, s.vocab);
-  ojson predictions = ojson::array(), targets = ojson::array();
-  int correct = 0, counted = 0;
-  for (int i = 0; i < n; ++i) {
-    const float* z = model.logits().data() + (size_t)i * s.vocab;
-    const int p = (int)(std::max_element(z, z + s.vocab) - z);
-    predictions.push_back(task.token_name(p));
-    targets.push_back(b.targets[(size_t)i] < 0 ? ojson(nullptr) : ojson(task.token_name(b.targets[(size_t)i])));
-    if (b.targets[(size_t)i] >= 0) correct += p == b.targets[(size_t)i], ++counted;
-  }
-  j["predictions"] = std::move(predictions);
-  j["targets"] = std::move(targets);
-  if (counted) {
-    j["loss"] = (float)loss;
-    j["accuracy"] = (float)correct / (float)counted;
-  }
+  add_predictions(j, model, b, task, loss);
   out = j.dump(indent);
   return "";
 }

@@ -74,6 +74,9 @@ int load(const char* path, Loaded& out, std::string& error) {
   std::string text;
   if (!read_text(path, text)) return error = std::string(path) + ": cannot read the file", 1;
   if (std::string e = parse_model(text, out.setup, out.params); !e.empty()) return error = e, 2;
+  if (out.setup.spec.recurrent())
+    return error = "model: the interventions (docs/inspect.md) take an attention model; this one is " +
+                   std::string(learn::arch_kind(out.setup.spec.model).name) + ", with no heads", 2;
   out.task = learn::find_task(out.setup.task);
   return 0;
 }

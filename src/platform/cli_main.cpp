@@ -185,6 +185,8 @@ const Command kLearnCommands[] = {
     {"train", "CONFIG.json|- [--steps N] [--out MODEL.json] [--log LOG.jsonl]   (docs/train.md)", nullptr},
     {"run", "MODEL.json [--tokens \"a b\"] [--source \"1 2\"]", nullptr},
     {"grad", "MODEL.json BATCH.json|- [--double]", nullptr},
+    {"sweep", "CONFIG.json|- --distance 1,2,4,8,16 [--models attention,rnn,lstm] [--steps N]", nullptr},
+    {"gradient-distance", "MODEL.json|CONFIG.json [--sequences N]", nullptr},
     {"run", "MODEL.json --ablate L.H[,L.H...] [--mode zero|mean]   (docs/inspect.md)", nullptr},
     {"ablate", "MODEL.json --heads L.H[,L.H...] | --each [--mode zero|mean]", nullptr},
     {"patch", "MODEL.json [--clean \"a b\"] --corrupt \"a c\" | --corrupt-at I [--position I]", nullptr},
@@ -203,7 +205,7 @@ std::string usage() {
 std::string command_names() {
   std::string s;
   for (const Command& c : kCommands) s += std::string(s.empty() ? "" : ", ") + c.name;
-  return s + ", train, grad, ablate, patch, attribute, circuits, rollout";
+  return s + ", train, grad, sweep, gradient-distance, ablate, patch, attribute, circuits, rollout";
 }
 
 }  // namespace

@@ -4,11 +4,15 @@
 //   attnlab-cli run MODEL.json [--tokens "a b c"] [--source "1 2 3"] [--example I] [--indent N]
 //                              [--ablate L.H[,L.H...] [--mode zero|mean]]   (docs/inspect.md)
 //   attnlab-cli grad MODEL.json BATCH.json|- [--double] [--indent N]
+//   attnlab-cli sweep CONFIG.json|- --distance 1,2,4 [--models attention,rnn,lstm] [--steps N]
+//   attnlab-cli gradient-distance MODEL.json|CONFIG.json [--sequences N]
 //
 // Exit codes as for run: 0 success, 2 bad usage or input (one line naming the field), 1 I/O error;
 // train also 3: training diverged (the model file, if asked for, holds the last good weights).
 #include "cli_train.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +23,7 @@
 #include <optional>
 
 #include "cli_inspect.h"
+#include "json_util.h"
 #include "learn/train.h"
 #include "model_json.h"
 
@@ -125,6 +130,129 @@ int train_command(int argc, char** argv) {
   return 0;
 }
 
+// "1,2,4" -> {1, 2, 4}: at most `most` integers in [lo, hi]. false on anything else.
+bool parse_int_list(const std::string& text, int lo, int hi, size_t most, std::vector<int>& out) {
+  out.clear();
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    long long v = 0;
+    if (!parse_count(text.substr(at, comma - at).c_str(), lo, hi, v) || out.size() >= most) return false;
+    out.push_back((int)v);
+    at = comma + 1;
+  }
+  return !out.empty();
+}
+
+// The same config trained once per (model, distance), each from the same seed and with the same
+// steps, batches and optimiser: one JSON line per run with its held-out accuracy at the end.
+int sweep_command(int argc, char** argv) {
+  if (argc < 3) return fail(2, "sweep: missing CONFIG (a file, or - for stdin)");
+  constexpr size_t kMostRuns = 64;
+  std::vector<int> distances;
+  std::vector<learn::Arch> models = {learn::Arch::attention, learn::Arch::rnn, learn::Arch::lstm};
+  long long steps = -1;
+  for (int i = 3; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (a == "--distance" && has_value) {
+      if (!parse_int_list(argv[++i], 1, learn::ModelLimits::max_seq - 1, kMostRuns, distances))
+        return fail(2, "--distance: expected a comma-separated list of at most " + std::to_string(kMostRuns) +
+                           " integers 1.." + std::to_string(learn::ModelLimits::max_seq - 1));
+    } else if (a == "--models" && has_value) {
+      models.clear();
+      const std::string list = argv[++i];
+      for (size_t at = 0; at <= list.size();) {
+        const size_t comma = std::min(list.find(',', at), list.size());
+        const learn::ArchKind* k = learn::find_arch(list.substr(at, comma - at));
+        if (!k || models.size() >= learn::arch_kinds().size())
+          return fail(2, "--models: expected a comma-separated list of " + learn::arch_names() + ", got '" + list + "'");
+        models.push_back(k->arch);
+        at = comma + 1;
+      }
+    } else if (a == "--steps" && has_value) {
+      if (!parse_count(argv[++i], 0, learn::TrainLimits::max_steps, steps))
+        return fail(2, "--steps: expected an integer 0.." + std::to_string(learn::TrainLimits::max_steps));
+    } else return fail(2, "unknown or incomplete option '" + a + "' (sweep takes --distance, --models, --steps)");
+  }
+  if (distances.empty()) return fail(2, "--distance: missing (e.g. --distance 1,2,4,8,16,24)");
+  if (distances.size() * models.size() > kMostRuns) return fail(2, "--distance: at most " + std::to_string(kMostRuns) + " runs (distances x models)");
+  std::string text;
+  if (!read_text(argv[2], text)) return fail(1, std::string(argv[2]) + ": cannot read the file");
+  learn::TrainSetup base;
+  if (std::string e = parse_train_config(text, base); !e.empty()) return fail(2, e);
+  if (base.task != "delayed_copy") return fail(2, "--distance: only the delayed_copy task has a distance (the config's task is " + base.task + ")");
+  if (steps >= 0) base.train.steps = (int)steps;
+  // every run checked before the first one trains
+  std::vector<learn::TrainSetup> runs;
+  for (learn::Arch m : models)
+    for (int d : distances) {
+      learn::TrainSetup s = base;
+      s.spec.model = m, s.spec.distance = d;
+      if (std::string e = learn::validate(s); !e.empty()) return fail(2, std::string(learn::arch_kind(m).name) + ", --distance " + std::to_string(d) + ": " + e);
+      runs.push_back(s);
+    }
+  for (const learn::TrainSetup& s : runs) {
+    learn::Trainer trainer;
+    if (std::string e = trainer.start(s); !e.empty()) return fail(2, e);
+    while (!trainer.done()) trainer.run(s.train.eval_every);
+    if (trainer.history().empty() || trainer.history().back().step != trainer.step()) trainer.evaluate();
+    const learn::EvalPoint& p = trainer.history().back();
+    ojson j;
+    j["model"] = learn::arch_kind(s.spec.model).name;
+    j["distance"] = s.spec.distance;
+    j["params"] = trainer.model().params().size();
+    j["steps"] = trainer.step();
+    j["accuracy"] = (float)p.accuracy;
+    j["loss"] = (float)p.loss;
+    j["chance"] = 1.0f / (float)s.spec.vocab;
+    j["ms"] = std::round(p.ms * 10.0) / 10.0;
+    if (trainer.diverged()) j["diverged"] = trainer.message();
+    std::printf("%s\n", j.dump().c_str());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+// Gradient against distance (learn/measures.h) of a model file's weights, or of a config's untrained
+// (seeded) weights, over the first --sequences of its held-out set.
+int gradient_distance_command(int argc, char** argv) {
+  if (argc < 3) return fail(2, "gradient-distance: missing MODEL.json or CONFIG.json (or - for stdin)");
+  long long sequences = 64;
+  for (int i = 3; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--sequences" && i + 1 < argc) {
+      if (!parse_count(argv[++i], 1, learn::TrainLimits::max_eval_batch, sequences))
+        return fail(2, "--sequences: expected an integer 1.." + std::to_string(learn::TrainLimits::max_eval_batch));
+    } else return fail(2, "unknown or incomplete option '" + a + "' (gradient-distance takes --sequences)");
+  }
+  std::string text;
+  if (!read_text(argv[2], text)) return fail(1, std::string(argv[2]) + ": cannot read the file");
+  learn::TrainSetup setup;
+  std::vector<float> params;
+  int step = 0;
+  const bool trained = is_model_json(text);
+  if (std::string e = trained ? parse_model(text, setup, params, &step) : parse_train_config(text, setup); !e.empty()) return fail(2, e);
+  if (sequences > setup.train.eval_batch) return fail(2, "--sequences: the held-out set has " + std::to_string(setup.train.eval_batch) + " (train.eval_batch)");
+  learn::Trainer trainer;
+  if (std::string e = trainer.start(setup); !e.empty()) return fail(2, e);
+  if (trained) trainer.adopt(params, step);
+  const learn::DistanceProfile p = trainer.gradient_by_distance((int)sequences);
+  ojson j;
+  j["model"] = learn::arch_kind(setup.spec.model).name;
+  j["task"] = setup.task;
+  j["step"] = trained ? step : 0;
+  j["sequences"] = sequences;
+  ojson d = ojson::array(), mean = ojson::array(), count = ojson::array();
+  for (size_t k = 0; k < p.mean.size(); ++k) d.push_back(k), mean.push_back((float)p.mean[k]), count.push_back(p.count[k]);
+  j["distance"] = std::move(d);
+  j["mean_grad_norm"] = std::move(mean);
+  j["count"] = std::move(count);
+  const std::string out = j.dump();
+  std::printf("%s\n", out.c_str());
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 int run_model_command(int argc, char** argv) {
   std::string text, tokens, source;
   std::optional<std::string> ablate, mode;
@@ -210,7 +338,7 @@ int grad_command(int argc, char** argv) {
 bool is_learn_command(int argc, char** argv) {
   if (argc < 2) return false;
   const std::string command = argv[1];
-  if (command == "train" || command == "grad") return true;
+  if (command == "train" || command == "grad" || command == "sweep" || command == "gradient-distance") return true;
   if (command != "run" || argc < 3 || std::string(argv[2]) == "-") return false;
   std::string text;
   return read_text(argv[2], text) && is_model_json(text);
@@ -220,6 +348,8 @@ int learn_main(int argc, char** argv) {
   const std::string command = argv[1];
   if (command == "train") return train_command(argc, argv);
   if (command == "grad") return grad_command(argc, argv);
+  if (command == "sweep") return sweep_command(argc, argv);
+  if (command == "gradient-distance") return gradient_distance_command(argc, argv);
   return run_model_command(argc, argv);
 }
 

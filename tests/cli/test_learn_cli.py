@@ -204,4 +204,70 @@ check(rc == 0 and r.get("source_tokens") and len(r["x_source"]) == 4, f"run: a c
 rc, out, err = run(["grad", path("tr_model.json"), "-"], stdin='{"tokens": [[20, 10]], "targets": [[11, 12]], "source": [[1, 2, 3]]}')
 check(rc == 0 and "w_e" in json.loads(out)["gradients"], f"grad with a source ({err.strip()})")
 
+# [SECTION] recurrent models and the delayed copy (docs/train.md): model, hidden, distance, sweep,
+# gradient-distance; errors name the field
+for cfg, field in [
+    ('{"task": "delayed_copy", "model": "gru"}', "model: unknown model 'gru'"),
+    ('{"task": "delayed_copy", "model": 3}', "model"),
+    ('{"task": "translate", "model": "rnn"}', "model: task translate needs cross-attention"),
+    ('{"task": "reverse", "model": "lstm"}', "model: task reverse needs to see later tokens"),
+    ('{"task": "neighbours", "model": "rnn"}', "model: task neighbours"),
+    ('{"task": "delayed_copy", "distance": 32}', "distance: must be between 1 and n-1 = 31"),
+    ('{"task": "delayed_copy", "distance": 0}', "distance"),
+    ('{"task": "delayed_copy", "n": 8, "distance": 8}', "distance: must be between 1 and n-1 = 7"),
+    ('{"task": "induction", "distance": 3}', "distance: only the delayed_copy task"),
+    ('{"task": "delayed_copy", "model": "rnn", "hidden": 0}', "hidden"),
+    ('{"task": "delayed_copy", "model": "rnn", "hidden": 513}', "hidden"),
+    ('{"task": "delayed_copy", "model": "lstm", "tied": true}', "tied"),
+]:
+    expect_error(["train", "-"], field, stdin=cfg)
+for model in ["rnn", "lstm"]:
+    cfg = {"task": "delayed_copy", "model": model, "hidden": 12, "layers": 2, "n": 10, "distance": 2,
+           "train": {"steps": 40, "eval_every": 20, "eval_batch": 32}}
+    rc, out, err = run(["train", "-", "--out", path(model + ".json")], stdin=json.dumps(cfg))
+    lines = [json.loads(l) for l in out.splitlines() if l.strip()] if rc == 0 else []
+    check(rc == 0 and [l["step"] for l in lines] == [0, 20, 40], f"{model}: trains ({err.strip()})")
+    if not lines:
+        continue
+    check(lines[-1]["loss"] < lines[0]["loss"], f"{model}: the loss falls")
+    check("pattern_score" not in lines[-1] and "saturation" not in lines[-1], f"{model}: no attention fields in its log")
+    m = json.load(open(path(model + ".json")))
+    check(m["config"]["model"] == model and m["config"]["hidden"] == 12 and m["config"]["distance"] == 2,
+          f"{model}: the config keeps model, hidden and distance")
+    w = m["weights"]
+    G = 4 if model == "lstm" else 1
+    check(sorted(w) == sorted(["w_e", "w_u", "b_u"] + [f"{k}_l{l}" for k in ["weight_ih", "weight_hh", "bias_ih", "bias_hh"] for l in [0, 1]]),
+          f"{model}: weights under PyTorch's names ({sorted(w)})")
+    check(len(w["weight_ih_l0"]) == 12 * G and len(w["weight_ih_l0"][0]) == 32 and len(w["weight_ih_l1"][0]) == 12
+          and len(w["weight_hh_l1"]) == 12 * G and len(w["bias_hh_l0"]) == 12 * G and not isinstance(w["bias_hh_l0"][0], list)
+          and len(w["w_u"]) == 12 and len(w["b_u"]) == 16, f"{model}: PyTorch's shapes")
+    rc, out, err = run(["run", path(model + ".json")])
+    r = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and r["model"]["model"] == model and len(r["layers"]) == 2 and len(r["layers"][1]["hidden_states"]) == 10
+          and len(r["influence"]) == 10 and all(r["influence"][i][j] == 0 for i in range(10) for j in range(i + 1, 10)),
+          f"run {model}: hidden states and a causal influence matrix ({err.strip()})")
+    batch = json.dumps({"tokens": [[0, 1, 2, 3, 4]], "targets": [[-1, -1, 0, 1, 2]]})
+    rc, out, err = run(["grad", path(model + ".json"), "-", "--double"], stdin=batch)
+    g = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and sorted(g["gradients"]) == sorted(w) and g["targets"] == 3, f"grad {model}: PyTorch's names ({err.strip()})")
+    rc, out, err = run(["gradient-distance", path(model + ".json"), "--sequences", "8"])
+    d = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and d["distance"] == list(range(10)) and d["step"] == 40 and len(d["mean_grad_norm"]) == 10
+          and d["count"][0] == 8 * 8, f"gradient-distance of a trained {model} ({err.strip()})")
+    expect_error(["gradient-distance", path(model + ".json"), "--sequences", "33"], "--sequences")
+dc = write("dc.json", json.dumps({"task": "delayed_copy", "n": 6, "distance": 2, "hidden": 8, "train": {"steps": 4, "eval_batch": 8}}))
+rc, out, err = run(["sweep", dc, "--distance", "1,3", "--models", "attention,rnn"])
+lines = [json.loads(l) for l in out.splitlines() if l.strip()] if rc == 0 else []
+check(rc == 0 and [(l["model"], l["distance"]) for l in lines] == [("attention", 1), ("attention", 3), ("rnn", 1), ("rnn", 3)]
+      and all(l["steps"] == 4 and 0 <= l["accuracy"] <= 1 and l["params"] > 0 for l in lines), f"sweep: one line per (model, distance) ({err.strip()})")
+expect_error(["sweep", dc, "--distance", "1,6"], "distance: must be between 1 and n-1 = 5")
+expect_error(["sweep", dc, "--distance", "0"], "--distance")
+expect_error(["sweep", dc, "--distance", "2", "--models", "rnn,gru"], "--models")
+expect_error(["sweep", dc], "--distance: missing")
+expect_error(["sweep", "-", "--distance", "2"], "--distance: only the delayed_copy task", stdin='{"task": "induction"}')
+rc, out, err = run(["gradient-distance", "-", "--sequences", "4"], stdin=json.dumps({"task": "delayed_copy", "model": "rnn", "n": 6, "distance": 1}))
+d = json.loads(out) if rc == 0 else {}
+check(rc == 0 and d["step"] == 0 and d["mean_grad_norm"][1] > d["mean_grad_norm"][5] > 0,
+      f"gradient-distance of an untrained rnn falls with distance ({err.strip()})")
+
 finish()

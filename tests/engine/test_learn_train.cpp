@@ -70,7 +70,7 @@ uint64_t checksum(const Batch& b) {
 TEST(Tasks, TableHasEveryTaskWithWorkingDefaults) {
   std::set<std::string> names;
   for (const Task& t : tasks()) names.insert(t.name);
-  for (const char* n : {"previous_token", "reverse", "sort", "induction", "translate", "neighbours"})
+  for (const char* n : {"previous_token", "reverse", "sort", "induction", "translate", "neighbours", "delayed_copy"})
     EXPECT_TRUE(names.count(n)) << n;
   for (const Task& t : tasks()) {
     const TrainSetup s = default_setup(t);
@@ -112,6 +112,10 @@ TEST(Tasks, GeneratorsGiveTheDocumentedShapesAndTargets) {
         }
         if (name == "neighbours") {
           EXPECT_EQ(y[i], i == 0 || i == n - 1 ? -1 : 6 + 6 * x[i - 1] + x[i + 1]);
+        }
+        if (name == "delayed_copy") {
+          EXPECT_EQ(s.spec.distance, 8);
+          EXPECT_EQ(y[i], i < 8 ? -1 : x[i - 8]);
         }
       }
       if (std::string(t.name) == "sort") {
@@ -181,6 +185,43 @@ TEST(Tasks, GeneratorsAreDeterministicAndTheSameInEveryBuild) {
   }
 }
 
+TEST(Tasks, DelayedCopyTakesItsDistanceFromTheSpecAndChecksIt) {
+  const Task& t = *find_task("delayed_copy");
+  TrainSetup s = default_setup(t);
+  for (int d : {1, 5, 31}) {
+    s.spec.distance = d;
+    ASSERT_EQ(validate(s), "") << d;
+    attn::Rng rng(3);
+    const Example e = t.generate(s.spec, 32, rng);
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(e.targets[(size_t)i], i < d ? -1 : e.tokens[(size_t)(i - d)]) << d << " " << i;
+    std::vector<int> keys;
+    t.ideal_keys(e, 1, 0, 0, 31, keys);
+    EXPECT_EQ(keys, std::vector<int>{31 - d});  // the diagonal at offset d
+    keys.clear();
+    t.ideal_keys(e, 1, 0, 0, d - 1, keys);
+    EXPECT_TRUE(keys.empty());
+  }
+  for (int d : {0, 32, -3}) {
+    s.spec.distance = d;
+    EXPECT_EQ(validate(s).rfind("distance: must be between 1 and n-1", 0), 0u) << validate(s);
+  }
+}
+
+TEST(Tasks, RecurrentModelsRefuseBidirectionalAndCrossTasksNamingModel) {
+  for (Arch a : {Arch::rnn, Arch::lstm}) {
+    for (const char* name : {"reverse", "neighbours", "translate"}) {
+      TrainSetup s = default_setup(*find_task(name));
+      s.spec.model = a, s.spec.cross = false;
+      EXPECT_EQ(validate(s).rfind("model: task ", 0), 0u) << name << ": " << validate(s);
+    }
+    for (const char* name : {"previous_token", "sort", "induction", "delayed_copy"}) {
+      TrainSetup s = default_setup(*find_task(name));
+      s.spec.model = a;
+      EXPECT_EQ(validate(s), "") << name;
+    }
+  }
+}
+
 TEST(Tasks, ChecksRejectTooSmallAVocabulary) {
   for (const char* name : {"sort", "induction", "translate", "neighbours"}) {  // need 11, 15, 21, 42 ids
     TrainSetup s = default_setup(*find_task(name));
@@ -209,6 +250,35 @@ TEST(Training, ShortSeededRunLearnsPreviousToken) {
   EXPECT_GT(after.accuracy, 0.9);
   EXPECT_GT(after.pattern_score, 0.5);  // a head attends to the previous token
   EXPECT_GT(after.pattern_score, 3 * before.pattern_score);
+}
+
+// A seeded short run of each recurrent model whose held-out loss falls (delayed copy at distance 1: a
+// recurrent model can carry one token one step), and its probe: no attention, an influence matrix.
+TEST(Training, ShortSeededRecurrentRunsLearnDelayedCopyAtDistanceOne) {
+  for (Arch a : {Arch::rnn, Arch::lstm}) {
+    SCOPED_TRACE(arch_kind(a).name);
+    TrainSetup s = default_setup(*find_task("delayed_copy"));
+    s.spec.model = a, s.spec.distance = 1, s.spec.n_ctx = 12, s.spec.hidden = 32;
+    s.train.steps = 60, s.train.eval_every = 60, s.train.eval_batch = 64;
+    Trainer t;
+    ASSERT_EQ(t.start(s), "");
+    const EvalPoint before = t.evaluate();
+    EXPECT_NEAR(before.loss, std::log(16.0), 0.5);
+    while (!t.done()) t.run(20);
+    ASSERT_FALSE(t.diverged()) << t.message();
+    const EvalPoint& after = t.history().back();
+    EXPECT_LT(after.loss, 0.7 * before.loss);
+    EXPECT_GT(after.accuracy, 2 * before.accuracy);
+    EXPECT_TRUE(after.pattern.empty());
+    const Probe p = t.probe(t.held_out_example(), true);
+    EXPECT_EQ(p.heads, 0);
+    EXPECT_TRUE(p.weights.empty());
+    ASSERT_EQ(p.influence.size(), 12u * 12u);
+    EXPECT_EQ(p.predictions.size(), 12u);
+    for (int i = 0; i < 12; ++i)
+      for (int j = i + 1; j < 12; ++j) EXPECT_EQ(p.influence[(size_t)i * 12 + j], 0.0f) << "causal: " << i << " " << j;
+    EXPECT_GT(p.influence[11 * 12 + 10], 0.0f);
+  }
 }
 
 TEST(Training, SaturationCountsNearlyOneHotRowsThatHadAChoice) {

@@ -47,4 +47,34 @@ TEST(JsonReader, AccessorsNameTheFieldAndKeepTheFirstError) {
   EXPECT_EQ(ids.error, "tokens[0][1]: must be between 0 and 3");
 }
 
+// A recurrent model file round-trips: its config (model, hidden, distance), its weights under PyTorch's
+// names, and its history, whose log lines have no attention tables.
+TEST(ModelFiles, RecurrentModelRoundTripsWithItsHistory) {
+  attn::learn::TrainSetup s = attn::learn::default_setup(*attn::learn::find_task("delayed_copy"));
+  s.spec.model = attn::learn::Arch::lstm, s.spec.hidden = 6, s.spec.layers = 2, s.spec.n_ctx = 9, s.spec.distance = 3;
+  s.train.steps = 4, s.train.eval_every = 2, s.train.eval_batch = 4;
+  attn::learn::Trainer t;
+  ASSERT_EQ(t.start(s), "");
+  t.evaluate();
+  while (!t.done()) t.run(2);
+  const std::string file = attn::model_to_json(t);
+  attn::learn::TrainSetup back;
+  std::vector<float> params;
+  int step = -1;
+  std::vector<attn::learn::EvalPoint> history;
+  ASSERT_EQ(attn::parse_model(file, back, params, &step, &history), "");
+  EXPECT_EQ(back, t.setup());
+  EXPECT_EQ(params, t.model().params());
+  EXPECT_EQ(step, 4);
+  ASSERT_EQ(history.size(), 3u);
+  EXPECT_TRUE(history.back().pattern.empty());
+  EXPECT_FLOAT_EQ((float)history.back().accuracy, (float)t.history().back().accuracy);
+  // a tensor of the wrong shape is refused, naming it
+  std::string bad = file;
+  const size_t at = bad.find("\"bias_hh_l1\":[");
+  ASSERT_NE(at, std::string::npos);
+  bad.insert(at + 14, "0.5,");
+  EXPECT_EQ(attn::parse_model(bad, back, params).rfind("weights.bias_hh_l1: expected a list of 24 numbers", 0), 0u);
+}
+
 }  // namespace

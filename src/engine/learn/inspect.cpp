@@ -20,6 +20,7 @@ namespace attn::learn {
 // [SECTION] heads and modes
 // ---------------------------------------------------------------------------------------------------
 std::string check_heads(const ModelSpec& s, const std::vector<HeadRef>& heads, const char* field) {
+  if (s.recurrent()) return std::string(field) + ": a recurrent model has no attention heads";
   for (size_t i = 0; i < heads.size(); ++i) {
     const HeadRef& h = heads[i];
     const std::string name = std::to_string(h.layer) + "." + std::to_string(h.head);

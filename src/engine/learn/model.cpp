@@ -1,4 +1,5 @@
-// model.cpp — the attention-only transformer's forward and backward passes (see model.h).
+// model.cpp — the attention-only transformer's forward and backward passes (see model.h); the
+// recurrent models' passes are in recurrent.cpp, and Model dispatches on spec().model.
 //
 // [SECTION] spec and layout
 // [SECTION] init
@@ -25,8 +26,33 @@ namespace {
 int pos_rows(const ModelSpec& s) { return std::max(s.n_ctx, s.cross ? s.n_src : 0); }
 }  // namespace
 
+const std::vector<ArchKind>& arch_kinds() {
+  static const std::vector<ArchKind> table = {
+      {Arch::attention, "attention", 0},
+      {Arch::rnn, "rnn", 1},
+      {Arch::lstm, "lstm", 4},
+  };
+  return table;
+}
+const ArchKind* find_arch(const std::string& name) {
+  for (const ArchKind& k : arch_kinds())
+    if (name == k.name) return &k;
+  return nullptr;
+}
+const ArchKind& arch_kind(Arch a) { return arch_kinds()[(size_t)a]; }
+std::string arch_names() {
+  std::string s;
+  for (const ArchKind& k : arch_kinds()) s += (s.empty() ? "" : ", ") + std::string(k.name);
+  return s;
+}
+
 std::string validate(const ModelSpec& s) {
   std::string e;
+  if (s.recurrent()) {
+    if (!(e = check_range("hidden", s.hidden, 1, ModelLimits::max_hidden)).empty()) return e;
+    if (s.tied) return std::string("tied: a ") + arch_kind(s.model).name + " model has no tied unembedding (W_U is hidden x vocab)";
+    if (s.cross) return std::string("model: a ") + arch_kind(s.model).name + " reads one sequence; cross-attention needs model attention";
+  }
   if (!(e = check_range("layers", s.layers, 1, ModelLimits::max_layers)).empty()) return e;
   if (!(e = check_range("vocab", s.vocab, 2, ModelLimits::max_vocab)).empty()) return e;
   if (!(e = validate(static_cast<const AttentionSpec&>(s), kModelLimits)).empty()) return e;
@@ -39,7 +65,7 @@ std::string validate(const ModelSpec& s) {
 }
 
 const char* to_string(Param p) {
-  static const char* const names[] = {"w_e", "pos", "w_q", "w_k", "w_v", "w_o", "w_u"};
+  static const char* const names[] = {"w_e", "pos", "w_q", "w_k", "w_v", "w_o", "w_u", "weight_ih", "weight_hh", "bias_ih", "bias_hh", "b_u"};
   return names[(int)p];
 }
 
@@ -52,6 +78,24 @@ std::vector<Tensor> param_layout(const ModelSpec& s) {
     offset += (size_t)rows * cols;
   };
   const int D = s.d_model, HK = s.heads * s.d_k, HV = s.heads * s.d_v;
+  if (s.recurrent()) {
+    // PyTorch's names: weight_ih_l0, ... (torch.nn.RNN / torch.nn.LSTM's state_dict keys)
+    const int GH = arch_kind(s.model).gates * s.hidden;
+    const auto add_named = [&](Param kind, int layer, int rows, int cols) {
+      t.push_back({kind, layer, rows, cols, offset, std::string(to_string(kind)) + "_l" + std::to_string(layer)});
+      offset += (size_t)rows * cols;
+    };
+    add(Param::w_e, -1, s.vocab, D);
+    for (int l = 0; l < s.layers; ++l) {
+      add_named(Param::weight_ih, l, GH, l == 0 ? D : s.hidden);
+      add_named(Param::weight_hh, l, GH, s.hidden);
+      add_named(Param::bias_ih, l, 1, GH);
+      add_named(Param::bias_hh, l, 1, GH);
+    }
+    add(Param::w_u, -1, s.hidden, s.vocab);
+    add(Param::b_u, -1, 1, s.vocab);
+    return t;
+  }
   add(Param::w_e, -1, s.vocab, D);
   if (positional_kind(s.positional).trained) add(Param::pos, -1, pos_rows(s), D);
   for (int l = 0; l < s.layers; ++l) {
@@ -109,6 +153,11 @@ void Model<T>::init(uint64_t seed) {
   // One stream per tensor, so a tensor's values do not depend on the ones laid out before it.
   for (const Tensor& t : tensors_) {
     Rng rng(hash_string(t.name, seed));
+    if (spec_.recurrent()) {
+      const float bound = (float)(1.0 / std::sqrt((double)spec_.hidden));
+      for (size_t i = 0; i < t.size(); ++i) params_[t.offset + i] = t.kind == Param::w_e ? (T)rng.normal() : (T)rng.uniform_sym(bound);
+      continue;
+    }
     const bool embedding = t.kind == Param::w_e || t.kind == Param::pos;
     const double sd = embedding ? 0.1 : 1.0 / std::sqrt((double)spec_.d_model);
     for (size_t i = 0; i < t.size(); ++i) params_[t.offset + i] = (T)(sd * rng.normal());
@@ -120,7 +169,7 @@ void Model<T>::init(uint64_t seed) {
 // ---------------------------------------------------------------------------------------------------
 template <class T>
 void Model<T>::layout(int B, int n, int m) {
-  if (B == B_ && n == n_ && m == m_ && !x_.empty()) return;
+  if (B == B_ && n == n_ && m == m_ && (!x_.empty() || !rec_.empty())) return;
   B_ = B, n_ = n, m_ = m;
   const ModelSpec& s = spec_;
   const int D = s.d_model, H = s.heads, HK = H * s.d_k, HV = H * s.d_v, L = s.layers;
@@ -128,6 +177,14 @@ void Model<T>::layout(int B, int n, int m) {
   const size_t cells = (size_t)B * H * n * m;
   mask_ = build_mask(s.mask, n, m);
   fully_.assign((size_t)n, 0);
+  if (s.recurrent()) {
+    x_.clear();
+    logits_.assign((size_t)B * n * s.vocab, T(0));
+    dlogits_.assign((size_t)B * n * s.vocab, T(0));
+    dX_.assign((size_t)B * n * D, T(0));
+    recurrent_layout();
+    return;
+  }
   // The positional encoding, as its registration says: a trained table (a parameter), a fixed one
   // (`add`, on zeros), or a rotation of Q and K.
   const PositionalKind& pk = positional_kind(s.positional);
@@ -367,6 +424,10 @@ double Model<T>::forward(const Batch& batch) {
   const int B = batch.size, n = batch.n, m = s.cross ? batch.m : batch.n;
   layout(B, n, m);
   tokens_ = batch.tokens, targets_ = batch.targets, source_ = batch.source;
+  if (s.recurrent()) {
+    recurrent_forward();
+    return crossentropy_forward();
+  }
   embed_forward(tokens_.data(), B * n, n, x_[0].data());
   if (hook_) hook_->stream(0, B, n, x_[0].data());
   if (s.cross) embed_forward(source_.data(), B * m, m, xs_.data());
@@ -377,9 +438,25 @@ double Model<T>::forward(const Batch& batch) {
 
 template <class T>
 void Model<T>::backward_part(int total_targets, bool add) {
-  const ModelSpec& s = spec_;
   if (!add) std::fill(grads_.begin(), grads_.end(), T(0));  // every dW below is accumulated into grads_
   crossentropy_backward(total_targets);
+  backward_from_dlogits();
+}
+
+template <class T>
+void Model<T>::backward_logits(const std::vector<T>& dlogits) {
+  std::fill(grads_.begin(), grads_.end(), T(0));
+  std::copy(dlogits.begin(), dlogits.begin() + (long)std::min(dlogits.size(), dlogits_.size()), dlogits_.begin());
+  backward_from_dlogits();
+}
+
+template <class T>
+void Model<T>::backward_from_dlogits() {
+  const ModelSpec& s = spec_;
+  if (s.recurrent()) {
+    recurrent_backward();
+    return;
+  }
   unembed_backward();
   if (s.cross) std::fill(dXsrc_.begin(), dXsrc_.end(), T(0));
   for (int l = s.layers - 1; l >= 0; --l) attention_layer_backward(l);

@@ -7,6 +7,12 @@
 //   logits = X_L·W_U   (tied: X_L·W_Eᵀ)          logits:(B·n, vocab)
 //   loss  = mean over target cells of −log softmax(logits)[target]
 //
+// Or a recurrent model ("model": "rnn" | "lstm", recurrent.cpp), read one token after another:
+//   x_t   = W_E[tokens_t]                        x:(n, d_model) per sequence, no positions (order is the recurrence)
+//   h_t   = cell_l(h_l−1 at t, h_t−1)            l = 0 … layers−1: Elman tanh or LSTM, hidden units each
+//   logits_t = h_t·W_U + b_U                     logits:(n, vocab)
+// with PyTorch's weight names and layouts (torch.nn.RNN / torch.nn.LSTM), so that a model file loads there.
+//
 // Model<float> is the fast path (SIMD kernels); Model<double> runs the same code through plain loops
 // and is the oracle the finite-difference tests check, and that the float path is checked against.
 //
@@ -36,7 +42,20 @@ struct ModelLimits {
   static constexpr int max_d_model = 512;
   static constexpr int max_heads = 16;
   static constexpr int max_d_head = 256;
+  static constexpr int max_hidden = 512;  // units of a recurrent layer
 };
+
+// The architecture: one entry per kind (name, gates per unit), read by the parser, the layout, the docs.
+enum class Arch { attention, rnn, lstm };
+struct ArchKind {
+  Arch arch;
+  const char* name;
+  int gates;  // rows of weight_ih per hidden unit: 0 attention, 1 rnn (tanh), 4 lstm (i, f, g, o)
+};
+const std::vector<ArchKind>& arch_kinds();
+const ArchKind* find_arch(const std::string& name);
+const ArchKind& arch_kind(Arch a);
+std::string arch_names();  // attention, rnn, lstm
 
 constexpr AttentionLimits kModelLimits{ModelLimits::max_d_model, ModelLimits::max_heads, ModelLimits::max_d_head};
 
@@ -49,6 +68,10 @@ struct ModelSpec : AttentionSpec {
   int n_src = 0;         // the longest source sequence (cross-attention only)
   bool cross = false;    // every layer takes K and V from the encoded source sequence
   bool tied = false;     // W_U = W_Eᵀ (no separate unembedding)
+  Arch model = Arch::attention;
+  int hidden = 64;       // recurrent models: units per layer (d_model is then the embedding's width)
+  int distance = 8;      // the delayed_copy task's offset (a task setting: the generators see the spec)
+  bool recurrent() const { return model != Arch::attention; }
 
   // A model's defaults where they differ from the lab's: 2 heads of 16, learned positions.
   ModelSpec() { heads = 2, d_k = d_v = 16, positional = Positional::learned; }
@@ -59,18 +82,21 @@ struct ModelSpec : AttentionSpec {
 std::string validate(const ModelSpec& s);
 
 // One parameter tensor in the flat parameter buffer.
-enum class Param { w_e, pos, w_q, w_k, w_v, w_o, w_u };
+enum class Param { w_e, pos, w_q, w_k, w_v, w_o, w_u, weight_ih, weight_hh, bias_ih, bias_hh, b_u };
 struct Tensor {
   Param kind;
   int layer;            // -1 for w_e, pos, w_u
   int rows, cols;       // row-major
   size_t offset;        // into the flat buffer
-  std::string name;     // "w_e", "pos", "layers.0.w_q", ..., "w_u"
+  std::string name;     // "w_e", "pos", "layers.0.w_q", ..., "w_u"; recurrent: "weight_ih_l0", ..., "b_u"
   size_t size() const { return (size_t)rows * cols; }
 };
 // The tensors in buffer order: w_e (vocab, d), pos (n_ctx', d) when learned, per layer w_q (d, H·d_k),
 // w_k (d, H·d_k), w_v (d, H·d_v), w_o (H·d_v, d), then w_u (d, vocab) unless tied.
 // Heads sit side by side in columns, as in the lab's Engine.
+// Recurrent: w_e (vocab, d_model), per layer weight_ih_lL (G·hidden, input), weight_hh_lL (G·hidden, hidden),
+// bias_ih_lL and bias_hh_lL (1, G·hidden), then w_u (hidden, vocab) and b_u (1, vocab); input = d_model for
+// layer 0, hidden above; G = 1 (rnn) or 4 (lstm, gate blocks i, f, g, o). As PyTorch lays them out.
 std::vector<Tensor> param_layout(const ModelSpec& s);
 const char* to_string(Param p);
 
@@ -123,7 +149,8 @@ class Model {
   T* grad(Param kind, int layer = -1) { return grads_.data() + find(kind, layer)->offset; }
 
   // Seeded init, as the PyTorch peer the speed is measured against (bench/): W_E and P ~ N(0, 0.1²);
-  // W_Q, W_K, W_V, W_O, W_U ~ N(0, 1/d_model).
+  // W_Q, W_K, W_V, W_O, W_U ~ N(0, 1/d_model). Recurrent models as PyTorch's defaults: W_E ~ N(0, 1)
+  // (nn.Embedding), every recurrent weight and bias, W_U and b_U ~ U(−1/√hidden, 1/√hidden).
   void init(uint64_t seed);
 
   // float: nullptr = the fastest kernels for this CPU. double ignores it (plain loops).
@@ -140,6 +167,12 @@ class Model {
   // total_targets, added to grads() when `add` (a later part) or written over them (the first).
   // Summed over the parts, that is the whole batch's gradient.
   void backward_part(int total_targets, bool add);
+  // Gradients of Σ dlogits ⊙ logits of the last forward (any upstream gradient, (B·n, vocab)); overwrites
+  // grads() and input_grads(). A one-hot dlogits gives the gradient of one logit (the influence matrix).
+  void backward_logits(const std::vector<T>& dlogits);
+  // ∂/∂X_0 after a backward: the gradient at the input embeddings (W_E[token] + P, or the recurrent
+  // model's x_t), (B·n, d_model), batch-major.
+  const std::vector<T>& input_grads() const { return dX_; }
 
   // [SECTION] activations of the last forward (and backward), for metrics, probes and the UI
   int batch_size() const { return B_; }
@@ -160,6 +193,9 @@ class Model {
   const std::vector<T>& source_stream() const { return xs_; }                // (B·m, d_model), cross only
   const std::vector<uint8_t>& fully_masked_rows() const { return fully_; }   // (n), 1 = no key allowed
   int targets_counted() const { return count_; }
+  // Recurrent models: layer l's states, time-major ((n + 1)·B, hidden): rows t·B + b hold h_(t−1) of
+  // sequence b, so the first B rows are the zero initial state and h_t sits at rows (t + 1)·B + b.
+  const std::vector<T>& recurrent_states(int l) const { return rec_[(size_t)l].h; }
 
  private:
   struct LayerActs {
@@ -186,6 +222,16 @@ class Model {
   void unembed_backward();
   double crossentropy_forward();
   void crossentropy_backward(int total_targets);
+  void backward_from_dlogits();  // everything below the cross-entropy, from dlogits_
+  // recurrent.cpp: the recurrent passes, time-major (row t·B + b)
+  void recurrent_layout();
+  void recurrent_forward();
+  void recurrent_backward();
+  void rnn_layer_forward(int l, const T* x, int in);
+  void rnn_layer_backward(int l, const T* x, int in, const T* dh_out, T* dx);
+  void lstm_layer_forward(int l, const T* x, int in);
+  void lstm_layer_backward(int l, const T* x, int in, const T* dh_out, T* dx);
+  void layer_weight_grads(int l, int GH, const T* x, int in, T* dx);
   const KernelSet& ks() const { return kernels_ ? *kernels_ : kernels(); }
 
   ModelSpec spec_;
@@ -208,6 +254,17 @@ class Model {
   std::vector<T> dX_, dXsrc_, dQ_, dK_, dV_, dconcat_;
   std::vector<int> tokens_, targets_, source_;
   int count_ = 0;
+  // recurrent models (recurrent.cpp), laid out by recurrent_layout()
+  struct RecurrentActs {
+    std::vector<T> h, c;   // ((n + 1)·B, hidden) time-major, first B rows zero; c: LSTM cells only
+    std::vector<T> tanh_c; // (n·B, hidden): LSTM, tanh(c_t) (backward needs it)
+    std::vector<T> gates;  // (n·B, G·hidden): pre-activations, then (LSTM) i, f, g, o after their nonlinearity
+  };
+  std::vector<RecurrentActs> rec_;
+  std::vector<int> tokens_tm_;               // (n·B) time-major token ids
+  std::vector<T> x_tm_, dx_tm_;              // (n·B, d_model) embedded input and its gradient
+  std::vector<T> logits_tm_, dlogits_tm_;    // (n·B, vocab)
+  std::vector<T> dgates_, dh_above_, dh_below_, dh_carry_, dc_carry_;  // (n·B, G·h), (n·B, h) ×2, (B, h) ×2
 };
 
 extern template class Model<float>;

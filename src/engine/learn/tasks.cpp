@@ -7,6 +7,7 @@
 // [SECTION] induction
 // [SECTION] translate
 // [SECTION] neighbours
+// [SECTION] delayed_copy
 // [SECTION] the table
 // [SECTION] batches and metrics
 #include "learn/tasks.h"
@@ -262,6 +263,40 @@ std::string neighbours_name(int id) {
   return "<" + std::to_string(id) + ">";
 }
 
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] delayed_copy: random tokens; y_i = x_{i−distance} for i ≥ distance (the spec's `distance`).
+// The lesson of why attention replaced recurrence: attention fetches the token d back in one step at
+// any d; a recurrent state must carry it through d steps.      ideal: key i − distance (a diagonal)
+// ---------------------------------------------------------------------------------------------------
+void delayed_defaults(ModelSpec& s, TrainOptions& t) {
+  s.vocab = 16, s.n_ctx = 32, s.distance = 8, s.layers = 1, s.heads = 2, s.d_model = 32, s.d_k = 16, s.d_v = 16;
+  s.hidden = 64;
+  s.mask = {causal()};
+  t.steps = 600, t.adamw.clip = 1.0f;
+}
+std::string delayed_check(const ModelSpec& s, int n) {
+  if (std::string e = need_vocab(s, 2); !e.empty()) return e;
+  if (std::string e = need_n(n, 2, ModelLimits::max_seq, "a token to copy and a position distance later"); !e.empty()) return e;
+  if (s.distance < 1 || s.distance >= n)
+    return "distance: must be between 1 and n-1 = " + std::to_string(n - 1) + ", got " + std::to_string(s.distance);
+  return "";
+}
+Example delayed_generate(const ModelSpec& s, int n, Rng& rng) {
+  Example e;
+  e.tokens = random_tokens(rng, n, s.vocab);
+  e.targets.assign((size_t)n, -1);
+  for (int i = s.distance; i < n; ++i) e.targets[(size_t)i] = e.tokens[(size_t)(i - s.distance)];
+  return e;
+}
+void delayed_ideal(const Example& e, int, int, int, int i, std::vector<int>& keys) {
+  if (e.targets[(size_t)i] >= 0) {
+    // the distance is where the first target is: targets start at i = distance
+    int d = 0;
+    while (e.targets[(size_t)d] < 0) ++d;
+    keys.push_back(i - d);
+  }
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------------
@@ -302,6 +337,12 @@ const std::vector<Task>& tasks() {
        "previous token, one on the next.",
        "one head on the previous position, another on the next", 2, {"previous", "next"}, false, neighbours_defaults,
        neighbours_check, neighbours_generate, no_source, neighbours_ideal, neighbours_name},
+      {"delayed_copy",
+       "Random tokens: predict the token `distance` positions back, y_i = x_(i-distance), for i >= distance. "
+       "Attention fetches it in one step at any distance; a recurrent model (model rnn or lstm) must carry it "
+       "through its state for `distance` steps, and fails as the distance grows.",
+       "attends to the position `distance` back (the diagonal at that offset)", 1, {"delayed", ""}, false,
+       delayed_defaults, delayed_check, delayed_generate, no_source, delayed_ideal, letter_name},
   };
   return table;
 }
@@ -391,6 +432,7 @@ void MetricSums::add(const Task& task, const Model<T>& model, const Batch& batch
   }
   total += cells;
   loss += batch_loss * (double)cells;
+  if (s.recurrent()) return;  // no attention: accuracy and loss only
   // pattern: for each (layer, head, relation), the weight on the ideal keys of each query that has some
   std::vector<int> keys;
   Example e;

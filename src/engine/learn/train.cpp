@@ -16,6 +16,16 @@ TrainSetup default_setup(const Task& task) {
 std::string validate(const TrainSetup& s) {
   const Task* task = find_task(s.task);
   if (!task) return "task: unknown task '" + s.task + "' (one of: " + task_names() + ")";
+  if (s.spec.recurrent()) {
+    // A recurrent model reads one sequence left to right: only the causal, single-sequence tasks.
+    ModelSpec d;
+    TrainOptions o;
+    task->defaults(d, o);
+    const bool causal = std::any_of(d.mask.begin(), d.mask.end(), [](const MaskTerm& t) { return t.kind == MaskTerm::Kind::causal; });
+    const std::string model = arch_kind(s.spec.model).name;
+    if (d.cross) return "model: task " + s.task + " needs cross-attention (a source sequence); a " + model + " reads one sequence (use model attention)";
+    if (!causal) return "model: task " + s.task + " needs to see later tokens (it is bidirectional); a " + model + " reads left to right (use model attention)";
+  }
   if (std::string e = validate(s.spec); !e.empty()) return e;
   if (std::string e = validate(s.train); !e.empty()) return e;
   if (std::string e = task->check(s.spec, s.spec.n_ctx); !e.empty()) return e;
@@ -144,7 +154,7 @@ bool Trainer::continue_evaluation(int chunks) {
     pending_.sums.add(*task_, eval_model_, c, loss);
   }
   if (pending_.next < held_out_chunks_.size()) return false;
-  const Metrics m = pending_.sums.finish(*task_, setup_.spec.layers, setup_.spec.heads);
+  const Metrics m = pending_.sums.finish(*task_, setup_.spec.layers, setup_.spec.recurrent() ? 0 : setup_.spec.heads);
   EvalPoint p = pending_.point;
   p.loss = m.loss, p.accuracy = m.accuracy, p.pattern_score = m.pattern_score, p.pattern = m.pattern;
   p.saturation = m.saturation;
@@ -190,6 +200,12 @@ void Trainer::restore(const std::vector<float>& params) {
   if (params.size() == model_.params().size()) model_.params() = params;
 }
 
+DistanceProfile Trainer::gradient_by_distance(int sequences) {
+  const Batch held = slice(held_out_, 0, std::clamp(sequences, 1, held_out_.size));
+  probe_model_.params() = model_.params();
+  return learn::gradient_by_distance(probe_model_, held);
+}
+
 Example Trainer::held_out_example(int index) const {
   Batch one = slice(held_out_, std::clamp(index, 0, held_out_.size - 1), 1);
   return Example{std::move(one.tokens), std::move(one.targets), std::move(one.source)};
@@ -204,8 +220,21 @@ Probe Trainer::probe(const Example& e, bool with_gradients, const std::vector<fl
   p.loss = probe_model_.forward(b);
   if (with_gradients) probe_model_.backward();
   const ModelSpec& s = setup_.spec;
-  p.n = b.n, p.m = probe_model_.m(), p.layers = s.layers, p.heads = s.heads;
+  p.n = b.n, p.m = probe_model_.m(), p.layers = s.layers, p.heads = s.recurrent() ? 0 : s.heads;
   if (with_gradients) p.param_grads = probe_model_.grads();
+  if (s.recurrent()) {
+    // no attention weights: the influence matrix instead (its own passes; the logits are the probe's)
+    const std::vector<float> logits = probe_model_.logits();
+    if (with_gradients) {
+      const std::vector<double> inf = influence_matrix(probe_model_, b);
+      p.influence.assign(inf.begin(), inf.end());
+    }
+    for (int i = 0; i < b.n; ++i) {
+      const float* z = logits.data() + (size_t)i * s.vocab;
+      p.predictions.push_back((int)(std::max_element(z, z + s.vocab) - z));
+    }
+    return p;
+  }
   for (int l = 0; l < s.layers; ++l) {
     p.weights.push_back(probe_model_.weights(l));
     if (with_gradients) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "learn/measures.h"
 #include "learn/model.h"
 #include "learn/optimizer.h"
 #include "learn/tasks.h"
@@ -53,6 +54,9 @@ struct Probe {
   std::vector<std::vector<float>> score_grads;   // per layer (heads, n, m)
   std::vector<float> param_grads;                // ∂loss/∂ every parameter, model.h's layout (with gradients)
   std::vector<int> predictions;                  // argmax per position
+  // Recurrent models (no attention weights; heads = 0), with gradients: the influence matrix (n, n),
+  // ‖∂z_i/∂x_j‖ with z_i the logit of i's target (or argmax), see measures.h.
+  std::vector<float> influence;
 };
 
 class Trainer {
@@ -106,6 +110,9 @@ class Trainer {
   // One example through the current weights (its own buffers: training's are untouched).
   // `weights`: other weights of this model (a snapshot) instead of the current ones.
   Probe probe(const Example& e, bool with_gradients, const std::vector<float>* weights = nullptr);
+  // Gradient against distance (measures.h) of the current weights, over the first `sequences` held-out
+  // sequences (n forward and backward passes of that many).
+  DistanceProfile gradient_by_distance(int sequences = 64);
   // The first example of the held-out set (a fixed probe for the UI).
   Example held_out_example(int index = 0) const;
 
