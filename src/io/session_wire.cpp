@@ -147,7 +147,7 @@ void put_probe(Out& o, const lrn::Probe& p) {
   for (int v : {p.n, p.m, p.layers, p.heads}) o.put<int32_t>(v);
   o.put(p.loss);
   put_tables(o, p.weights), put_tables(o, p.weight_grads), put_tables(o, p.score_grads);
-  o.vec(p.param_grads), o.vec(p.predictions);
+  o.vec(p.param_grads), o.vec(p.predictions), o.vec(p.influence);
 }
 lrn::Probe get_probe(In& in) {
   lrn::Probe p;
@@ -155,7 +155,7 @@ lrn::Probe get_probe(In& in) {
   for (int* v : {&p.n, &p.m, &p.layers, &p.heads}) *v = in.get<int32_t>();
   p.loss = in.get<double>();
   p.weights = get_tables(in), p.weight_grads = get_tables(in), p.score_grads = get_tables(in);
-  p.param_grads = in.vec<float>(), p.predictions = in.vec<int>();
+  p.param_grads = in.vec<float>(), p.predictions = in.vec<int>(), p.influence = in.vec<float>();
   return p;
 }
 

@@ -425,8 +425,8 @@ void draw_curves(App& app, LearnState& L) {
   for (const auto& [step, v] : L.run().compare.accuracy) was_acc.pts.emplace_back((float)step, v);
   for (const auto& [step, v] : L.run().compare.saturation) was_sat.pts.emplace_back((float)step, v);
   const float x_all = std::max(x_max, L.run().compare.loss.empty() ? 0.0f : (float)L.run().compare.loss.back().first);
-  std::vector<Series> pattern;
-  for (int l = 0; l < layers; ++l)
+  std::vector<Series> pattern;  // per head: a recurrent model has none
+  for (int l = 0; l < (L.run().run_setup.spec.recurrent() ? 0 : layers); ++l)
     for (int h = 0; h < heads; ++h)
       for (int r = 0; r < R; ++r) {
         Series s{{}, head_color(l * heads + h, r ? 0.45f : 1.0f), r ? 1.2f : 1.6f, "layer " + std::to_string(l) + " head " + std::to_string(h)};
@@ -644,8 +644,37 @@ void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
                       t.name.c_str(), i, j, g[(size_t)i * t.cols + j], i, row_name(i).c_str(), j, col_name(j).c_str());
 }
 
+// A recurrent model has no attention to show: what it has instead is how much each input moved each
+// prediction, ‖∂z_i/∂x_j‖ (the influence matrix, learn/measures.h), drawn where the heads would be.
+void draw_influence(App& app, LearnState& L, const lrn::Probe& p) {
+  const lrn::Task& task = *L.run().task;
+  if (p.influence.size() != (size_t)p.n * p.n) {
+    learn_probe_gradients(app, true);  // the influence comes from the probe's backward passes
+    ImGui::TextDisabled("(computing the influence matrix)");
+    return;
+  }
+  float range = 0.0f;
+  for (float v : p.influence) range = std::max(range, v);
+  ImGui::TextUnformatted("influence: how much input j moves the prediction at i");
+  ImGui::SameLine();
+  help_marker("Row i, column j: the size of the gradient of position i's logit (its target's, or its prediction's) with\n"
+              "respect to the embedding of token j. A recurrent model reads one token at a time, so what token j\n"
+              "says reaches position i only through i - j steps of its hidden state; attention reaches it in one.\n"
+              "Bright far from the diagonal: the model still hears old tokens. Dark: it has forgotten them.");
+  colour_scale(ImGui::GetFontSize() * 8.0f, range > 0.0f ? range : 1.0f, "(0 = no influence)");
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float side = std::max(48.0f, std::min(avail.x, avail.y - ImGui::GetTextLineHeightWithSpacing()));
+  const auto [i, j] = thumbnail(p.influence.data(), p.n, p.n, nullptr, ImVec2(side, side), range > 0.0f ? range : 1.0f);
+  remember_rect(app, "learn_influence", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  if (i >= 0)
+    ImGui::SetTooltip("position %d (%s) <- input %d (%s): %.4g\n%d steps of the hidden state between them", i,
+                      task.token_name(p.example.tokens[i]).c_str(), j, task.token_name(p.example.tokens[j]).c_str(),
+                      p.influence[(size_t)i * p.n + j], i - j);
+}
+
 void draw_probe(App& app, LearnState& L) {
-  if (!L.run().started || L.run().probe.weights.empty()) {
+  const bool recurrent = L.run().started && L.run().run_setup.spec.recurrent();
+  if (!L.run().started || (!recurrent && L.run().probe.weights.empty())) {
     ImGui::TextDisabled("Every layer's and head's attention on one held-out example appears here, beside the pattern the task needs.");
     return;
   }
@@ -685,6 +714,7 @@ void draw_probe(App& app, LearnState& L) {
     ImGui::TextDisabled("\xE2\x80\x94 %d of %d targets right", right, counted);
   }
   draw_probe_input(app, L);
+  if (recurrent) return draw_influence(app, L, p);
   // What the thumbnails show: the weights, or this example's gradients (one symmetric scale for all heads).
   static const char* kViews[] = {"A (weights)", "\xE2\x88\x82L/\xE2\x88\x82" "A", "\xE2\x88\x82L/\xE2\x88\x82S",
                                  "\xE2\x88\x82L/\xE2\x88\x82W (a weight matrix)"};

@@ -138,7 +138,9 @@ TEST_P(KernelSweep, SoftmaxMatchesReferenceAndMasksExactly) {
         for (int j = 0; j < cols; ++j) {
           const size_t at = (size_t)i * cols + j;
           ASSERT_NEAR(w1[at], w2[at], 2e-6f) << fast.name << " rows=" << rows << " cols=" << cols;
-          if (!allowed[at]) ASSERT_EQ(w1[at], 0.0f) << "a masked weight must be exactly zero";
+          if (!allowed[at]) {
+            ASSERT_EQ(w1[at], 0.0f) << "a masked weight must be exactly zero";
+          }
           sum += w1[at];
         }
         if (f1[(size_t)i]) EXPECT_EQ(sum, 0.0);
@@ -177,6 +179,28 @@ TEST_P(KernelSweep, DotMatchesReference) {
     const auto a = random_vec((size_t)n, 1), b = random_vec((size_t)n, 2);
     EXPECT_NEAR(fast.dot(a.data(), b.data(), n), reference().dot(a.data(), b.data(), n), 1e-5f);
   }
+}
+
+// The recurrent models' gates: σ and tanh against the formula in double, over odd lengths (scalar tails)
+// and a range wide enough to saturate both, including ±100 (no overflow, no NaN).
+TEST_P(KernelSweep, SigmoidAndTanhMatchTheFormula) {
+  const attn::KernelSet& fast = *GetParam();
+  for (int n : {1, 3, 17, 33, 70}) {
+    std::vector<float> x = random_vec((size_t)n, 7);
+    for (float& v : x) v *= 12.0f;
+    x[0] = n % 2 ? 100.0f : -100.0f;
+    std::vector<float> s = x, t = x;
+    fast.sigmoid(s.data(), n);
+    fast.tanh(t.data(), n);
+    for (int i = 0; i < n; ++i) {
+      EXPECT_NEAR(s[(size_t)i], 1.0 / (1.0 + std::exp(-(double)x[(size_t)i])), 2e-7) << x[(size_t)i];
+      EXPECT_NEAR(t[(size_t)i], std::tanh((double)x[(size_t)i]), 2e-7) << x[(size_t)i];
+    }
+  }
+  float tiny[2] = {1e-5f, -3e-4f};
+  fast.tanh(tiny, 2);
+  EXPECT_NEAR(tiny[0], 1e-5f, 1e-7f);
+  EXPECT_NEAR(tiny[1], -3e-4f, 1e-7f);
 }
 
 std::string name_of(const ::testing::TestParamInfo<const attn::KernelSet*>& info) { return info.param->name; }

@@ -36,6 +36,7 @@ void expect_same_probe(const Probe& a, const Probe& b, const char* what) {
   EXPECT_EQ(a.score_grads, b.score_grads) << what;
   EXPECT_EQ(a.param_grads, b.param_grads) << what;
   EXPECT_EQ(a.predictions, b.predictions) << what;
+  EXPECT_EQ(a.influence, b.influence) << what;
 }
 
 void expect_same_state(const SessionState& a, const SessionState& b) {
@@ -175,6 +176,14 @@ TEST(SessionWire, TheCopyFollowsARunThroughEveryCommand) {
   ASSERT_EQ(link.send(cmd::OpenModel{small_setup(), {"opened", -1, -1}, weights, 6, {}}), "");
   link.work_until_idle();
   EXPECT_EQ(link.mirror.opened_at, 6);
+  // A recurrent model's probe carries its influence matrix instead of attention.
+  TrainSetup rnn = small_setup();
+  rnn.task = "delayed_copy", rnn.spec = default_setup(*find_task("delayed_copy")).spec;
+  rnn.spec.model = Arch::rnn, rnn.spec.hidden = 8, rnn.spec.n_ctx = 8, rnn.spec.distance = 2;
+  ASSERT_EQ(link.send(cmd::Start{rnn, {"rnn", -1, -1}, true}), "");
+  link.work_until_idle();
+  ASSERT_GT(link.mirror.probe.n, 0);  // the typed probe, in tokens this task has too
+  EXPECT_EQ(link.mirror.probe.influence.size(), (size_t)link.mirror.probe.n * link.mirror.probe.n);
   // A message carries only what changed: a paused, idle session's message is small.
   const std::vector<uint8_t> quiet = encode_state(link.session.state(), link.cursor);
   EXPECT_LT(quiet.size(), 200u);

@@ -700,3 +700,27 @@ TEST_F(Learn, AnExperimentAsksForAPredictionAndRevealsTheOutcomeAfterTheRun) {
 }
 
 }  // namespace
+
+namespace {
+
+// A recurrent model (docs/train.md) trains in Learn mode like any other: its curves, and in the probe's
+// place the influence matrix, since it has no attention to show; Open in the lab says why not.
+TEST_F(Learn, ARecurrentModelShowsItsInfluenceMatrixInsteadOfHeads) {
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "delayed_copy", "model": "rnn", "hidden": 16, "n": 10, "distance": 2,
+                                               "train": {"steps": 40, "eval_every": 10, "eval_batch": 32}})"), "");
+  app.ui.learn_mode = true;
+  train_to_end();
+  frames(3);
+  ASSERT_STREQ(attnlab::learn_phase(L()), "done");
+  const attn::learn::Probe& p = L().run().probe;
+  ASSERT_EQ(p.influence.size(), 100u) << "the probe asks for the influence matrix";
+  for (int i = 0; i < 10; ++i)
+    for (int j = i + 1; j < 10; ++j) EXPECT_EQ(p.influence[(size_t)i * 10 + j], 0.0f) << "a later token moves no earlier prediction";
+  const auto drawn = app.widget_rects.find("learn_influence");
+  ASSERT_NE(drawn, app.widget_rects.end());
+  EXPECT_NEAR(drawn->second.z, drawn->second.w, 1.0f);  // square: n × n
+  EXPECT_EQ(attnlab::learn_open_in_lab(app, 0), "a recurrent model has no attention layers to open in the lab");
+  EXPECT_FALSE(L().run().history.empty());
+}
+
+}  // namespace

@@ -307,6 +307,7 @@ void Session::build_ideal() {
 std::string Session::lab_layer(int layer, LabLayer& out) const {
   if (!s_.started) return "nothing trained yet: press Train first";
   const ModelSpec& spec = s_.run_setup.spec;
+  if (spec.recurrent()) return "a recurrent model has no attention layers to open in the lab";
   if (layer < 0 || layer >= spec.layers) return "layer: must be between 0 and " + std::to_string(spec.layers - 1);
   out.model = Model<float>(spec);
   out.model.params() = s_.replay >= 0 ? snapshots_[(size_t)s_.replay] : trainer_.snapshot();
