@@ -23,7 +23,8 @@ class LocalLink final : public SessionLink {
   bool update(double budget_ms) override { return session_.work(budget_ms); }
   const lrn::SessionState& state() const override { return session_.state(); }
   bool busy() const override { return session_.busy(); }
-  void read(const std::function<void(const lrn::Session&)>& f) override { f(session_); }
+  bool read(const std::function<void(const lrn::Session&)>& f) override { return f(session_), true; }
+  std::string lab_layer(int layer, lrn::Session::LabLayer& out) override { return session_.lab_layer(layer, out); }
   bool threaded() const override { return false; }
 
  private:
@@ -55,7 +56,7 @@ class ThreadLink final : public SessionLink {
     {
       std::lock_guard<std::mutex> lock(box_lock_);
       inbox_.push_back(std::move(bytes));
-      ++in_flight_;
+      ++sent_;
     }
     wake_.notify_one();
     return "";
@@ -63,29 +64,30 @@ class ThreadLink final : public SessionLink {
 
   bool update(double) override {
     std::vector<uint8_t> bytes;
-    uint64_t reflected = 0;
     {
       std::lock_guard<std::mutex> lock(box_lock_);
       if (!has_out_) return false;
       bytes.swap(outbox_);
       has_out_ = false;
-      reflected = in_flight_seen_;
     }
     wake_.notify_one();  // the thread may encode the next one
     // The bytes come from encode_state in this process: a refusal would be a bug, and the copy is kept.
-    const bool ok = apply_state(bytes, mirror_).empty();
-    in_flight_now_ = reflected;
-    return ok;
+    return apply_state(bytes, mirror_).empty();
   }
 
   const lrn::SessionState& state() const override { return mirror_; }
   bool busy() const override {
     std::lock_guard<std::mutex> lock(box_lock_);
-    return has_out_ || in_flight_ > in_flight_now_ || (mirror_.started && (mirror_.running || mirror_.evaluating));
+    return has_out_ || sent_ > mirror_.commands || (mirror_.started && (mirror_.running || mirror_.evaluating));
   }
-  void read(const std::function<void(const lrn::Session&)>& f) override {
+  bool read(const std::function<void(const lrn::Session&)>& f) override {
     std::lock_guard<std::mutex> lock(session_lock_);
     f(session_);
+    return true;
+  }
+  std::string lab_layer(int layer, lrn::Session::LabLayer& out) override {
+    std::lock_guard<std::mutex> lock(session_lock_);
+    return session_.lab_layer(layer, out);
   }
   bool threaded() const override { return true; }
 
@@ -96,7 +98,6 @@ class ThreadLink final : public SessionLink {
     for (;;) {
       std::vector<std::vector<uint8_t>> commands;
       bool out_free = false;
-      uint64_t taken = 0;
       {
         std::unique_lock<std::mutex> lock(box_lock_);
         // Sleep while there is nothing to do: no command, no training, and nothing new to hand over (or
@@ -104,7 +105,6 @@ class ThreadLink final : public SessionLink {
         wake_.wait(lock, [&] { return stop_ || !inbox_.empty() || session_.busy() || (changed && !has_out_); });
         if (stop_) return;
         commands.swap(inbox_);
-        taken = in_flight_;
         out_free = !has_out_;
       }
       std::vector<uint8_t> message;
@@ -122,21 +122,18 @@ class ThreadLink final : public SessionLink {
         std::lock_guard<std::mutex> lock(box_lock_);
         outbox_ = std::move(message);
         has_out_ = true;
-        in_flight_seen_ = taken;  // the commands counted so far are in this message's state
       }
     }
   }
 
   lrn::SessionState mirror_;      // the UI's copy (the UI thread only)
-  uint64_t in_flight_now_ = 0;    // commands the copy reflects (the UI thread only)
 
   mutable std::mutex box_lock_;
   std::condition_variable wake_;
   std::vector<std::vector<uint8_t>> inbox_;
   std::vector<uint8_t> outbox_;
   bool has_out_ = false, stop_ = false;
-  uint64_t in_flight_ = 0;        // commands sent
-  uint64_t in_flight_seen_ = 0;   // commands applied before the waiting message was encoded
+  uint64_t sent_ = 0;             // commands sent (those applied are the state's `commands`)
 
   std::mutex session_lock_;
   lrn::Session session_;

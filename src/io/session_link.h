@@ -27,10 +27,16 @@ class SessionLink {
   virtual const learn::SessionState& state() const = 0;
   // Work is under way or on its way (sent but not yet in state()): keep drawing frames.
   virtual bool busy() const = 0;
-  // Reads what only the session has (the weights: a model file, Open in the lab's model). The thread's
-  // session is paused for it: at most one slice of training (ThreadLink::kSliceMs) to wait.
-  virtual void read(const std::function<void(const learn::Session&)>& f) = 0;
+  // Reads what only the session has (its trainer: the weights, a model file, interventions). The
+  // thread's session is paused for it: at most one slice of training (ThreadLink::kSliceMs) to wait.
+  // A worker's session is a copy here made from the weights it sent last (when training paused or
+  // ended, or on request): false when none have come yet (they are asked for; try again next frame).
+  virtual bool read(const std::function<void(const learn::Session&)>& f) = 0;
+  // Open in the lab's model: the weights shown (live, or the replayed snapshot) on the probe example.
+  virtual std::string lab_layer(int layer, learn::Session::LabLayer& out) = 0;
   virtual bool threaded() const = 0;
+  // Where the session trains: "frames" (slices of the UI's frames), "thread", "worker" (trainStatus()).
+  virtual const char* runs_on() const { return threaded() ? "thread" : "frames"; }
 };
 
 // A session on the UI's thread.

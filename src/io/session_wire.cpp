@@ -256,6 +256,7 @@ std::vector<uint8_t> encode_state(const lrn::SessionState& s, StateCursor& sent)
   for (int x : {s.step, s.train_loss_from, s.opened_at, s.steps_last_work}) o.put<int32_t>(x);
   o.put(s.steps_per_s), o.put(s.ms_last_work);
   o.put(v);
+  o.put<uint64_t>(s.commands);
   if (parts & kRun) put_setup(o, s.run_setup), put_tag(o, s.tag);
   put_points(o, s.history, sent.history);
   o.put<uint64_t>(s.train_loss.size() - sent.train_loss);
@@ -290,6 +291,7 @@ std::string apply_state(std::span<const uint8_t> bytes, lrn::SessionState& m) {
   for (int* x : {&d.step, &d.train_loss_from, &d.opened_at, &d.steps_last_work}) *x = in.get<int32_t>();
   d.steps_per_s = in.get<double>(), d.ms_last_work = in.get<float>();
   d.versions = in.get<lrn::SessionState::Versions>();
+  d.commands = in.get<uint64_t>();
   if (parts & kRun) {
     d.run_setup = get_setup(in), d.tag = get_tag(in);
     if (in.ok() && d.started && !(d.task = lrn::find_task(d.run_setup.task))) in.fail("unknown task " + d.run_setup.task);
@@ -321,6 +323,7 @@ std::string apply_state(std::span<const uint8_t> bytes, lrn::SessionState& m) {
   m.step = d.step, m.train_loss_from = d.train_loss_from, m.opened_at = d.opened_at, m.steps_last_work = d.steps_last_work;
   m.steps_per_s = d.steps_per_s, m.ms_last_work = d.ms_last_work;
   m.versions = d.versions;
+  m.commands = d.commands;
   if (parts & kRun) {
     m.run_setup = std::move(d.run_setup), m.tag = std::move(d.tag), m.task = d.task;
     m.history.clear(), m.train_loss.clear();

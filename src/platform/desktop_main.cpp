@@ -39,6 +39,7 @@
 #include "imgui_impl_glfw.h"
 #include "gl_renderer.h"
 #include "learn.h"
+#include "session_link.h"
 #include "png_write.h"
 #include "shell_frame.h"
 
@@ -155,7 +156,7 @@ int main(int argc, char** argv) {
 
   static attnlab::Shell shell;  // large; lives for the whole run
   attnlab::App& app = shell.app;
-  app.train_on_thread = !opt.train_in_frames;  // training never makes the window wait (io/session_link.h)
+  if (!opt.train_in_frames) app.session_link = attn::make_thread_link;  // training never makes the window wait
   app.config = attnlab::default_lab_config();
   app.text = app.config.target.text;
   std::string text, err;

@@ -19,6 +19,7 @@
 #include <string_view>
 #include "gl_renderer.h"
 #include "learn.h"
+#include "worker_link.h"
 #include "result_json.h"
 #include "shell_frame.h"
 #include "export.h"
@@ -354,6 +355,8 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_train_history() {
   return reply(attnlab::learn_history_json(g_shell->app));
 }
 EMSCRIPTEN_KEEPALIVE void attnlab_stop_training() { attnlab::learn_stop(g_shell->app); }
+// The training worker sent something: draw the next frame even if nothing else changed.
+EMSCRIPTEN_KEEPALIVE void attnlab_wake() { g_shell->force_draw = true; }
 
 }  // extern "C"
 
@@ -380,6 +383,12 @@ int main() {
     g_shell->png_name = name;
     g_shell->png_view = view;
     g_shell->force_draw = true;
+  };
+  // Learn mode trains in a Web Worker when the page has one (worker_link.h), else in slices of frames.
+  app.session_link = [] {
+    return attnlab::make_worker_link([](const std::string& why) {
+      attnlab::report_problem(g_shell->app, "Training moved to the page's thread", why);
+    });
   };
 
   if (!glfwInit()) return 1;

@@ -20,6 +20,10 @@
 #include "textures.h"
 #include "ui_state.h"
 
+namespace attn {
+class SessionLink;  // io/session_link.h
+}
+
 namespace attnlab {
 
 struct LearnState;  // learn.h
@@ -132,7 +136,9 @@ struct App {
   ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h
   ImVec2 last_display_size{0, 0};
   std::shared_ptr<LearnState> learn;  // Learn mode (learn.h), created on first use
-  bool train_on_thread = false;       // set by a shell before Learn mode starts: its session runs on a thread of its own
+  // A shell's way to run Learn mode's session off the UI's thread (a std::thread, a Web Worker), asked
+  // when Learn mode starts; null or returning null: in slices of each frame (io/session_link.h).
+  std::function<std::unique_ptr<attn::SessionLink>()> session_link;
 };
 
 // The lab's defaults: a sentence, 4 heads, no mask; the UI clamps input to 256 tokens.

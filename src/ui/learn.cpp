@@ -67,7 +67,7 @@ LearnState& learn_state(App& app) {
   if (!app.learn) {
     app.learn = std::make_shared<LearnState>();
     app.learn->setup = learn_defaults(lrn::tasks().front());
-    if (app.train_on_thread) app.learn->link = attn::make_thread_link();
+    if (app.session_link) app.learn->link = app.session_link();
     if (!app.learn->link) app.learn->link = attn::make_local_link();  // no threads here: slices of each frame
   }
   return *app.learn;
@@ -87,8 +87,8 @@ lrn::RunTag run_tag(const LearnState& L, const lrn::TrainSetup& setup) {
 std::string send(LearnState& L, const lrn::Command& c) {
   std::string e = L.link->send(c);
   if (!std::holds_alternative<lrn::cmd::SetProbe>(c)) L.error = e;
-  if (e.empty() && std::holds_alternative<lrn::cmd::Start>(c))
-    L.setup = L.run().run_setup, L.settings_dirty = false;
+  // The command's own setup (a session on another thread shows it in run() a frame or two later).
+  if (e.empty() && std::holds_alternative<lrn::cmd::Start>(c)) L.setup = std::get<lrn::cmd::Start>(c).setup, L.settings_dirty = false;
   return e;
 }
 
@@ -129,8 +129,8 @@ void learn_replay(App& app, int index) { learn_state(app).link->send(lrn::cmd::R
 
 void learn_reset(App& app) {
   LearnState& L = learn_state(app);
-  const lrn::TrainSetup& setup = L.run().started ? L.run().run_setup : L.setup;
-  if (send(L, lrn::cmd::Reset{setup, run_tag(L, setup)}).empty()) L.setup = L.run().run_setup, L.settings_dirty = false;
+  const lrn::TrainSetup setup = L.run().started ? L.run().run_setup : L.setup;
+  if (send(L, lrn::cmd::Reset{setup, run_tag(L, setup)}).empty()) L.setup = setup, L.settings_dirty = false;
 }
 
 void learn_tick(App& app) {
@@ -155,9 +155,7 @@ void learn_tick(App& app) {
 std::string learn_open_in_lab(App& app, int layer) {
   LearnState& L = learn_state(app);
   lrn::Session::LabLayer lab;
-  std::string refused;
-  L.link->read([&](const lrn::Session& s) { refused = s.lab_layer(layer, lab); });
-  if (!refused.empty()) return refused;
+  if (std::string refused = L.link->lab_layer(layer, lab); !refused.empty()) return refused;
   const lrn::Task& task = *L.run().task;
   std::vector<std::string> names, source_names;
   for (int id : lab.example.tokens) names.push_back(task.token_name(id));
@@ -203,7 +201,7 @@ std::string learn_status_json(App& app) {
   }
   j["message"] = r.started ? r.message : std::string();
   j["converged"] = r.started && r.converged;  // stopped early: train.stop_accuracy was reached
-  j["trains_on"] = L.link->threaded() ? "thread" : "frames";
+  j["trains_on"] = L.link->runs_on();
   j["error"] = L.error;
   return j.dump();
 }
@@ -221,7 +219,7 @@ std::string learn_open_model(App& app, std::string_view text) {
   LearnState& L = learn_state(app);
   open.tag = run_tag(L, open.setup);
   if (std::string e = L.link->send(open); !e.empty()) return e;  // refused: the run is kept
-  L.setup = L.run().run_setup, L.settings_dirty = false, L.error.clear();
+  L.setup = open.setup, L.settings_dirty = false, L.error.clear();
   app.ui.learn_mode = true;
   app.layout_dirty = true;
   notify(app, "Opened a " + open.setup.task + " model trained for " + std::to_string(open.step) + " steps");

@@ -716,7 +716,7 @@ void draw_probe(App& app, LearnState& L) {
   draw_probe_input(app, L);
   if (recurrent) return draw_influence(app, L, p);
   // What the thumbnails show: the weights, or this example's gradients (one symmetric scale for all heads).
-  static const char* kViews[] = {"A (weights)", "\xE2\x88\x82L/\xE2\x88\x82" "A", "\xE2\x88\x82L/\xE2\x88\x82S",
+  static const char* kViews[] = {"A (weights)", ("\xE2\x88\x82L/\xE2\x88\x82" "A"), "\xE2\x88\x82L/\xE2\x88\x82S",
                                  "\xE2\x88\x82L/\xE2\x88\x82W (a weight matrix)"};
   ImGui::SetNextItemWidth(ImGui::CalcTextSize(kViews[L.probe_view]).x + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2.0f);
   if (ImGui::Combo("##probe_view", &L.probe_view, kViews, 4)) {

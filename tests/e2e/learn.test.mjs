@@ -199,3 +199,56 @@ test('a trained model downloads, opens again through the file picker and in attn
   assert.deepEqual(again.problems, []);
   await again.page.close();
 });
+
+// Training in a Web Worker (`?worker=1`, docs/web-api.md): the page only sends commands and draws the
+// worker's state; the curve is the CLI's, stopTraining() pauses at once, the model file is the trained
+// one, and a worker that stops is reported on screen while the run goes on in the page, the same run.
+test('training in a Web Worker: the CLI\'s curve, a pause that holds, the trained model, and a worker that stops', { skip: !CLI && 'ATTNLAB_CLI not set' }, async () => {
+  const cfg = { task: 'previous_token', train: { steps: 120, eval_every: 20, seed: 5 } };
+  const { page, problems } = await openLab(lab.browser, lab.server.url + '?worker=1');
+  await page.waitForFunction(() => window.attnlabWorker && window.attnlabWorker.status() === 1, null, { timeout: 20000 });
+  await page.evaluate((c) => window.attnlab.train(c), cfg);
+  await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 60000, polling: 100 });
+  const done = await status(page);
+  assert.equal(done.trains_on, 'worker');
+  const web = await page.evaluate(() => window.attnlab.trainHistory());
+  const log = path.join(lab.OUT, 'learn-cli-worker.jsonl');
+  execFileSync(CLI, ['train', '-', '--log', log, '--quiet'], { input: JSON.stringify(cfg) });
+  const cli = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(web.map((p) => p.step), cli.map((p) => p.step));
+  for (let i = 0; i < web.length; i++)
+    assert.ok(Math.abs(web[i].loss - cli[i].loss) <= 2e-3 * (1 + cli[i].loss), `step ${web[i].step}: loss ${web[i].loss} vs ${cli[i].loss}`);
+  // The model file: the worker's final weights, which attnlab-cli run reads to the same accuracy.
+  await page.waitForFunction(() => window.attnlab.model() !== null, null, { timeout: 20000 });
+  const model = await page.evaluate(() => window.attnlab.model());
+  assert.equal(model.step, 120);
+  const file = path.join(lab.OUT, 'learn-worker-model.json');
+  fs.writeFileSync(file, JSON.stringify(model));
+  const run = JSON.parse(execFileSync(CLI, ['run', file]).toString());
+  assert.ok(Math.abs(run.accuracy - done.accuracy) <= 0.2, `run accuracy ${run.accuracy} vs trained ${done.accuracy}`);
+
+  // A long run, paused: stopTraining() answers paused at once, and the run stays put.
+  await page.evaluate(() => window.attnlab.train({ task: 'previous_token', train: { steps: 100000, seed: 2 } }));
+  await page.waitForFunction(() => window.attnlab.trainStatus().step >= 5, null, { timeout: 20000 });
+  const stopped = await page.evaluate(() => window.attnlab.stopTraining());
+  assert.equal(stopped.state, 'paused');
+  await settle(page, 6);
+  const held = await status(page);
+  await settle(page, 6);
+  assert.equal((await status(page)).step, held.step, 'a paused run took steps');
+  assert.equal((await status(page)).state, 'paused');
+
+  // The worker stops (as a crash would): a notice on screen, and the same run goes on in the page.
+  await page.evaluate(() => window.attnlab.train(JSON.stringify({ task: 'previous_token', train: { steps: 60, eval_every: 20, seed: 5 } })));
+  await page.evaluate(() => window.attnlabWorker.stop('a test stopped it'));
+  await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 60000, polling: 100 });
+  const after = await status(page);
+  assert.equal(after.trains_on, 'frames');
+  const ui = (await page.evaluate(() => window.attnlab.layout())).ui;
+  assert.match(ui.notice_title || '', /Training moved/);
+  assert.match(ui.notice || '', /a test stopped it/);
+  const again = await page.evaluate(() => window.attnlab.trainHistory());
+  assert.deepEqual(again.map((p) => p.loss), web.slice(0, 4).map((p) => p.loss), 'the same seed: the same first 60 steps');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -93,6 +93,7 @@ void expect_same_state(const SessionState& a, const SessionState& b) {
   EXPECT_EQ(a.steps_last_work, b.steps_last_work);
   EXPECT_EQ(a.ms_last_work, b.ms_last_work);
   EXPECT_TRUE(a.versions == b.versions);
+  EXPECT_EQ(a.commands, b.commands);
 }
 
 // A session on "the other side": every command goes through the bytes, every state back.

@@ -74,6 +74,7 @@ std::string Session::check(const SessionState& s, const Command& c) {
 }
 
 std::string Session::apply(const Command& c) {
+  ++s_.commands;
   if (std::string e = check(s_, c); !e.empty()) return s_.refused = e;
   s_.refused.clear();
   struct Visit {
@@ -86,7 +87,7 @@ std::string Session::apply(const Command& c) {
     }
     void operator()(const cmd::Pause&) {
       self.s_.running = false;
-      self.rate_marks_.clear();
+      self.was_running_ = false;  // the pause is no training time
     }
     void operator()(const cmd::Step& c) {
       SessionState& s = self.s_;
@@ -137,7 +138,7 @@ void Session::start(const TrainSetup& setup, const RunTag& tag, bool run) {
   s.train_loss.clear();
   s.train_loss_from = 0;
   s.opened_at = -1;
-  rate_marks_.clear();
+  rate_marks_.clear(), running_s_ = 0.0, was_running_ = false;
   s.steps_per_s = 0.0;
   if (s.typed_probe && !typed_example(setup, s.probe_text, s.probe_example).empty())  // another task: back to held-out
     s.typed_probe = false, s.probe_text.clear();
@@ -234,11 +235,17 @@ bool Session::work(double budget_ms) {
     sync();
     s.ms_last_work = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (s.done) s.running = false;
+    // Steps per second over the last second of running: the clock counts only while the run trains
+    // (a pause in between is not time it took), so a short run or one paused and resumed still has a
+    // figure, and fewer than 50 ms make one only when the run ended that fast.
     const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - clock0_).count();
-    rate_marks_.emplace_back(now, s.step);
-    std::erase_if(rate_marks_, [&](const auto& m) { return m.first < now - 1.0; });
-    if (rate_marks_.size() >= 2 && now - rate_marks_.front().first > 0.05)
-      s.steps_per_s = (rate_marks_.back().second - rate_marks_.front().second) / (now - rate_marks_.front().first);
+    if (was_running_) running_s_ += now - last_work_s_;
+    last_work_s_ = now, was_running_ = s.running;
+    rate_marks_.emplace_back(running_s_, s.step);
+    std::erase_if(rate_marks_, [&](const auto& m) { return m.first < running_s_ - 1.0; });
+    const double span = rate_marks_.size() >= 2 ? running_s_ - rate_marks_.front().first : 0.0;
+    if (span > 0.05 || (span > 0.0 && s.done))
+      s.steps_per_s = (rate_marks_.back().second - rate_marks_.front().second) / span;
     changed = true;
   }
   if (s.probe_step != s.step) refresh_probe(), changed = true;

@@ -110,6 +110,7 @@ struct SessionState {
     bool operator==(const Versions&) const = default;
   } versions;
   std::string refused;  // the last command refused, and why ("" after one carried out)
+  uint64_t commands = 0;  // commands applied (refused or not): a copy elsewhere knows which it reflects
 
   // "idle", "running", "paused", "done", "diverged".
   const char* phase() const;
@@ -159,7 +160,9 @@ class Session {
   Trainer trainer_;
   SessionState s_;
   std::vector<std::vector<float>> snapshots_;  // beside s_.snapshot_steps
-  std::vector<std::pair<double, int>> rate_marks_;  // (seconds, step) while running
+  std::vector<std::pair<double, int>> rate_marks_;  // (seconds of running, step)
+  double running_s_ = 0.0, last_work_s_ = 0.0;      // time spent running; when work() last ran
+  bool was_running_ = false;                        // the run was running after the last work()
   std::chrono::steady_clock::time_point clock0_ = std::chrono::steady_clock::now();
 };
 

@@ -1,0 +1,179 @@
+// worker_link.cpp — Learn mode's session in a Web Worker (worker_link.h). The page's side of
+// web/worker.js: app.js owns the Worker and queues what it sends; these functions take from the queue.
+#include "worker_link.h"
+
+#include <emscripten.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+#include "session_wire.h"
+
+namespace attnlab {
+
+namespace lrn = attn::learn;
+
+namespace {
+
+// 0 starting, 1 ready, 2 failed (then js_worker_failure says why), -1 no worker.
+EM_JS(int, js_worker_status, (), { return window.attnlabWorker ? window.attnlabWorker.status() : -1; });
+EM_JS(const char*, js_worker_failure, (), {
+  const t = (window.attnlabWorker && window.attnlabWorker.failure) || "";
+  const n = lengthBytesUTF8(t) + 1, p = _malloc(n);
+  stringToUTF8(t, p, n);
+  return p;
+});
+EM_JS(void, js_worker_post, (const uint8_t* bytes, int size), { window.attnlabWorker.post(HEAPU8.slice(bytes, bytes + size)); });
+// The next state message: its size and, in *out, bytes that the caller frees; -1 when there is none.
+EM_JS(int, js_worker_next_state, (uint8_t** out), {
+  const b = window.attnlabWorker.nextState();
+  if (!b) return -1;
+  const p = _malloc(Math.max(1, b.length));
+  HEAPU8.set(b, p);
+  HEAPU32[out >> 2] = p;
+  return b.length;
+});
+EM_JS(void, js_worker_taken, (), { window.attnlabWorker.taken(); });
+EM_JS(void, js_worker_want_weights, (), { window.attnlabWorker.wantWeights(); });
+// The newest weights the worker sent (replayed 0: live, 1: a replayed snapshot), if they are newer
+// than `version`: their count, step and version, the floats in *out (freed by the caller); else -1.
+EM_JS(int, js_worker_weights, (int replayed, int version, float** out, int* step, int* newer), {
+  const w = window.attnlabWorker.weights[replayed];
+  if (!w || w.version <= version) return -1;
+  const p = _malloc(Math.max(4, w.data.length * 4));
+  HEAPF32.set(w.data, p >> 2);
+  HEAPU32[out >> 2] = p;
+  HEAP32[step >> 2] = w.step;
+  HEAP32[newer >> 2] = w.version;
+  return w.data.length;
+});
+
+class WorkerLink final : public attn::SessionLink {
+ public:
+  explicit WorkerLink(std::function<void(const std::string&)> report) : report_(std::move(report)) {}
+
+  std::string send(const lrn::Command& c) override {
+    if (local_) return local_->send(c);
+    if (std::string e = lrn::Session::check(mirror_, c); !e.empty()) return e;
+    // The run's commands, to replay should the worker stop: from the last one that starts a run afresh.
+    if (std::holds_alternative<lrn::cmd::Start>(c) || std::holds_alternative<lrn::cmd::OpenModel>(c)) log_.clear();
+    if (log_.size() < kMaxLog) log_.push_back(c);
+    const std::vector<uint8_t> bytes = attn::encode_command(c);
+    js_worker_post(bytes.data(), (int)bytes.size());
+    ++sent_;
+    // A pause takes effect here at once (stopTraining() returns the paused state): until the worker's
+    // state reflects it, the copy says paused whatever older messages say.
+    if (std::holds_alternative<lrn::cmd::Pause>(c)) paused_at_ = sent_, mirror_.running = false;
+    return "";
+  }
+
+  bool update(double budget_ms) override {
+    if (!local_ && js_worker_status() == 2) fall_back();
+    if (local_) return local_->update(budget_ms);
+    bool changed = false;
+    for (;;) {
+      uint8_t* bytes = nullptr;
+      const int size = js_worker_next_state(&bytes);
+      if (size < 0) break;
+      changed |= attn::apply_state({bytes, (size_t)size}, mirror_).empty();
+      std::free(bytes);
+      js_worker_taken();
+      if (mirror_.commands < paused_at_) mirror_.running = false;
+    }
+    for (int r = 0; r < 2; ++r) {
+      float* data = nullptr;
+      int step = 0, version = 0;
+      const int count = js_worker_weights(r, weights_[r].version, &data, &step, &version);
+      if (count < 0) continue;
+      weights_[r] = {std::vector<float>(data, data + count), step, version};
+      std::free(data);
+      replica_stale_ = true;
+    }
+    return changed;
+  }
+
+  const lrn::SessionState& state() const override { return local_ ? local_->state() : mirror_; }
+  bool busy() const override {
+    if (local_) return local_->busy();
+    return sent_ > mirror_.commands || js_worker_status() == 0 || (mirror_.started && (mirror_.running || mirror_.evaluating));
+  }
+
+  bool read(const std::function<void(const lrn::Session&)>& f) override {
+    if (local_) return local_->read(f);
+    const lrn::Session* s = replica(0);
+    if (!s) return false;
+    f(*s);
+    return true;
+  }
+  std::string lab_layer(int layer, lrn::Session::LabLayer& out) override {
+    if (local_) return local_->lab_layer(layer, out);
+    if (!mirror_.started) return "nothing trained yet: press Train first";
+    const lrn::Session* s = replica(mirror_.replay >= 0 ? 1 : 0);
+    if (!s) return "the trained weights are on their way from the training worker: try again in a moment";
+    return s->lab_layer(layer, out);
+  }
+  bool threaded() const override { return !local_; }
+  const char* runs_on() const override { return local_ ? "frames" : "worker"; }
+
+ private:
+  static constexpr size_t kMaxLog = 4096;  // commands kept to replay (a run rarely has a hundred)
+
+  // A session here holding the weights the worker sent (live or replayed), on the mirror's probe:
+  // what read() and lab_layer() see. Asks for newer weights when the mirror's step has moved on.
+  const lrn::Session* replica(int r) {
+    const Weights& w = weights_[r];
+    const int want = r ? mirror_.replay_step() : mirror_.step;
+    if (w.version == 0 || w.step != want) js_worker_want_weights();
+    if (w.version == 0 || !mirror_.started) return nullptr;
+    if (replica_stale_ || replica_of_ != r || replica_version_ != w.version) {
+      std::vector<lrn::EvalPoint> before;
+      for (const lrn::EvalPoint& p : mirror_.history)
+        if (p.step < w.step) before.push_back(p);
+      replica_ = std::make_unique<lrn::Session>();
+      if (!replica_->apply(lrn::cmd::OpenModel{mirror_.run_setup, mirror_.tag, w.data, w.step, std::move(before)}).empty()) {
+        replica_.reset();
+        return nullptr;
+      }
+      if (mirror_.typed_probe) replica_->apply(lrn::cmd::SetProbe{mirror_.probe_text});
+      replica_of_ = r, replica_version_ = w.version, replica_stale_ = false;
+    }
+    return replica_.get();
+  }
+
+  // The worker stopped: the same run, here, from its commands.
+  void fall_back() {
+    const char* why = js_worker_failure();
+    const std::string reason = why ? why : "";
+    std::free(const_cast<char*>(why));
+    local_ = attn::make_local_link();
+    for (const lrn::Command& c : log_) local_->send(c);
+    log_.clear();
+    if (report_)
+      report_("Training moved to the page's own thread: the training worker stopped (" + (reason.empty() ? std::string("no reason given") : reason) +
+              "). The run goes on from its start with the same settings and seed, so its numbers are the same; the page may draw more slowly while it trains.");
+  }
+
+  std::function<void(const std::string&)> report_;
+  lrn::SessionState mirror_;
+  uint64_t sent_ = 0, paused_at_ = 0;  // commands sent; the count when the last Pause was
+  std::vector<lrn::Command> log_;
+  struct Weights {
+    std::vector<float> data;
+    int step = 0, version = 0;
+  } weights_[2];
+  std::unique_ptr<lrn::Session> replica_;
+  int replica_of_ = -1, replica_version_ = 0;
+  bool replica_stale_ = true;
+  std::unique_ptr<attn::SessionLink> local_;  // after the worker stopped
+};
+
+}  // namespace
+
+std::unique_ptr<attn::SessionLink> make_worker_link(std::function<void(const std::string&)> report) {
+  const int status = js_worker_status();
+  if (status < 0 || status == 2) return nullptr;
+  return std::make_unique<WorkerLink>(std::move(report));
+}
+
+}  // namespace attnlab

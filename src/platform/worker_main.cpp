@@ -1,0 +1,62 @@
+// The training worker: Learn mode's session in a Web Worker, an engine-only WebAssembly module
+// (attnlab-worker.js/.wasm) that web/worker.js loads. The page's UI module sends it commands and takes
+// back state messages (io/session_wire.h) and, when they change, the weights (to write a model file,
+// open a layer in the lab or run an intervention on its own thread). The worker never waits for the UI:
+// it trains in slices and hands over a message whenever the page has taken the last one.
+#include <emscripten.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "learn/session.h"
+#include "session_wire.h"
+
+namespace {
+
+attn::learn::Session g_session;
+attn::StateCursor g_cursor;
+std::vector<uint8_t> g_message;
+std::vector<float> g_weights;
+std::string g_refused;
+
+}  // namespace
+
+extern "C" {
+
+// One encoded command (the page's bytes, copied into this module's memory). 0: carried out, 1: the
+// bytes were not a command, 2: the session refused it (the state's `refused` says why).
+EMSCRIPTEN_KEEPALIVE int worker_command(const uint8_t* bytes, int size) {
+  attn::learn::Command c;
+  if (!attn::decode_command({bytes, (size_t)size}, c).empty()) return 1;
+  return g_session.apply(c).empty() ? 0 : 2;
+}
+
+// A slice of training (budget in ms): 1 when the state changed.
+EMSCRIPTEN_KEEPALIVE int worker_work(double budget_ms) { return g_session.work(budget_ms) ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE int worker_busy() { return g_session.busy() ? 1 : 0; }
+
+// The state message since the last one (its bytes stay valid until the next call).
+EMSCRIPTEN_KEEPALIVE const uint8_t* worker_state(int* size) {
+  g_message = attn::encode_state(g_session.state(), g_cursor);
+  *size = (int)g_message.size();
+  return g_message.data();
+}
+
+// The weights the views show: the replayed snapshot's while replaying (`replayed` = 1), else the live
+// ones, with the step they belong to. Valid until the next call.
+EMSCRIPTEN_KEEPALIVE const float* worker_weights(int replayed, int* count, int* step) {
+  const attn::learn::SessionState& s = g_session.state();
+  if (!s.started) {
+    *count = 0, *step = 0;
+    return nullptr;
+  }
+  const bool replay = replayed && s.replay >= 0;
+  g_weights = replay ? g_session.snapshot_weights(s.replay) : g_session.trainer().snapshot();
+  *count = (int)g_weights.size();
+  *step = replay ? s.replay_step() : s.step;
+  return g_weights.data();
+}
+
+}  // extern "C"
+
+int main() { return 0; }
