@@ -144,6 +144,8 @@ std::string learn_inspect_json(App& app, std::string_view command, std::string_v
 // What the Inspect view shows: {"open", "step", "mode", "ablated": [[l, h]...], "baseline": {loss,
 // accuracy}, "loss", "accuracy", "probe_right", "probe_right_intact", "probe_targets", "each": bool}, or {"open": false, "why"}.
 std::string learn_inspect_view_json(App& app);
+// How much held-out accuracy (0..1) the heads removed in the Inspect view cost; 0 when none is removed.
+double learn_inspect_accuracy_drop(const App& app);
 void draw_mode_switch(App& app);
 void set_learn_mode(App& app, bool learn);
 

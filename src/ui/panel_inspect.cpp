@@ -357,6 +357,12 @@ void draw_inspect(App& app) {
   draw_probe_after(app, L, I);
 }
 
+double learn_inspect_accuracy_drop(const App& app) {
+  const InspectState* I = app.learn ? app.learn->inspect.get() : nullptr;
+  if (!I || !I->open || std::count(I->ablated.begin(), I->ablated.end(), 1) == 0) return 0.0;
+  return I->baseline.accuracy - I->current.accuracy;
+}
+
 std::string learn_inspect_view_json(App& app) {
   LearnState& L = learn_state(app);
   nlohmann::ordered_json j;

@@ -12,6 +12,7 @@
 #include "learn/inspect.h"
 #include "learn_fixture.h"
 #include "model_json.h"
+#include "panels.h"
 
 namespace {
 
@@ -181,6 +182,34 @@ TEST_F(Inspect, TheViewFitsEveryScreen) {
     }
     for (const auto& wr : app.window_rects) EXPECT_NE(wr.scroll, 2) << wr.name << " at " << sc.w << "x" << sc.h;
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The tour's step "Remove a head" opens the Inspect view on the induction model and ticks once a head
+// whose removal costs accuracy is clicked away.
+TEST_F(Inspect, TheTourStepTicksWhenAHeadThatMattersIsRemoved) {
+  int step = -1;
+  for (int k = 0; k < attnlab::tour_step_count(); ++k)
+    if (std::string(attnlab::tour_step_title(k)).find("Remove a head") != std::string::npos) step = k;
+  ASSERT_GE(step, 0);
+  app.ui.show_tour = true;
+  attnlab::tour_open_step(app, step);
+  frames(2);
+  EXPECT_EQ(L().probe_panel, 1) << "the step shows Inspect heads";
+  EXPECT_EQ(L().setup.task, "induction");
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "induction"})"), "");
+  L().budget_ms = 200.0f, L().frame_target_ms = 1000.0f;
+  train_to_end();
+  frames(2);
+  EXPECT_FALSE(attnlab::tour_step_done(app));
+  click("inspect_l0_h0");  // a head the model hardly needs (−0.4 points): not yet
+  EXPECT_FALSE(attnlab::tour_step_done(app));
+  click("inspect_l0_h0");
+  click("inspect_l0_h1");  // the previous-token head
+  EXPECT_TRUE(attnlab::tour_step_done(app));
 }
 
 }  // namespace
