@@ -174,8 +174,9 @@ void draw_readout(App& app, InspectState& I) {
 void draw_grid(App& app, InspectState& I) {
   const lrn::ModelSpec& s = I.subject->setup.spec;
   const float fs = ImGui::GetFontSize(), gap = 4.0f * app.style_scale;
-  const float label_w = ImGui::CalcTextSize("layer 0").x + gap * 2.0f;
-  const float avail = ImGui::GetContentRegionAvail().x - label_w;
+  // SameLine(x) counts from the window's left edge: the label column is the padding, the label, a gap.
+  const float label_w = ImGui::GetStyle().WindowPadding.x + ImGui::CalcTextSize("layer 0").x + gap * 3.0f;
+  const float avail = ImGui::GetContentRegionAvail().x - (label_w - ImGui::GetStyle().WindowPadding.x);
   const float cell_w = std::clamp((avail - gap * (float)(s.heads - 1)) / (float)s.heads, 2.2f * fs, 7.5f * fs);
   const bool roomy = cell_w >= 5.0f * fs;  // room for the numbers inside the cell
   const float cell_h = ImGui::GetTextLineHeight() * (I.have_table && roomy ? 3.0f : 1.6f) + 2.0f * gap;
@@ -238,17 +239,17 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
   for (int i = 0; i < p.n; ++i) predicted += (i ? " " : "") + task.token_name(p.predictions[(size_t)i]);
   const auto [right, counted] = targets_right(e, p);
   const int right_intact = targets_right(e, I.intact_probe).first;
-  ImGui::PushTextWrapPos(0.0f);
   if (counted > 0)
-    ImGui::Text("The probe: %d of %d targets right (intact model: %d)", right, counted, right_intact);
+    ImGui::Text("The probe: %d of %d right (intact: %d)", right, counted, right_intact);
   else
-    ImGui::TextUnformatted("The probe (your input, no targets): what the model predicts next");
+    ImGui::TextUnformatted("The probe (your input, no targets)");
   remember_rect(app, "inspect_probe_right", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine();
   help_marker("The probe is the example under 'Attention'. Its predictions here are those of the model with the\n"
               "heads you removed; a wrong one is counted against the targets. The thumbnails are each head's\n"
               "attention in that model: a removed head still looks where it did, but a later head that relied on\n"
               "it may now look somewhere else.");
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("predicts: %s", predicted.c_str());
   ImGui::PopTextWrapPos();
 
