@@ -18,10 +18,11 @@ const inspectView = (page) => page.evaluate(() => window.attnlab.inspectView());
 const cli = (args) => JSON.parse(execFileSync(CLI, args).toString());
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: page ${a}, cli ${b}`);
 
-// The default induction config (seed 1), trained in the page to the end (about 1000 steps).
+// The default induction config (seed 1), stopped once converged (99% at 3 evaluations in a row, as Learn
+// mode's settings start): a few hundred of its 1000 steps. The bound only keeps a broken run from hanging.
 async function trainInduction(page) {
-  await page.evaluate(() => window.attnlab.train({ task: 'induction' }));
-  await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 300000, polling: 250 });
+  await page.evaluate(() => window.attnlab.train({ task: 'induction', train: { stop_accuracy: 0.99 } }));
+  await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 600000, polling: 250 });
   const s = await page.evaluate(() => window.attnlab.trainStatus());
   assert.ok(s.accuracy > 0.98, `the induction model learned: accuracy ${s.accuracy}`);
   return s;
@@ -42,12 +43,13 @@ test('clicking a head in the Inspect grid ablates it and the accuracy readout ch
   assert.ok(readout && w.inspect_l0_h1 && w.inspect_l1_h1 && !w.inspect_l2_h0, 'a 2 x 2 grid and a readout');
   const intact = await lab.shot(page, 'inspect-01-intact');
 
-  // Layer 0's head 1: the previous-token head (docs/inspect.md: without it about 58% accuracy).
+  // Layer 0's head 1: the previous-token head (docs/inspect.md: without it 58% accuracy, natively after 1000 steps).
   await clickWidget(page, 'inspect_l0_h1');
   await settle(page);
   v = await inspectView(page);
   assert.deepEqual(v.ablated, [[0, 1]]);
-  assert.ok(v.accuracy < trained.accuracy - 0.2, `ablated accuracy ${v.accuracy}`);
+  // (stopped at convergence the model leans on it less than the full run does: 83% here, 72% after 1000 steps)
+  assert.ok(v.accuracy < trained.accuracy - 0.1, `ablated accuracy ${v.accuracy}`);
   const ablated = await lab.shot(page, 'inspect-02-head-0.1-ablated');
   const scale = ablated.width / (await page.evaluate(() => window.innerWidth));
   const px = (r) => ({ x: r.x * scale, y: r.y * scale, w: r.w * scale, h: r.h * scale });
