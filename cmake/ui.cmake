@@ -48,6 +48,8 @@ add_library(attnlab_ui STATIC
   src/ui/keyboard_cells.cpp
   src/ui/learn.cpp
   src/ui/panel_learn.cpp
+  src/ui/panel_inspect.cpp
+  src/ui/inspect_api.cpp
   ${CMAKE_BINARY_DIR}/generated/presets_data.cpp
   ${CMAKE_BINARY_DIR}/generated/experiments_data.cpp)
 target_include_directories(attnlab_ui PUBLIC src/ui)
@@ -85,7 +87,7 @@ else()
   target_link_options(attnlab_web PRIVATE
     -sUSE_GLFW=3 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sFULL_ES3=1
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sENVIRONMENT=web
-    -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_attnlab_apply,_attnlab_config,_attnlab_result,_attnlab_stats,_attnlab_layout,_attnlab_reset_stats,_attnlab_wheel,_attnlab_touch,_attnlab_set_text,_attnlab_set_presenter,_attnlab_a11y,_attnlab_focus_text,_attnlab_set_ui_scale,_attnlab_view_state,_attnlab_set_view_state,_attnlab_formula,_attnlab_presets,_attnlab_preset,_attnlab_csv,_attnlab_redraw,_attnlab_train,_attnlab_train_status,_attnlab_train_history,_attnlab_stop_training,_attnlab_model,_attnlab_open_model,_attnlab_open_file,_attnlab_run_config,_attnlab_notify,_attnlab_problem,_attnlab_set_probe,_attnlab_wake
+    -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_attnlab_apply,_attnlab_config,_attnlab_result,_attnlab_stats,_attnlab_layout,_attnlab_reset_stats,_attnlab_wheel,_attnlab_touch,_attnlab_set_text,_attnlab_set_presenter,_attnlab_a11y,_attnlab_focus_text,_attnlab_set_ui_scale,_attnlab_view_state,_attnlab_set_view_state,_attnlab_formula,_attnlab_presets,_attnlab_preset,_attnlab_csv,_attnlab_redraw,_attnlab_train,_attnlab_train_status,_attnlab_train_history,_attnlab_stop_training,_attnlab_model,_attnlab_open_model,_attnlab_open_file,_attnlab_run_config,_attnlab_notify,_attnlab_problem,_attnlab_set_probe,_attnlab_wake,_attnlab_inspect
     -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8,HEAPU8
     --embed-file ${ATTNLAB_FONT}@/fonts/DejaVuSans.ttf)
   # Learn mode's training worker: the engine and io only, loaded by web/worker.js in a Web Worker

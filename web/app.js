@@ -366,6 +366,16 @@
       const err = call('attnlab_set_probe', String(text ?? ''));
       if (err) throw new Error(err);
     },
+    // Interventions on the current Learn run's weights (docs/inspect.md): the options of attnlab-cli
+    // ablate, patch, attribute, circuits and rollout as an object's fields (corrupt_at for --corrupt-at),
+    // the CLI's JSON back. Throws an Error naming the field; the run is kept either way.
+    ablate(options) { return inspect('ablate', options); },
+    patch(options) { return inspect('patch', options); },
+    attribute(options) { return inspect('attribute', options); },
+    circuits(options) { return inspect('circuits', options); },
+    rollout(options) { return inspect('rollout', options); },
+    // What Learn mode's Inspect view shows: { open, step, mode, ablated, baseline, loss, accuracy, each }.
+    inspectView() { return JSON.parse(call2('attnlab_inspect', 'view', '{}')); },
     // The link that trains the current run again (#train= its complete training config).
     trainUrl() { return location.href.split('#')[0] + '#train=' + toBase64Url(call('attnlab_run_config')); },
     version: '1',
@@ -479,6 +489,13 @@
     box.addEventListener('compositionend', () => { composing = false; send(); });
     box.addEventListener('input', (e) => { if (!composing && !e.isComposing) send(); });
     box.composing = () => composing;
+  }
+  function inspect(command, options) {
+    const text = JSON.stringify(options === undefined ? {} : options);
+    if (text === undefined) throw new Error('options: expected an object');
+    const reply = call2('attnlab_inspect', command, text);
+    if (reply[0] !== '{') throw new Error(reply);
+    return JSON.parse(reply);
   }
   function call2(name, a, b) {
     const M = window.Module;

@@ -358,6 +358,17 @@ EMSCRIPTEN_KEEPALIVE void attnlab_stop_training() { attnlab::learn_stop(g_shell-
 // The training worker sent something: draw the next frame even if nothing else changed.
 EMSCRIPTEN_KEEPALIVE void attnlab_wake() { g_shell->force_draw = true; }
 
+// Interventions on the Learn run (docs/inspect.md): `command` ablate | patch | attribute | circuits |
+// rollout with the CLI's options as a JSON object's fields; the CLI's JSON document, or one line naming
+// the field (it never starts with '{'). "view": what the Inspect view shows (learn.h).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_inspect(const char* command, const char* options) {
+  const std::string what = command ? command : "";
+  if (what == "view") return reply(attnlab::learn_inspect_view_json(g_shell->app));
+  std::string error;
+  const std::string out = attnlab::learn_inspect_json(g_shell->app, what, options ? options : "", error);
+  return reply(error.empty() ? out : error);
+}
+
 }  // extern "C"
 
 int main() {

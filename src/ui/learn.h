@@ -18,6 +18,7 @@
 namespace attnlab {
 
 struct App;
+struct InspectState;  // panel_inspect.cpp: the model the Inspect view holds and what it measured on it
 
 struct LearnState {
   attn::learn::TrainSetup setup;        // what the settings panel edits (used by the next Train)
@@ -35,6 +36,8 @@ struct LearnState {
   int probe_view = 0;                   // 0: A, 1: ∂L/∂A, 2: ∂L/∂S per head; 3: ∂L/∂ a weight matrix (this example's loss)
   int grad_tensor = 2;                  // which weight matrix view 3 shows: an index into the model's tensors
   int open_layer = 0;                   // the layer "Open in the lab" shows
+  int probe_panel = 0;                  // the probe's window shows 0: the attention, 1: Inspect heads
+  std::shared_ptr<InspectState> inspect;  // made when the Inspect view is first shown
 
   // Time slicing: a frame trains for at most budget_ms, and less when drawing takes more, so that the
   // app's whole work per frame stays near frame_target_ms (a 60 Hz frame is 16.7 ms).
@@ -127,6 +130,22 @@ std::string open_file_text(App& app, const std::string& name, std::string_view t
 // The Learn mode's windows (panel_learn.cpp) with their Lab | Learn switch; the lab's nav bar has a
 // Learn button. set_learn_mode switches (L does too).
 void draw_learn_mode(App& app);
+// The probe window's "Attention | Inspect heads" switch (panel_inspect.cpp); true when Inspect is chosen,
+// and then draw_inspect draws the window: heads ablated by a click, what they change, Ablate each head.
+bool draw_inspect_switch(App& app);
+void draw_inspect(App& app);
+
+// The page API's interventions (docs/inspect.md, docs/web-api.md) on the current run's weights:
+// `command` ablate | patch | attribute | circuits | rollout, `options` a JSON object with the CLI's options
+// as fields (heads, mode, each, example, clean, corrupt, corrupt_at, with, tokens, source, position,
+// target, layer, head). Returns the CLI's JSON document, or "" with `error` naming the field. Nothing
+// of the run changes either way.
+std::string learn_inspect_json(App& app, std::string_view command, std::string_view options, std::string& error);
+// What the Inspect view shows: {"open", "step", "mode", "ablated": [[l, h]...], "baseline": {loss,
+// accuracy}, "loss", "accuracy", "probe_right", "probe_right_intact", "probe_targets", "each": bool}, or {"open": false, "why"}.
+std::string learn_inspect_view_json(App& app);
+// How much held-out accuracy (0..1) the heads removed in the Inspect view cost; 0 when none is removed.
+double learn_inspect_accuracy_drop(const App& app);
 void draw_mode_switch(App& app);
 void set_learn_mode(App& app, bool learn);
 

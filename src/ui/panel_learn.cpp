@@ -12,12 +12,56 @@
 #include "colormap.h"
 #include "imgui_internal.h"  // BringWindowToDisplayFront
 #include "learn.h"
+#include "learn_widgets.h"
 #include "mask.h"
 #include "widgets.h"
 
 namespace attnlab {
 
 namespace lrn = attn::learn;
+
+// [SECTION] shared drawing (learn_widgets.h)
+void remember_rect(App& app, const std::string& name, ImVec2 a, ImVec2 b) {
+  app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+}
+
+std::pair<int, int> thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##cells", size);
+  const float cw = size.x / (float)m, ch = size.y / (float)n;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) {
+      const bool masked = mask && !mask->allows(i, j);
+      const float v = w[(size_t)i * m + j];
+      const ImU32 c = masked ? kMaskedColor : range > 0 ? colormap(Colormap::diverging, v / range) : colormap(Colormap::sequential, v);
+      dl->AddRectFilled(ImVec2(a.x + j * cw, a.y + i * ch), ImVec2(a.x + (j + 1) * cw, a.y + (i + 1) * ch), c);
+    }
+  if (!ImGui::IsItemHovered()) return {-1, -1};
+  const ImVec2 mp = ImGui::GetIO().MousePos;
+  const int i = std::clamp((int)((mp.y - a.y) / ch), 0, n - 1), j = std::clamp((int)((mp.x - a.x) / cw), 0, m - 1);
+  dl->AddRect(ImVec2(a.x + j * cw, a.y + i * ch), ImVec2(a.x + (j + 1) * cw, a.y + (i + 1) * ch), IM_COL32(255, 255, 255, 255));
+  return {i, j};
+}
+
+void colour_scale(float width, float range, const char* note) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float h = ImGui::GetTextLineHeight() * 0.6f;
+  if (range > 0) ImGui::Text("%.2g", -range);
+  else ImGui::TextUnformatted("weight 0");
+  ImGui::SameLine();
+  const ImVec2 b = ImGui::GetCursorScreenPos();
+  const int k = 32;
+  for (int i = 0; i < k; ++i)
+    dl->AddRectFilled(ImVec2(b.x + width * i / k, b.y + h * 0.4f), ImVec2(b.x + width * (i + 1) / k + 1, b.y + h * 1.4f),
+                      range > 0 ? colormap(Colormap::diverging, 2.0f * i / (k - 1) - 1.0f)
+                                : colormap(Colormap::sequential, (float)i / (k - 1)));
+  ImGui::Dummy(ImVec2(width, h));
+  ImGui::SameLine();
+  if (note) ImGui::Text("%.2g   %s", range > 0 ? range : 1.0f, note);
+  else if (range > 0) ImGui::Text("%.2g   (one scale for every head; grey = masked)", range);
+  else ImGui::TextUnformatted("1   (one scale for every thumbnail; grey = masked)");
+}
 
 namespace {
 
@@ -33,9 +77,6 @@ void place(App& app, float x, float y, float w, float h) {
   ImGui::SetNextWindowSize(ImVec2(w, h), cond);
 }
 
-void remember_rect(App& app, const std::string& name, ImVec2 a, ImVec2 b) {
-  app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
-}
 
 // [SECTION] settings
 void section(const char* title) {
@@ -486,47 +527,6 @@ void draw_curves(App& app, LearnState& L) {
   remember_rect(app, "learn_saturation_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 }
 
-// [SECTION] attention thumbnails
-// One (n, m) matrix of weights in [0, 1] as cells, masked cells grey. Returns the hovered cell or (-1, -1).
-// range > 0: signed data on the diverging map over [−range, range]; else weights on the sequential map.
-std::pair<int, int> thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range = 0.0f) {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 a = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton("##cells", size);
-  const float cw = size.x / (float)m, ch = size.y / (float)n;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < m; ++j) {
-      const bool masked = mask && !mask->allows(i, j);
-      const float v = w[(size_t)i * m + j];
-      const ImU32 c = masked ? kMaskedColor : range > 0 ? colormap(Colormap::diverging, v / range) : colormap(Colormap::sequential, v);
-      dl->AddRectFilled(ImVec2(a.x + j * cw, a.y + i * ch), ImVec2(a.x + (j + 1) * cw, a.y + (i + 1) * ch), c);
-    }
-  if (!ImGui::IsItemHovered()) return {-1, -1};
-  const ImVec2 mp = ImGui::GetIO().MousePos;
-  const int i = std::clamp((int)((mp.y - a.y) / ch), 0, n - 1), j = std::clamp((int)((mp.x - a.x) / cw), 0, m - 1);
-  dl->AddRect(ImVec2(a.x + j * cw, a.y + i * ch), ImVec2(a.x + (j + 1) * cw, a.y + (i + 1) * ch), IM_COL32(255, 255, 255, 255));
-  return {i, j};
-}
-
-void colour_scale(float width, float range, const char* note = nullptr) {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float h = ImGui::GetTextLineHeight() * 0.6f;
-  if (range > 0) ImGui::Text("%.2g", -range);
-  else ImGui::TextUnformatted("weight 0");
-  ImGui::SameLine();
-  const ImVec2 b = ImGui::GetCursorScreenPos();
-  const int k = 32;
-  for (int i = 0; i < k; ++i)
-    dl->AddRectFilled(ImVec2(b.x + width * i / k, b.y + h * 0.4f), ImVec2(b.x + width * (i + 1) / k + 1, b.y + h * 1.4f),
-                      range > 0 ? colormap(Colormap::diverging, 2.0f * i / (k - 1) - 1.0f)
-                                : colormap(Colormap::sequential, (float)i / (k - 1)));
-  ImGui::Dummy(ImVec2(width, h));
-  ImGui::SameLine();
-  if (note) ImGui::Text("%.2g   %s", range > 0 ? range : 1.0f, note);
-  else if (range > 0) ImGui::Text("%.2g   (one scale for every head; grey = masked)", range);
-  else ImGui::TextUnformatted("1   (one scale for every thumbnail; grey = masked)");
-}
-
 // The history scrubber: any evaluated step's weights, replayed in the thumbnails below.
 void draw_replay(App& app, LearnState& L) {
   const int count = (int)L.run().snapshot_steps.size();
@@ -895,7 +895,10 @@ void draw_learn_mode(App& app) {
     ImGui::EndChild();
   });
   window(1, "Curves", left_w, body_top, right_w, curves_h, [&] { draw_curves(app, L); });
-  window(2, "Attention on a probe", left_w, body_top + curves_h, right_w, body_h - curves_h, [&] { draw_probe(app, L); });
+  window(2, "Attention on a probe", left_w, body_top + curves_h, right_w, body_h - curves_h, [&] {
+    if (draw_inspect_switch(app)) draw_inspect(app);
+    else draw_probe(app, L);
+  });
 
   draw_mode_switch(app);
 }

@@ -179,7 +179,21 @@ const Step kSteps[] = {
      "and the saturated rows.",
      View::count, nullptr, [](const App& a) { return compared(a, "scaling"); },
      [](App& app) { learn_load_experiment(app, experiment_index("scaling"), 1); }, "learn_experiment", "Curves|Training"},
-    {"18. Your turn",
+    {"18. Remove a head",
+     "Which head makes induction work? Test it: take a head out of the trained model and measure. 'Inspect heads' "
+     "(beside 'Attention', bottom right) shows the model's heads as a grid; a click removes one and the held-out "
+     "accuracy is measured again without it. Nothing is retrained: this is the same model, minus one head.",
+     "Train the induction model if it is not trained yet, then click layer 0's heads one at a time (click again to "
+     "put one back). What happened to the accuracy, and why would layer 1's heads need that head?",
+     View::count, nullptr,
+     [](const App& a) { return trained_to(a, "induction", 0.9) && learn_inspect_accuracy_drop(a) > 0.1; },
+     [](App& app) {
+       LearnState& L = learn_state(app);
+       if (!L.run().started || L.run().run_setup.task != "induction") learn_task(app, "induction");
+       L.probe_panel = 1;  // Inspect heads
+     },
+     "learn_view_inspect", "Attention on a probe"},
+    {"19. Your turn",
      "In the lab: change the number of heads, d_k or the text; edit a number in Q (click it, then drag in "
      "Inspector); mask pairs by clicking weights. In Learn mode (L): another task or experiment, or your own probe "
      "input. Presets has more set-ups.",

@@ -7,26 +7,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { labSuite, openLab, frames } from './lib.mjs';
+import { labSuite, openLab, clickWidget, settle } from './lib.mjs';
 
 const lab = labSuite();
 const CLI = process.env.ATTNLAB_CLI;
 const shot = lab.shot;
 const widgets = (page) => page.evaluate(() => window.attnlab.layout().widgets);
 const status = (page) => page.evaluate(() => window.attnlab.trainStatus());
-async function clickWidget(page, name) {
-  const w = (await widgets(page))[name];
-  assert.ok(w, `widget ${name} is not drawn`);
-  await page.mouse.click(w.x + w.w / 2, w.y + w.h / 2, { delay: 80 });
-  await frames(page);
-}
-// An idle lab draws nothing: small mouse moves over the title strip (no tooltip there) make it draw.
-async function settle(page, count = 3) {
-  for (let i = 0; i < count; i++) {
-    await page.mouse.move(6 + i, 6);
-    await frames(page, 1);
-  }
-}
 const luminance = (img, x, y) => {
   const i = (Math.round(y) * img.width + Math.round(x)) * 4;
   return 0.299 * img.rgba[i] + 0.587 * img.rgba[i + 1] + 0.114 * img.rgba[i + 2];

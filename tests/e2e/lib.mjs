@@ -161,3 +161,19 @@ export async function showView(page, view = 'weights', rows = 8) {
     await page.waitForTimeout(150);
   }
 }
+
+// Clicks a named control (attnlab.layout().widgets.<name>) at its centre and draws the frames after it.
+export async function clickWidget(page, name) {
+  const w = (await page.evaluate(() => window.attnlab.layout().widgets))[name];
+  assert.ok(w, `widget ${name} is not drawn`);
+  await page.mouse.click(w.x + w.w / 2, w.y + w.h / 2, { delay: 80 });
+  await frames(page);
+}
+
+// An idle lab draws nothing: small mouse moves over the title strip (no tooltip there) make it draw.
+export async function settle(page, count = 3) {
+  for (let i = 0; i < count; i++) {
+    await page.mouse.move(6 + i, 6);
+    await frames(page, 1);
+  }
+}
