@@ -17,6 +17,13 @@ namespace lrn = learn;
 
 namespace {
 
+bool shown(const lrn::Session& s, std::vector<float>& out) {
+  const lrn::SessionState& st = s.state();
+  if (!st.started) return false;
+  out = st.replay >= 0 ? s.snapshot_weights(st.replay) : s.trainer().snapshot();
+  return true;
+}
+
 class LocalLink final : public SessionLink {
  public:
   std::string send(const lrn::Command& c) override { return session_.apply(c); }
@@ -25,6 +32,7 @@ class LocalLink final : public SessionLink {
   bool busy() const override { return session_.busy(); }
   bool read(const std::function<void(const lrn::Session&)>& f) override { return f(session_), true; }
   std::string lab_layer(int layer, lrn::Session::LabLayer& out) override { return session_.lab_layer(layer, out); }
+  bool shown_weights(std::vector<float>& out) override { return shown(session_, out); }
   bool threaded() const override { return false; }
 
  private:
@@ -88,6 +96,10 @@ class ThreadLink final : public SessionLink {
   std::string lab_layer(int layer, lrn::Session::LabLayer& out) override {
     std::lock_guard<std::mutex> lock(session_lock_);
     return session_.lab_layer(layer, out);
+  }
+  bool shown_weights(std::vector<float>& out) override {
+    std::lock_guard<std::mutex> lock(session_lock_);
+    return shown(session_, out);
   }
   bool threaded() const override { return true; }
 

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "learn/session.h"
 
@@ -32,6 +33,9 @@ class SessionLink {
   // A worker's session is a copy here made from the weights it sent last (when training paused or
   // ended, or on request): false when none have come yet (they are asked for; try again next frame).
   virtual bool read(const std::function<void(const learn::Session&)>& f) = 0;
+  // The weights the views show: the replayed snapshot's while replaying, else the live ones. false when
+  // they are not here yet (a worker's: asked for, try again next frame).
+  virtual bool shown_weights(std::vector<float>& out) = 0;
   // Open in the lab's model: the weights shown (live, or the replayed snapshot) on the probe example.
   virtual std::string lab_layer(int layer, learn::Session::LabLayer& out) = 0;
   virtual bool threaded() const = 0;

@@ -113,6 +113,14 @@ class WorkerLink final : public attn::SessionLink {
     if (!s) return "the trained weights are on their way from the training worker: try again in a moment";
     return s->lab_layer(layer, out);
   }
+  bool shown_weights(std::vector<float>& out) override {
+    if (local_) return local_->shown_weights(out);
+    const int r = mirror_.replay >= 0 ? 1 : 0;
+    const lrn::Session* s = replica(r);  // asks for newer weights when these are behind
+    if (!s) return false;
+    out = weights_[r].data;
+    return true;
+  }
   bool threaded() const override { return !local_; }
   const char* runs_on() const override { return local_ ? "frames" : "worker"; }
 

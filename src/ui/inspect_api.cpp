@@ -63,7 +63,8 @@ struct Run {
 std::string example_from(App& app, const Run& run, const Options& o, const char* tokens_field, const char* source_field, lrn::Example& e) {
   int index = 0;
   if (std::string err = o.integer("example", 0, run.eval_batch - 1, "a held-out example", index); !err.empty()) return err;
-  learn_state(app).link->read([&](const lrn::Session& s) { e = s.trainer().held_out_example(index); });
+  if (!learn_state(app).link->read([&](const lrn::Session& s) { e = s.trainer().held_out_example(index); }))
+    return "model: the trained weights are on their way from the training worker: try again in a moment";
   const lrn::ModelSpec& s = run.setup.spec;
   std::string tokens, source;
   if (tokens_field)
@@ -226,7 +227,8 @@ std::string learn_inspect_json(App& app, std::string_view command, std::string_v
     return error = "model: the interventions (docs/inspect.md) take an attention model; this one is " +
                    std::string(lrn::arch_kind(run.setup.spec.model).name) + ", with no heads",
            "";
-  L.link->read([&](const lrn::Session& s) { run.params = s.trainer().model().params(); });
+  if (!L.link->read([&](const lrn::Session& s) { run.params = s.trainer().model().params(); }))
+    return error = "model: the trained weights are on their way from the training worker: try again in a moment", "";
   std::string out;
   error = c->run(app, run, Options{j}, out);
   return error.empty() ? out : std::string();

@@ -97,9 +97,10 @@ void follow_run(LearnState& L, InspectState& I) {
   const bool same = I.subject && I.run_version == r.versions.run && I.step == r.step && I.replay == r.replay;
   if (!same && (!I.subject || !L.link->busy())) {
     std::vector<float> params;
-    L.link->read([&](const lrn::Session& s) {
-      params = r.replay >= 0 ? s.snapshot_weights(r.replay) : s.trainer().model().params();
-    });
+    if (!L.link->shown_weights(params)) {
+      I.why = "The trained weights are on their way from the training worker.";
+      return;
+    }
     auto subject = std::make_unique<lrn::Subject<float>>();
     if (std::string e = lrn::open_subject(r.run_setup, params, *subject); !e.empty()) {
       I.open = false, I.subject.reset(), I.why = e;
