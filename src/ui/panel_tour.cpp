@@ -177,7 +177,7 @@ const Step kSteps[] = {
      "their scores: the run learns at first, then comes apart.",
      "Train 'no scaling', then pick 'with 1/\xE2\x88\x9A" "d_k' under Experiments and train it. Compare the loss "
      "and the saturated rows.",
-     View::count, nullptr, [](const App& a) { return compared(a, "recurrence"); },
+     View::count, nullptr, [](const App& a) { return compared(a, "scaling"); },
      [](App& app) { learn_load_experiment(app, experiment_index("scaling"), 1); }, "learn_experiment", "Curves|Training"},
     {"18. Why did attention replace RNNs?",
      "An RNN reads one token at a time and carries everything in its hidden state, so a token 16 places back reaches "
