@@ -276,8 +276,10 @@ void draw_sweep_view(App& app, LearnState& L) {
   remember_rect(app, "learn_sweep_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   const lrn::SessionState& s = L.run();
   if (s.started && s.run_setup.task == kDelayedCopy && !s.history.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("This run: %s at distance %d, %.1f%% right (step %d)%s", model_label(s.run_setup.spec.model), s.run_setup.spec.distance,
                 100.0 * s.history.back().accuracy, s.history.back().step, s.done ? "" : ", still training");
+    ImGui::PopTextWrapPos();
     remember_item(app, "learn_run_accuracy");
   }
   if (e)
@@ -353,7 +355,9 @@ void draw_path_view(App& app, LearnState& L) {
   const auto centre_x = [&](float x0, int t) { return x0 + (t + 0.5f) * cell; };
 
   // RNN: inputs under hidden states, h_t-1 -> h_t arrows; the path j -> i lit.
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(lit_rnn), "RNN, unrolled: path from j to i = %d sequential steps; one layer = %d steps one after another", i - j, n);
+  ImGui::PopTextWrapPos();
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float row_h = 2.2f * box + line_h;
   ImGui::Dummy(ImVec2(w, row_h));
@@ -374,7 +378,9 @@ void draw_path_view(App& app, LearnState& L) {
   dl->AddText(ImVec2(std::min(centre_x(p0.x, i) - ImGui::CalcTextSize(buf).x / 2, p0.x + w - ImGui::CalcTextSize(buf).x), xy + box * 0.55f), lit_rnn, buf);
 
   // Attention: every query reads every earlier key in one step; the pair (i, j) lit.
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(lit_att), "Attention: path from j to i = 1 step; one layer = 1 step (all %d positions at once)", n);
+  ImGui::PopTextWrapPos();
   p0 = ImGui::GetCursorScreenPos();
   const float arc_h = std::max(2.0f * box, 3.0f * line_h);
   ImGui::Dummy(ImVec2(w, arc_h + 1.2f * box));
@@ -457,12 +463,16 @@ bool draw_lesson_views(App& app, LearnState& L) {
   static const char* kViews[] = {"Probe", "Gradient vs distance", "Accuracy vs distance", "Side by side", "Path length"};
   static const char* kNames[] = {"learn_view_probe", "learn_view_gradient", "learn_view_sweep", "learn_view_compare", "learn_view_path"};
   L.lesson_view = std::clamp(L.lesson_view, 0, 4);
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float right = 0.0f;  // where the last button ended: the row wraps when the next would pass the window's edge
   for (int k = 0; k < 5; ++k) {
-    if (k) ImGui::SameLine();
+    const float w = ImGui::CalcTextSize(kViews[k]).x + 2.0f * st.FramePadding.x;
+    if (k && right + st.ItemSpacing.x + w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
     const bool on = L.lesson_view == k;
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
     if (ImGui::SmallButton(kViews[k])) L.lesson_view = k;
     if (on) ImGui::PopStyleColor();
+    right = ImGui::GetItemRectMax().x;
     remember_item(app, kNames[k]);
   }
   switch (L.lesson_view) {
