@@ -79,6 +79,9 @@ void note_run(App& app, LearnState& L) {
   // The latest probe of each kind, for the side-by-side view (copied when its step changes).
   const lrn::Probe& p = s.probe;
   LearnState::Matrix& m = spec.recurrent() ? L.last_recurrent : L.last_attention;
+  // The influence comes from the probe's backward passes: asked for here when another view than the
+  // probe's (which asks itself) is shown, so that the side-by-side view has it.
+  if (spec.recurrent() && p.influence.empty() && L.lesson_view != 0) learn_probe_gradients(app, true);
   if (spec.recurrent() && p.influence.size() == (size_t)p.n * p.n && (m.step != s.probe_step || m.v.size() != p.influence.size())) {
     m = {p.n, s.probe_step, spec.distance, std::string(model_label(spec.model)) + ": influence |\xE2\x88\x82z_i/\xE2\x88\x82x_j|", p.influence};
   } else if (!spec.recurrent() && !p.weights.empty() && p.n == p.m && m.step != s.probe_step) {
