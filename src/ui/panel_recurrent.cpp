@@ -181,7 +181,8 @@ void xy_plot(const char* id, ImVec2 size, float x_max, float y_lo, float y_hi, b
     for (const ImVec2& q : l.pts)
       if (!log || q.y > 0.0f) screen.emplace_back(X(q.x), Y(q.y));
     if (l.dots || screen.size() == 1) {
-      for (const ImVec2& q : screen) dl->AddCircleFilled(q, l.thickness + 2.0f, l.color), dl->AddCircle(q, l.thickness + 2.5f, IM_COL32(255, 255, 255, 200));
+      const float r = std::max(l.thickness + 2.0f, 0.3f * ImGui::GetFontSize());  // a dot that reads at any UI scale
+      for (const ImVec2& q : screen) dl->AddCircleFilled(q, r, l.color), dl->AddCircle(q, r + 1.0f, IM_COL32(255, 255, 255, 220), 0, 1.5f);
     } else if (screen.size() > 1) {
       dl->AddPolyline(screen.data(), (int)screen.size(), l.color, 0, l.thickness);
       for (const ImVec2& q : screen) dl->AddCircleFilled(q, l.thickness + 0.5f, l.color);
@@ -212,7 +213,6 @@ void draw_gradient_view(App& app, LearnState& L) {
   ImGui::SameLine();
   if (ImGui::SmallButton("Clear")) L.grad_curves.clear();
   remember_item(app, "learn_clear_gradient");
-  ImGui::SameLine();
   help_marker("How much does the loss at position i change when the input at an earlier position j is nudged?\n"
               "Each line is that sensitivity, |\xE2\x88\x82loss_i/\xE2\x88\x82x_j|, averaged over 64 held-out sequences,\n"
               "against how far back j is (d = i - j). The scale is logarithmic: one grid line is ten times.\n"
@@ -249,14 +249,14 @@ void draw_gradient_view(App& app, LearnState& L) {
 
 void draw_sweep_view(App& app, LearnState& L) {
   const Experiment* e = recurrence_experiment();
+  ImGui::TextUnformatted("held-out accuracy against distance");
   help_marker("Each line is one kind of model trained on the delayed copy at several distances, everything else\n"
               "the same (steps, batches, seed), measured beforehand with attnlab-cli sweep. The y axis is how\n"
               "often it copies the right token on held-out sequences. Dots ringed in white are runs that ended in\n"
               "this page: train at another distance and your dot lands on the plot.");
-  ImGui::SameLine();
   if (e) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Measured with attnlab-cli sweep: %s", e->sweep_budget.c_str());
+    ImGui::TextDisabled("Lines: measured with attnlab-cli sweep (%s). Ringed dots: this page's runs.", e->sweep_budget.c_str());
     ImGui::PopTextWrapPos();
   }
   std::vector<Line> lines;
@@ -268,6 +268,8 @@ void draw_sweep_view(App& app, LearnState& L) {
       for (const auto& [d, a] : r.accuracy) l.pts.emplace_back((float)d, (float)a), x_max = std::max(x_max, (float)d);
       lines.push_back(std::move(l));
     }
+  const float chance = 1.0f / (float)std::max(1, L.run().run_setup.spec.vocab);
+  lines.push_back({{ImVec2(0.0f, chance), ImVec2(x_max, chance)}, IM_COL32(170, 170, 170, 140), 1.0f, "chance (one token in " + std::to_string(L.run().run_setup.spec.vocab) + ")"});
   for (const LearnState::PagePoint& q : L.page_sweep) {
     Line l{{ImVec2((float)q.distance, (float)q.accuracy)}, model_color(q.model), 2.0f,
            std::string(model_label(q.model)) + ", this page (" + std::to_string(q.steps) + " steps)", true};
@@ -296,12 +298,13 @@ void draw_sweep_view(App& app, LearnState& L) {
 
 // The influence matrix of the latest recurrent run beside the weights of the latest attention run.
 void draw_compare_view(App& app, LearnState& L) {
+  ImGui::TextUnformatted("an attention head's weights beside a recurrent model's influence");
   help_marker("Left: an attention model's weights on one held-out example (row i: what position i reads).\n"
               "Right: a recurrent model's influence on the same kind of example (row i: how much each input j\n"
               "moves the prediction at i). A model that copies from d tokens back needs a bright line d cells\n"
               "left of the diagonal. Attention draws it sharply; an RNN's influence fades with distance.");
-  ImGui::SameLine();
-  ImGui::TextDisabled("Train a delayed copy with each model to fill both sides.");
+  if (L.last_attention.v.empty() || L.last_recurrent.v.empty())
+    ImGui::TextDisabled("Train a delayed copy with each model to fill both sides.");
   const float gap = ImGui::GetFontSize();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float side = std::max(48.0f, std::min((avail.x - gap) * 0.5f, avail.y - 3.0f * ImGui::GetTextLineHeightWithSpacing()));
@@ -334,18 +337,22 @@ void draw_path_view(App& app, LearnState& L) {
   const int distance = std::clamp(s.started ? s.run_setup.spec.distance : L.setup.spec.distance, 1, n - 1);
   if (L.path_query < 0 || L.path_query >= n) L.path_query = n - 1;
   if (L.path_key < 0 || L.path_key > L.path_query) L.path_key = std::max(0, L.path_query - distance);
+  ImGui::TextUnformatted("path length and parallel steps, for query i and key j");
   help_marker("Pick a query i and an earlier key j. Top, an RNN unrolled in time: token j's information reaches i only\n"
               "by passing through every hidden state between them, i - j steps, each one a chance to fade; and\n"
               "h_t cannot be computed before h_t-1, so a layer takes n steps one after another whatever the hardware.\n"
               "Bottom, attention: query i reads key j directly (one step), and every position is computed at once.\n"
               "(On one CPU core attention does more arithmetic, n\xC2\xB2 per layer; the point is the waiting.)");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  // The two sliders side by side where they fit, else one under the other (a phone).
+  const float slider_w = ImGui::GetFontSize() * 7.0f;
+  ImGui::SetNextItemWidth(slider_w);
   ImGui::SliderInt("query i", &L.path_query, 1, n - 1);
   remember_item(app, "learn_path_query");
   L.path_key = std::min(L.path_key, L.path_query);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x * 2.0f + slider_w + ImGui::CalcTextSize("key j").x + ImGui::GetStyle().ItemInnerSpacing.x <=
+      ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2.0f);
+  ImGui::SetNextItemWidth(slider_w);
   ImGui::SliderInt("key j", &L.path_key, 0, L.path_query);
   remember_item(app, "learn_path_key");
   const int i = L.path_query, j = L.path_key;
@@ -385,7 +392,7 @@ void draw_path_view(App& app, LearnState& L) {
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(lit_att), "Attention: path from j to i = 1 step; one layer = 1 step (all %d positions at once)", n);
   ImGui::PopTextWrapPos();
   p0 = ImGui::GetCursorScreenPos();
-  const float arc_h = std::max(2.0f * box, 3.0f * line_h);
+  const float arc_h = std::max(2.0f * box, 1.6f * line_h);
   ImGui::Dummy(ImVec2(w, arc_h + 1.2f * box));
   remember_rect(app, "learn_path_attention", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   const float ky = p0.y + arc_h;
@@ -416,7 +423,6 @@ void draw_model_kind(App& app, LearnState& L) {
     ImGui::EndCombo();
   }
   remember_item(app, "learn_model");
-  ImGui::SameLine();
   help_marker("What reads the sequence. Attention: each position looks back at every earlier one directly.\n"
               "RNN and LSTM: read one token at a time, left to right, keeping what they have read in a hidden\n"
               "state of `hidden` numbers; d_model is then the size of each token's embedding. The attention\n"
@@ -440,7 +446,6 @@ void draw_model_kind(App& app, LearnState& L) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
     if (ImGui::SliderInt("distance", &s.spec.distance, 1, n - 1) && L.experiment >= 0) L.experiment_distance = s.spec.distance;
     remember_item(app, "learn_distance");
-    ImGui::SameLine();
     help_marker("How far back the answer is: at position i the model must output the token it saw `distance`\n"
                 "positions earlier. Attention finds it in one step at any distance; an RNN has to carry it through\n"
                 "that many updates of its hidden state.");
@@ -454,7 +459,6 @@ void draw_experiment_distance(App& app, LearnState& L) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   if (ImGui::SliderInt("distance, every run", &d, 1, n - 1)) L.experiment_distance = L.setup.spec.distance = d;
   remember_item(app, "learn_experiment_distance");
-  ImGui::SameLine();
   help_marker("The distance the copy reaches back, for every run of this experiment: set it, then train each model.\n"
               "Try a short one (4) and a long one (16): the difference between the models is the lesson.");
 }
