@@ -307,7 +307,10 @@ void draw_compare_view(App& app, LearnState& L) {
     ImGui::TextDisabled("Train a delayed copy with each model to fill both sides.");
   const float gap = ImGui::GetFontSize();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float side = std::max(48.0f, std::min((avail.x - gap) * 0.5f, avail.y - 3.0f * ImGui::GetTextLineHeightWithSpacing()));
+  // As tall as the window leaves, but never so small that the labels above wrap a word a line (the
+  // window scrolls instead), and never wider than half the width.
+  const float side = std::max(48.0f, std::min((avail.x - gap) * 0.5f, std::max(avail.y - 3.0f * ImGui::GetTextLineHeightWithSpacing(),
+                                                                                10.0f * ImGui::GetFontSize())));
   const LearnState::Matrix* both[2] = {&L.last_attention, &L.last_recurrent};
   for (int k = 0; k < 2; ++k) {
     if (k) ImGui::SameLine(0, gap);
