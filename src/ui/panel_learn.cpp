@@ -84,7 +84,7 @@ void take_lab_settings(App& app, lrn::TrainSetup& s) {
 void draw_experiment(App& app, LearnState& L) {
   const auto all = experiments();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##experiment", L.experiment >= 0 ? all[(size_t)L.experiment].name.c_str() : "Experiments: a question in two runs...")) {
+  if (ImGui::BeginCombo("##experiment", L.experiment >= 0 ? all[(size_t)L.experiment].name.c_str() : "Experiments: a question, a few runs...")) {
     for (int i = 0; i < (int)all.size(); ++i)
     {
       if (ImGui::Selectable(all[(size_t)i].name.c_str(), i == L.experiment)) learn_load_experiment(app, i, 0);
