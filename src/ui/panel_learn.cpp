@@ -408,7 +408,10 @@ void draw_curves(App& app, LearnState& L) {
     if (guess >= 0)
       ImGui::TextColored(guess == e.answer ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.75f, 0.35f, 1.0f), "%s You predicted: %s.",
                          guess == e.answer ? "\xE2\x9C\x93" : "\xE2\x9C\x97", e.choices[(size_t)guess].c_str());
-    ImGui::TextColored(ImVec4(0.80f, 0.85f, 0.70f, 1.0f), "Measured here: %s", e.measured.c_str());
+    // Wrapped at spaces only: a figure such as 0.97 or 6.2% is never split at its point.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.80f, 0.85f, 0.70f, 1.0f));
+    text_wrapped_words("Measured here: %s", e.measured.c_str());
+    ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_measured");
   }

@@ -643,6 +643,7 @@ TEST_F(Learn, EveryExperimentLoadsBothVariantsAndTheLastRunStaysForComparison) {
     EXPECT_GE(e.choices.size(), 2u) << e.key;
     EXPECT_TRUE(e.answer >= 0 && e.answer < (int)e.choices.size()) << e.key;
     EXPECT_GT(e.measured.size(), 80u) << e.key;
+    EXPECT_LT(e.measured.size(), 1000u) << e.key << ": text_wrapped_words draws at most 1023 bytes";
   }
   // The position experiment, shortened: variant A, then variant B; A's curves stay as the comparison.
   ASSERT_EQ(attnlab::learn_load_experiment(app, 1, 0), "");
