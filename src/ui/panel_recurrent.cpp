@@ -460,7 +460,7 @@ void draw_experiment_distance(App& app, LearnState& L) {
   const int n = std::max(2, L.setup.spec.n_ctx);
   int d = L.experiment_distance > 0 ? L.experiment_distance : L.setup.spec.distance;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-  if (ImGui::SliderInt("distance##every run", &d, 1, n - 1, "distance %d")) L.experiment_distance = L.setup.spec.distance = d;
+  if (ImGui::SliderInt("##experiment_distance", &d, 1, n - 1, "distance %d")) L.experiment_distance = L.setup.spec.distance = d;
   remember_item(app, "learn_experiment_distance");
   help_marker("The distance the copy reaches back, for every run of this experiment: set it, then train each model.\n"
               "Try a short one (4) and a long one (16): the difference between the models is the lesson.");
