@@ -50,6 +50,7 @@ add_library(attnlab_ui STATIC
   src/ui/panel_learn.cpp
   src/ui/panel_inspect.cpp
   src/ui/inspect_api.cpp
+  src/ui/panel_recurrent.cpp
   ${CMAKE_BINARY_DIR}/generated/presets_data.cpp
   ${CMAKE_BINARY_DIR}/generated/experiments_data.cpp)
 target_include_directories(attnlab_ui PUBLIC src/ui)

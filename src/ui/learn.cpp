@@ -40,7 +40,16 @@ std::span<const Experiment> experiments() {
       const nlohmann::json& p = e.at("predict");
       x.predict = p.at("ask"), x.answer = p.at("answer");
       for (const nlohmann::json& c : p.at("choices")) x.choices.push_back(c);
-      for (int v = 0; v < 2; ++v) x.variants[v] = {e.at("variants").at(v).at("label"), e.at("variants").at(v).at("config").dump()};
+      for (const nlohmann::json& v : e.at("variants")) x.variants.push_back({v.at("label"), v.at("config").dump()});
+      if (e.contains("sweep")) {
+        const nlohmann::json& w = e.at("sweep");
+        x.sweep_budget = w.at("budget");
+        for (const nlohmann::json& r : w.at("rows")) {
+          Experiment::SweepRow row{r.at("model"), r.at("params"), {}};
+          for (const nlohmann::json& a : r.at("accuracy")) row.accuracy.emplace_back(a.at(0), a.at(1));
+          x.sweep.push_back(std::move(row));
+        }
+      }
       out.push_back(std::move(x));
     }
     return out;
@@ -50,14 +59,18 @@ std::span<const Experiment> experiments() {
 
 std::string learn_load_experiment(App& app, int index, int variant) {
   const auto all = experiments();
-  if (index < 0 || index >= (int)all.size() || variant < 0 || variant > 1) return "experiment: no such experiment";
+  if (index < 0 || index >= (int)all.size() || variant < 0 || variant >= (int)all[(size_t)index].variants.size())
+    return "experiment: no such experiment";
   LearnState& L = learn_state(app);
   lrn::TrainSetup setup;
-  if (std::string e = attn::parse_train_config(all[(size_t)index].variants[variant].config, setup); !e.empty()) return e;
+  if (std::string e = attn::parse_train_config(all[(size_t)index].variants[(size_t)variant].config, setup); !e.empty()) return e;
+  if (L.experiment != index) L.experiment_distance = 0;  // another experiment: its own distance again
+  if (setup.task == "delayed_copy" && L.experiment_distance > 0)
+    setup.spec.distance = std::clamp(L.experiment_distance, 1, setup.spec.n_ctx - 1);
   L.setup = setup;
   L.experiment = index;
   L.variant = variant;
-  L.variant_label = all[(size_t)index].variants[variant].label;
+  L.variant_label = all[(size_t)index].variants[(size_t)variant].label;
   L.predictions.resize(all.size(), -1), L.revealed.resize(all.size(), false);
   L.error.clear();
   return "";

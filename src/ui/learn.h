@@ -27,7 +27,8 @@ struct LearnState {
   int tab = 0;                          // narrow screens show one window at a time: 0 training, 1 curves, 2 probe
   std::string error;                    // why the last Train / train() was refused, naming the field
   int experiment = -1;                  // the experiment whose variant was loaded last, -1 none
-  int variant = -1;                     // which of its two variants (0 or 1)
+  int variant = -1;                     // which of its variants (0, 1, ...)
+  int experiment_distance = 0;          // the delayed copy's distance an experiment's slider set (0: each variant's own)
   std::string variant_label;            // that variant's label: the next run's name on the comparison
   std::vector<int> predictions;         // per experiment: the learner's prediction (-1: none yet)
   std::vector<bool> revealed;           // per experiment: its measured outcome is shown (a run of it has ended)
@@ -39,6 +40,31 @@ struct LearnState {
   int probe_panel = 0;                  // the probe's window shows 0: the attention, 1: Inspect heads
   std::shared_ptr<InspectState> inspect;  // made when the Inspect view is first shown
 
+  // The recurrence lesson (panel_recurrent.cpp), for delayed_copy runs: which view the probe window
+  // shows, and what was measured here to draw in it.
+  int lesson_view = 0;                  // 0 the probe, 1 gradient against distance, 2 accuracy against distance, 3 path length
+  struct DistanceCurve {
+    std::string label;                  // "rnn, distance 16, untrained"
+    attn::learn::Arch model = attn::learn::Arch::attention;
+    bool trained = false;
+    std::vector<double> mean;           // mean ‖∂loss_i/∂x_j‖ at d = i − j
+  };
+  std::vector<DistanceCurve> grad_curves;  // measured on a button press or when a delayed_copy run ends
+  std::string grad_measured;            // the run and step measured last (not measured again)
+  struct PagePoint {
+    attn::learn::Arch model;
+    int distance = 0, steps = 0;
+    double accuracy = 0.0;
+  };
+  std::vector<PagePoint> page_sweep;    // finished delayed_copy runs of this page: accuracy at their distance
+  struct Matrix {
+    int n = 0, step = 0, distance = 0;
+    std::string what;                   // "RNN: influence" / "attention, head 1: weights"
+    std::vector<float> v;               // (n, n)
+  };
+  Matrix last_recurrent, last_attention;  // the latest delayed_copy probe of each kind, to compare side by side
+  int path_query = -1, path_key = -1;   // the path-length diagram's query i and key j (-1: the task's pair)
+
   // Time slicing: a frame trains for at most budget_ms, and less when drawing takes more, so that the
   // app's whole work per frame stays near frame_target_ms (a 60 Hz frame is 16.7 ms).
   float budget_ms = 10.0f;
@@ -49,7 +75,7 @@ struct LearnState {
 
 using attn::learn::mean_saturation;
 
-// [SECTION] experiments: two runs of one task that differ in one setting, with a prediction to make
+// [SECTION] experiments: two or more runs of one task that differ in one setting, with a prediction to make
 // first and what the runs gave when measured. The table is data, assets/experiments.json (compiled in;
 // bench/learn_experiments.py trains the same configs and prints the figures the texts quote). A teacher
 // loads variant A, trains, loads variant B, trains: the curves show B's run over A's in grey.
@@ -63,10 +89,21 @@ struct Experiment {
   struct Variant {
     std::string label;
     std::string config;  // a training config (docs/train.md), as JSON text
-  } variants[2];
+  };
+  std::vector<Variant> variants;  // two or more
+  // Optional: held-out accuracy against the delayed copy's distance, per model, measured with
+  // `attnlab-cli sweep` (the "sweep" object of the experiment: its budget, then one row per model).
+  struct SweepRow {
+    std::string model;
+    int params = 0;
+    std::vector<std::pair<int, double>> accuracy;  // (distance, held-out accuracy)
+  };
+  std::vector<SweepRow> sweep;
+  std::string sweep_budget;  // what every run of the sweep had, in plain words
 };
 std::span<const Experiment> experiments();
-// Loads variant 0 or 1 of experiment `index` as the settings (Train starts it). "" or why not.
+// Loads variant `variant` of experiment `index` as the settings (Train starts it); a delayed copy takes
+// the distance the experiment's slider set (experiment_distance). "" or why not.
 std::string learn_load_experiment(App& app, int index, int variant);
 
 // A task's defaults as the Learn panel offers them: the CLI's, with evaluations often enough for curves.

@@ -14,6 +14,7 @@
 #include "learn.h"
 #include "learn_widgets.h"
 #include "mask.h"
+#include "panel_recurrent.h"
 #include "widgets.h"
 
 namespace attnlab {
@@ -124,25 +125,30 @@ void take_lab_settings(App& app, lrn::TrainSetup& s) {
 void draw_experiment(App& app, LearnState& L) {
   const auto all = experiments();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##experiment", L.experiment >= 0 ? all[(size_t)L.experiment].name.c_str() : "Experiments: a question in two runs...")) {
+  if (ImGui::BeginCombo("##experiment", L.experiment >= 0 ? all[(size_t)L.experiment].name.c_str() : "Experiments: a question, a few runs...")) {
     for (int i = 0; i < (int)all.size(); ++i)
+    {
       if (ImGui::Selectable(all[(size_t)i].name.c_str(), i == L.experiment)) learn_load_experiment(app, i, 0);
+      remember_item(app, ("learn_experiment_" + all[(size_t)i].key).c_str());
+    }
     if (L.experiment >= 0 && ImGui::Selectable("(none: free settings)")) L.experiment = -1;
     ImGui::EndCombo();
   }
   remember_item(app, "learn_experiment");
   if (L.experiment < 0) return;
   const Experiment& e = all[(size_t)L.experiment];
-  for (int v = 0; v < 2; ++v) {
+  for (int v = 0; v < (int)e.variants.size(); ++v) {
     const bool on = L.variant == v;
     if (v) ImGui::SameLine();
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::SmallButton(e.variants[v].label.c_str())) learn_load_experiment(app, L.experiment, v);
+    if (ImGui::SmallButton(e.variants[(size_t)v].label.c_str())) learn_load_experiment(app, L.experiment, v);
     if (on) ImGui::PopStyleColor();
-    remember_item(app, v ? "learn_variant_b" : "learn_variant_a");
+    remember_item(app, (std::string("learn_variant_") + (char)('a' + v)).c_str());
   }
+  draw_experiment_distance(app, L);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Train one, then the other: the last run stays in grey.");
+  ImGui::TextDisabled(e.variants.size() > 2 ? "Train one, then another: the last run stays in grey."
+                                            : "Train one, then the other: the last run stays in grey.");
   // Predict first: the measured outcome comes after a run, beside the learner's guess.
   int& guess = L.predictions[(size_t)L.experiment];
   ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Your prediction: %s", e.predict.c_str());
@@ -170,7 +176,10 @@ void draw_settings(App& app, LearnState& L) {
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::BeginCombo("##task", s.task.c_str())) {
     for (const lrn::Task& t : table)
+    {
       if (ImGui::Selectable(t.name, &t == task)) s = learn_defaults(t), task = &t, L.experiment = -1;
+      remember_item(app, (std::string("learn_task_") + t.name).c_str());
+    }
     ImGui::EndCombo();
   }
   remember_item(app, "learn_task");
@@ -182,47 +191,56 @@ void draw_settings(App& app, LearnState& L) {
   }
 
   section("Model");
-  if (ImGui::SmallButton("Use the lab's settings")) take_lab_settings(app, s);
-  remember_item(app, "learn_use_lab");
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("d_model, heads, d_k, d_v, positional encoding, scale, temperature and mask as the lab has them");
-  input_int("d_model", &s.spec.d_model, "Width of the residual stream.");
-  remember_item(app, "learn_d_model");
-  second(), input_int("heads", &s.spec.heads, "Attention heads per layer.");
-  remember_item(app, "learn_heads");
-  input_int("d_k", &s.spec.d_k, "Query/key size per head.");
-  remember_item(app, "learn_d_k");
-  second(), input_int("d_v", &s.spec.d_v, "Value size per head.");
-  remember_item(app, "learn_d_v");
-  ImGui::SetNextItemWidth(field_width());
-  ImGui::SliderInt("layers", &s.spec.layers, 1, lrn::ModelLimits::max_layers);
-  remember_item(app, "learn_layers");
-  second(), ImGui::Checkbox("tied", &s.spec.tied);
-  remember_item(app, "learn_tied");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Unembedding tied to the embedding: W_U = W_E\xE1\xB5\x80");
-  ImGui::SetNextItemWidth(field_width());
-  if (ImGui::BeginCombo("positions", attn::to_string(s.spec.positional), ImGuiComboFlags_NoArrowButton)) {
-    for (const attn::PositionalKind& p : attn::positional_kinds()) {  // every registered encoding
-      if (ImGui::Selectable(p.name, p.kind == s.spec.positional)) s.spec.positional = p.kind;
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s", p.help, p.trained ? " (a model trains its own table)" : "");
+  draw_model_kind(app, L);
+  if (s.spec.recurrent()) {  // the attention settings mean nothing to an RNN or an LSTM: only its sizes
+    input_int("d_model", &s.spec.d_model, "Size of each token's embedding, the recurrent layer's input.");
+    remember_item(app, "learn_d_model");
+    ImGui::SetNextItemWidth(field_width());
+    second(), ImGui::SliderInt("layers", &s.spec.layers, 1, lrn::ModelLimits::max_layers);
+    remember_item(app, "learn_layers");
+  } else {
+    if (ImGui::SmallButton("Use the lab's settings")) take_lab_settings(app, s);
+    remember_item(app, "learn_use_lab");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("d_model, heads, d_k, d_v, positional encoding, scale, temperature and mask as the lab has them");
+    input_int("d_model", &s.spec.d_model, "Width of the residual stream.");
+    remember_item(app, "learn_d_model");
+    second(), input_int("heads", &s.spec.heads, "Attention heads per layer.");
+    remember_item(app, "learn_heads");
+    input_int("d_k", &s.spec.d_k, "Query/key size per head.");
+    remember_item(app, "learn_d_k");
+    second(), input_int("d_v", &s.spec.d_v, "Value size per head.");
+    remember_item(app, "learn_d_v");
+    ImGui::SetNextItemWidth(field_width());
+    ImGui::SliderInt("layers", &s.spec.layers, 1, lrn::ModelLimits::max_layers);
+    remember_item(app, "learn_layers");
+    second(), ImGui::Checkbox("tied", &s.spec.tied);
+    remember_item(app, "learn_tied");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Unembedding tied to the embedding: W_U = W_E\xE1\xB5\x80");
+    ImGui::SetNextItemWidth(field_width());
+    if (ImGui::BeginCombo("positions", attn::to_string(s.spec.positional), ImGuiComboFlags_NoArrowButton)) {
+      for (const attn::PositionalKind& p : attn::positional_kinds()) {  // every registered encoding
+        if (ImGui::Selectable(p.name, p.kind == s.spec.positional)) s.spec.positional = p.kind;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s", p.help, p.trained ? " (a model trains its own table)" : "");
+      }
+      ImGui::EndCombo();
     }
-    ImGui::EndCombo();
+    remember_item(app, "learn_positions");
+    bool causal = has_causal(s.spec.mask);
+    second();
+    if (ImGui::Checkbox("causal", &causal)) {
+      std::erase_if(s.spec.mask, [](const auto& t) { return t.kind == attn::MaskTerm::Kind::causal; });
+      if (causal) s.spec.mask.push_back({attn::MaskTerm::Kind::causal});
+    }
+    remember_item(app, "learn_causal");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Causal mask: query i sees keys 0..i only");
+    bool scaled = s.spec.scale_mode == attn::ScaleMode::inv_sqrt_dk;
+    if (ImGui::Checkbox("\xC3\x97 1/\xE2\x88\x9A" "d_k", &scaled)) s.spec.scale_mode = scaled ? attn::ScaleMode::inv_sqrt_dk : attn::ScaleMode::none;
+    remember_item(app, "learn_scaled");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scale the scores by 1/\xE2\x88\x9A" "d_k (off: no scaling)");
+    second(), input_float("\xCF\x84", &s.spec.temperature, "Temperature: the scores are divided by it.");
+    remember_item(app, "learn_temperature");
   }
-  remember_item(app, "learn_positions");
-  bool causal = has_causal(s.spec.mask);
-  second();
-  if (ImGui::Checkbox("causal", &causal)) {
-    std::erase_if(s.spec.mask, [](const auto& t) { return t.kind == attn::MaskTerm::Kind::causal; });
-    if (causal) s.spec.mask.push_back({attn::MaskTerm::Kind::causal});
-  }
-  remember_item(app, "learn_causal");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Causal mask: query i sees keys 0..i only");
-  bool scaled = s.spec.scale_mode == attn::ScaleMode::inv_sqrt_dk;
-  if (ImGui::Checkbox("\xC3\x97 1/\xE2\x88\x9A" "d_k", &scaled)) s.spec.scale_mode = scaled ? attn::ScaleMode::inv_sqrt_dk : attn::ScaleMode::none;
-  remember_item(app, "learn_scaled");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scale the scores by 1/\xE2\x88\x9A" "d_k (off: no scaling)");
-  second(), input_float("\xCF\x84", &s.spec.temperature, "Temperature: the scores are divided by it.");
-  remember_item(app, "learn_temperature");
 
   section("Training");
   input_float("lr", &s.train.adamw.lr, "AdamW learning rate, in (0, 10].");
@@ -431,7 +449,10 @@ void draw_curves(App& app, LearnState& L) {
     if (guess >= 0)
       ImGui::TextColored(guess == e.answer ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.75f, 0.35f, 1.0f), "%s You predicted: %s.",
                          guess == e.answer ? "\xE2\x9C\x93" : "\xE2\x9C\x97", e.choices[(size_t)guess].c_str());
-    ImGui::TextColored(ImVec4(0.80f, 0.85f, 0.70f, 1.0f), "Measured here: %s", e.measured.c_str());
+    // Wrapped at spaces only: a figure such as 0.97 or 6.2% is never split at its point.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.80f, 0.85f, 0.70f, 1.0f));
+    text_wrapped_words("Measured here: %s", e.measured.c_str());
+    ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_measured");
   }
@@ -714,6 +735,7 @@ void draw_probe(App& app, LearnState& L) {
     ImGui::TextDisabled("\xE2\x80\x94 %d of %d targets right", right, counted);
   }
   draw_probe_input(app, L);
+  if (draw_lesson_views(app, L)) return;  // a delayed copy: the recurrence lesson's other views
   if (recurrent) return draw_influence(app, L, p);
   // What the thumbnails show: the weights, or this example's gradients (one symmetric scale for all heads).
   static const char* kViews[] = {"A (weights)", ("\xE2\x88\x82L/\xE2\x88\x82" "A"), "\xE2\x88\x82L/\xE2\x88\x82S",

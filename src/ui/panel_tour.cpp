@@ -193,7 +193,15 @@ const Step kSteps[] = {
        L.probe_panel = 1;  // Inspect heads
      },
      "learn_view_inspect", "Attention on a probe"},
-    {"19. Your turn",
+    {"19. Why did attention replace RNNs?",
+     "An RNN reads one token at a time and carries everything in its hidden state, so a token 16 places back reaches "
+     "the answer only through 16 updates of that state, and its gradient shrinks on the way. Attention reaches it in "
+     "one step. The delayed copy makes the distance the only thing that changes.",
+     "Train 'RNN' under Experiments, then 'attention' (the RNN run stays in grey). Then look at 'Gradient vs "
+     "distance' and 'Path length' above the probe.",
+     View::count, nullptr, [](const App& a) { return compared(a, "recurrence"); },
+     [](App& app) { learn_load_experiment(app, experiment_index("recurrence"), 1); }, "learn_experiment", "Curves|Training"},
+    {"20. Your turn",
      "In the lab: change the number of heads, d_k or the text; edit a number in Q (click it, then drag in "
      "Inspector); mask pairs by clicking weights. In Learn mode (L): another task or experiment, or your own probe "
      "input. Presets has more set-ups.",

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { labSuite, decodePng } from './lib.mjs';
+import { labSuite, decodePng, scrollWidgetIntoView } from './lib.mjs';
 
 const lab = labSuite();
 const OUT = lab.OUT;
@@ -55,18 +55,7 @@ async function clickWidget(page, name, { dx = 0.5, button = 'left' } = {}) {
   await settle(page);
 }
 // A control below the fold of its panel is brought into view with the mouse wheel, as a person does.
-async function scrollIntoView(page, name, windowName) {
-  for (let i = 0; i < 30; i++) {
-    const l = await layout(page);
-    const w = l.widgets[name], win = l.windows[windowName];
-    assert.ok(w && win, `${name} in ${windowName}`);
-    if (w.y >= win.y + 24 && w.y + w.h <= win.y + win.h - 6) return;
-    await page.mouse.move(win.x + win.w / 2, win.y + win.h / 2);
-    await page.mouse.wheel(0, w.y + w.h > win.y + win.h - 6 ? 100 : -100);
-    await settle(page);
-  }
-  throw new Error(`${name} could not be scrolled into view in ${windowName}`);
-}
+const scrollIntoView = (page, name, windowName) => scrollWidgetIntoView(page, name, windowName, settle);
 // Ctrl+click turns a slider or drag box into a text field; a plain click focuses a number field. Then:
 // select all, type the value, Enter.
 async function typeInto(page, name, text, { ctrl = true } = {}) {

@@ -177,3 +177,18 @@ export async function settle(page, count = 3) {
     await frames(page, 1);
   }
 }
+
+// The mouse wheel over window `windowName` until widget `name` (attnlab.layout()'s names) is inside it;
+// `settle(page)` lets the lab take each turn of the wheel. Throws after 30 turns.
+export async function scrollWidgetIntoView(page, name, windowName, settle) {
+  for (let i = 0; i < 30; i++) {
+    const l = await page.evaluate(() => window.attnlab.layout());
+    const w = l.widgets[name], win = l.windows[windowName];
+    assert.ok(w && win, `${name} in ${windowName}`);
+    if (w.y >= win.y + 24 && w.y + w.h <= win.y + win.h - 6) return;
+    await page.mouse.move(win.x + win.w / 2, win.y + win.h / 2);
+    await page.mouse.wheel(0, w.y + w.h > win.y + win.h - 6 ? 100 : -100);
+    await settle(page);
+  }
+  throw new Error(`${name} could not be scrolled into view in ${windowName}`);
+}

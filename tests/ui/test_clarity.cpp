@@ -416,7 +416,25 @@ TEST_F(Lab, TheTourLearnChapterTrainsOpensTheModelAndCompares) {
   L.setup.train.steps = 4, L.setup.train.eval_every = 2;
   ASSERT_EQ(attnlab::learn_train(app), "");
   EXPECT_TRUE(attnlab::tour_step_done(app)) << "the scaled run over the unscaled one";
-  attnlab::tour_open_step(app, attnlab::tour_step_count() - 1);  // Your turn (after Remove a head)
+  // Why attention replaced RNNs: the RNN variant of the delayed copy first; done once attention's run
+  // is drawn over it (or the other way round), not by one run alone.
+  attnlab::tour_open_step(app, first + 5);
+  frames(2);
+  EXPECT_TRUE(app.ui.learn_mode);
+  EXPECT_STREQ(attnlab::tour_step_title(first + 5), "19. Why did attention replace RNNs?");
+  EXPECT_EQ(L.setup.task, "delayed_copy");
+  EXPECT_EQ(L.setup.spec.model, attn::learn::Arch::rnn);
+  EXPECT_FALSE(attnlab::tour_step_done(app));
+  L.setup.train.steps = 4, L.setup.train.eval_every = 2;
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  for (int f = 0; f < 400 && L.run().running; ++f) frames(1);
+  EXPECT_FALSE(attnlab::tour_step_done(app)) << "one run is not a comparison";
+  ASSERT_EQ(attnlab::learn_load_experiment(app, L.experiment, 0), "");
+  EXPECT_EQ(L.setup.spec.model, attn::learn::Arch::attention);
+  L.setup.train.steps = 4, L.setup.train.eval_every = 2;
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  EXPECT_TRUE(attnlab::tour_step_done(app)) << "attention's run over the RNN's";
+  attnlab::tour_open_step(app, attnlab::tour_step_count() - 1);  // Your turn
   frames(2);
   EXPECT_FALSE(app.ui.learn_mode);
   EXPECT_TRUE(app.ui.focus_item.empty());

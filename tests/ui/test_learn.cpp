@@ -580,7 +580,7 @@ TEST_F(Learn, EveryExperimentLoadsBothVariantsAndTheLastRunStaysForComparison) {
   const auto all = attnlab::experiments();
   ASSERT_GE(all.size(), 5u);
   for (int i = 0; i < (int)all.size(); ++i)
-    for (int v = 0; v < 2; ++v) {
+    for (int v = 0; v < (int)all[(size_t)i].variants.size(); ++v) {
       ASSERT_EQ(attnlab::learn_load_experiment(app, i, v), "") << all[(size_t)i].key << " " << v;
       EXPECT_EQ(attn::learn::validate(L().setup), "") << all[(size_t)i].key << " " << v;
     }
@@ -590,6 +590,7 @@ TEST_F(Learn, EveryExperimentLoadsBothVariantsAndTheLastRunStaysForComparison) {
     EXPECT_GE(e.choices.size(), 2u) << e.key;
     EXPECT_TRUE(e.answer >= 0 && e.answer < (int)e.choices.size()) << e.key;
     EXPECT_GT(e.measured.size(), 80u) << e.key;
+    EXPECT_LT(e.measured.size(), 1000u) << e.key << ": text_wrapped_words draws at most 1023 bytes";
   }
   // The position experiment, shortened: variant A, then variant B; A's curves stay as the comparison.
   ASSERT_EQ(attnlab::learn_load_experiment(app, 1, 0), "");
@@ -668,6 +669,133 @@ TEST_F(Learn, ARecurrentModelShowsItsInfluenceMatrixInsteadOfHeads) {
   EXPECT_NEAR(drawn->second.z, drawn->second.w, 1.0f);  // square: n × n
   EXPECT_EQ(attnlab::learn_open_in_lab(app, 0), "a recurrent model has no attention layers to open in the lab");
   EXPECT_FALSE(L().run().history.empty());
+}
+
+}  // namespace
+
+namespace {
+
+int experiment_index(const char* key) {
+  const auto all = attnlab::experiments();
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i].key == key) return (int)i;
+  return -1;
+}
+
+// The settings' model block by mouse: the RNN picked in the combo shows its hidden size and the delayed
+// copy's distance; a task an RNN cannot read is refused on screen with the engine's reason, and Train
+// says the same and starts nothing.
+TEST_F(Learn, PickingAnRnnInTheSettingsShowsItsSizeAndRefusesABidirectionalTask) {
+  click("mode_learn");
+  L().setup = attnlab::learn_defaults(*attn::learn::find_task("delayed_copy"));
+  frames(2);
+  EXPECT_EQ(app.widget_rects.count("learn_hidden"), 0u) << "attention has no hidden size";
+  EXPECT_NE(app.widget_rects.find("learn_heads"), app.widget_rects.end());
+  ASSERT_NE(app.widget_rects.find("learn_distance"), app.widget_rects.end()) << "the delayed copy's distance";
+  click("learn_model");
+  click("learn_model_rnn");
+  EXPECT_EQ(L().setup.spec.model, attn::learn::Arch::rnn);
+  frames(2);
+  EXPECT_NE(app.widget_rects.find("learn_hidden"), app.widget_rects.end());
+  app.widget_rects.erase("learn_heads");
+  frames(1);
+  EXPECT_EQ(app.widget_rects.count("learn_heads"), 0u) << "an RNN has no heads to set";
+  EXPECT_EQ(app.widget_rects.count("learn_model_refused"), 0u) << "an RNN can learn the delayed copy";
+  // The distance slider, by mouse: its left end is distance 1.
+  scroll_into_view("learn_distance");
+  const ImVec4 r = app.widget_rects.at("learn_distance");
+  click(ImVec2(r.x + 2.0f, r.y + r.w * 0.5f));
+  frames(1);
+  EXPECT_EQ(L().setup.spec.distance, 1);
+  // Reverse needs later tokens: refused on screen and by Train, naming model.
+  auto s = attnlab::learn_defaults(*attn::learn::find_task("reverse"));
+  s.spec.model = attn::learn::Arch::rnn;
+  L().setup = s;
+  frames(2);
+  ASSERT_NE(app.widget_rects.find("learn_model_refused"), app.widget_rects.end());
+  click("learn_train");
+  EXPECT_EQ(L().error.rfind("model: task reverse needs to see later tokens", 0), 0u) << L().error;
+  EXPECT_FALSE(L().run().started);
+}
+
+// The experiment by clicks: its three variants, the distance every run uses, the runs' curves (the
+// last in grey), the measured outcome after a run, and the lesson's views: gradient against distance
+// (the untrained RNN's falls with distance, attention's does not), accuracy against distance with this
+// page's runs on it, the influence matrix beside the attention weights, and the path-length diagram.
+TEST_F(Learn, TheRecurrenceExperimentComparesAttentionWithAnRnnAndShowsTheLesson) {
+  click("mode_learn");
+  const int e = experiment_index("recurrence");
+  ASSERT_GE(e, 0);
+  const attnlab::Experiment& x = attnlab::experiments()[(size_t)e];
+  ASSERT_EQ(x.variants.size(), 3u);
+  ASSERT_EQ(x.sweep.size(), 3u) << "attention, rnn and lstm against distance";
+  ASSERT_EQ(attnlab::learn_load_experiment(app, e, 0), "");
+  frames(2);
+  click("learn_variant_b");  // RNN
+  EXPECT_EQ(L().setup.spec.model, attn::learn::Arch::rnn);
+  EXPECT_EQ(L().setup.spec.distance, 16);
+  // The experiment's distance slider at about a quarter: every variant loaded after it keeps it.
+  scroll_into_view("learn_experiment_distance");
+  const ImVec4 r = app.widget_rects.at("learn_experiment_distance");
+  click(ImVec2(r.x + r.z * 0.22f, r.y + r.w * 0.5f));
+  const int d = L().setup.spec.distance;
+  EXPECT_GT(d, 1);
+  EXPECT_LT(d, 16);
+  EXPECT_EQ(L().experiment_distance, d);
+  click("learn_variant_c");
+  EXPECT_EQ(L().setup.spec.model, attn::learn::Arch::lstm);
+  EXPECT_EQ(L().setup.spec.distance, d) << "the slider's distance, not the config's";
+  click("learn_variant_b");
+  L().setup.train.steps = 60;
+  click("learn_train");
+  train_to_end();
+  frames(3);
+  ASSERT_STREQ(attnlab::learn_phase(L()), "done");
+  EXPECT_EQ(L().run().run_setup.spec.distance, d);
+  EXPECT_TRUE(L().revealed[(size_t)e]);
+  EXPECT_NE(app.widget_rects.find("learn_measured"), app.widget_rects.end());
+  ASSERT_NE(app.widget_rects.find("learn_influence"), app.widget_rects.end()) << "the RNN's influence matrix";
+  // Measured once, when the run ended: untrained and trained.
+  ASSERT_EQ(L().grad_curves.size(), 2u);
+  const auto& untrained = L().grad_curves[0];
+  EXPECT_FALSE(untrained.trained);
+  ASSERT_EQ(untrained.mean.size(), 32u);
+  EXPECT_GT(untrained.mean[1], 100.0 * untrained.mean[8]) << "an untrained RNN's gradient fades with distance";
+  click("learn_view_gradient");
+  ASSERT_NE(app.widget_rects.find("learn_gradient_plot"), app.widget_rects.end());
+  click("learn_clear_gradient");
+  EXPECT_TRUE(L().grad_curves.empty());
+  click("learn_measure_gradient");
+  EXPECT_EQ(L().grad_curves.size(), 2u) << "the button measures again";
+
+  // Attention, the same distance: the RNN run stays in grey.
+  click("learn_variant_a");
+  L().setup.train.steps = 60;
+  click("learn_train");
+  train_to_end();
+  frames(3);
+  EXPECT_EQ(L().run().compare.label, "RNN");
+  ASSERT_EQ(L().grad_curves.size(), 4u);
+  const auto& att = L().grad_curves[0];  // sorted: attention first, untrained before trained
+  EXPECT_EQ(att.model, attn::learn::Arch::attention);
+  EXPECT_FALSE(att.trained);
+  EXPECT_LT(att.mean[1], 3.0 * att.mean[8]) << "attention's untrained gradient does not fade";
+  click("learn_view_sweep");
+  ASSERT_NE(app.widget_rects.find("learn_sweep_plot"), app.widget_rects.end());
+  ASSERT_NE(app.widget_rects.find("learn_run_accuracy"), app.widget_rects.end());
+  ASSERT_EQ(L().page_sweep.size(), 2u) << "both runs of this page on the plot";
+  EXPECT_EQ(L().page_sweep[0].distance, d);
+  click("learn_view_compare");
+  EXPECT_EQ(L().last_recurrent.n, 32);
+  EXPECT_EQ(L().last_attention.n, 32);
+  EXPECT_NE(app.widget_rects.find("learn_compare_influence"), app.widget_rects.end());
+  EXPECT_NE(app.widget_rects.find("learn_compare_attention"), app.widget_rects.end());
+  click("learn_view_path");
+  EXPECT_EQ(L().path_query, 31);
+  EXPECT_EQ(L().path_key, 31 - d);
+  EXPECT_NE(app.widget_rects.find("learn_path_rnn"), app.widget_rects.end());
+  click("learn_view_probe");
+  EXPECT_NE(app.widget_rects.find("learn_l0_h0"), app.widget_rects.end()) << "back to the heads";
 }
 
 }  // namespace

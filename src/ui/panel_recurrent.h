@@ -1,0 +1,26 @@
+// panel_recurrent.h — Learn mode's lesson "why did attention replace RNNs?" (issue 19): the model's
+// kind in the settings (attention, RNN, LSTM), the delayed copy's distance, and the views the probe
+// window offers for a delayed copy: gradient against distance, accuracy against distance, the influence
+// matrix beside an attention model's weights, and path length as an unrolled diagram.
+#pragma once
+
+#include "learn.h"
+
+namespace attnlab {
+
+struct App;
+
+// The settings' model block: the kind (attention / RNN / LSTM), a recurrent model's hidden size, the
+// delayed copy's distance, and the engine's refusal when the task needs what a recurrent model lacks.
+void draw_model_kind(App& app, LearnState& L);
+// An experiment on the delayed copy: one slider for the distance every one of its runs uses.
+void draw_experiment_distance(App& app, LearnState& L);
+// For a delayed_copy run: a row of views at the top of the probe window. Draws the chosen view and
+// returns true, or returns false when the probe (heads or influence) is to be drawn as before.
+bool draw_lesson_views(App& app, LearnState& L);
+
+// Gradient against distance of the current run, untrained and trained (Trainer::gradient_by_distance's
+// measure over the first 64 held-out sequences), into L.grad_curves. "" or why not.
+std::string learn_measure_gradient(App& app);
+
+}  // namespace attnlab
