@@ -25,11 +25,15 @@ async function trainInduction(page) {
   await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 600000, polling: 250 });
   const s = await page.evaluate(() => window.attnlab.trainStatus());
   assert.ok(s.accuracy > 0.98, `the induction model learned: accuracy ${s.accuracy}`);
+  assert.equal(s.trains_on, 'worker');
   return s;
 }
 
 test('clicking a head in the Inspect grid ablates it and the accuracy readout changes; the page API equals the CLI', async () => {
-  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1366, height: 768 });
+  // Trained in the Web Worker (?worker=1): the same run as in the page's frames, several times faster,
+  // and the interventions then read the weights the worker sent.
+  const { page, problems } = await openLab(lab.browser, lab.server.url + '?worker=1', { width: 1366, height: 768 });
+  await page.waitForFunction(() => window.attnlabWorker && window.attnlabWorker.status() === 1, null, { timeout: 20000 });
   const trained = await trainInduction(page);
   await settle(page);
   await clickWidget(page, 'learn_view_inspect');

@@ -8,7 +8,10 @@ import { serve, launch, openLab } from './lib.mjs';
 
 const server = await serve(process.env.ATTNLAB_SITE);
 const browser = await launch();
-const { page } = await openLab(browser, server.url, { width: 1280, height: 720 });
+// LEARN_PERF_QUERY=?worker=1: the same with training in a Web Worker.
+const { page } = await openLab(browser, server.url + (process.env.LEARN_PERF_QUERY || ''), { width: 1280, height: 720 });
+if ((process.env.LEARN_PERF_QUERY || '').includes('worker=1'))
+  await page.waitForFunction(() => window.attnlabWorker && window.attnlabWorker.status() === 1, null, { timeout: 20000 });
 await page.mouse.move(5, 5);
 const r = await page.evaluate(async () => {
   const api = window.attnlab;
@@ -21,7 +24,7 @@ const r = await page.evaluate(async () => {
     s = api.trainStatus();
     const last = s.pattern_score ? s.pattern_score[s.pattern_score.length - 1] : [0];
     if (passed === null && Math.max(...last) > 0.5) passed = { seconds: (performance.now() - t0) / 1000, step: s.evaluated_at };
-    if (s.state !== 'running') break;
+    if (s.state === 'done' || s.state === 'diverged') break;  // (a worker's first state may still say idle)
     if (passed && performance.now() - t0 > 60000) break;
   }
   const st = api.stats();
@@ -33,7 +36,7 @@ const r = await page.evaluate(async () => {
     await new Promise((done) => setTimeout(done, 200));
   }
   const idle = api.stats();
-  return { draw_only_ms_median: idle.ui_ms_median, draw_only_ms_p95: idle.ui_ms_p95, task: 'induction', state: s.state, step: s.step, accuracy: s.accuracy, steps_per_s: s.steps_per_s,
+  return { trains_on: s.trains_on, draw_only_ms_median: idle.ui_ms_median, draw_only_ms_p95: idle.ui_ms_p95, task: 'induction', state: s.state, step: s.step, accuracy: s.accuracy, steps_per_s: s.steps_per_s,
            prefix_match_over_0_5: passed, seconds: (performance.now() - t0) / 1000,
            frame_ms_median: st.frame_ms_median, frame_ms_p95: st.frame_ms_p95, ui_ms_median: st.ui_ms_median,
            ui_ms_p95: st.ui_ms_p95, frames: st.frames };
