@@ -620,8 +620,8 @@
     let status = 0, version = 0, asked = false;
     const states = [];
     const wake = () => { if (engineStarted) window.Module._attnlab_wake(); };
-    const failed = (why) => { if (status !== 2) { status = 2; self.failure = why; wake(); } };
-    const self = {
+    const failed = (why) => { if (status !== 2) { status = 2; link.failure = why; wake(); } };
+    const link = {
       failure: '',
       weights: [null, null],  // [live, replayed]: {data: Float32Array, step, version}
       status: () => status,    // 0 starting, 1 ready, 2 stopped
@@ -636,12 +636,12 @@
       const d = e.data;
       if (d.ready) status = 1;
       if (d.state) states.push(new Uint8Array(d.state));
-      if (d.weights) { self.weights[d.replayed ? 1 : 0] = { data: d.weights, step: d.step, version: ++version }; asked = false; }
+      if (d.weights) { link.weights[d.replayed ? 1 : 0] = { data: d.weights, step: d.step, version: ++version }; asked = false; }
       if (d.failed) failed(d.failed);
       wake();
     };
     w.onerror = (e) => { e.preventDefault(); failed(e.message || 'the training worker could not run'); };
-    return self;
+    return link;
   })();
 
   const script = document.createElement('script');
