@@ -59,12 +59,11 @@ class ThreadLink final : public SessionLink {
   }
 
   std::string send(const lrn::Command& c) override {
-    if (std::string e = lrn::Session::check(mirror_, c); !e.empty()) return e;
+    if (std::string e = copy_.send(c); !e.empty()) return e;
     std::vector<uint8_t> bytes = encode_command(c);
     {
       std::lock_guard<std::mutex> lock(box_lock_);
       inbox_.push_back(std::move(bytes));
-      ++sent_;
     }
     wake_.notify_one();
     return "";
@@ -80,13 +79,14 @@ class ThreadLink final : public SessionLink {
     }
     wake_.notify_one();  // the thread may encode the next one
     // The bytes come from encode_state in this process: a refusal would be a bug, and the copy is kept.
-    return apply_state(bytes, mirror_).empty();
+    return copy_.take(bytes).empty();
   }
 
-  const lrn::SessionState& state() const override { return mirror_; }
+  const lrn::SessionState& state() const override { return copy_.shown(); }
   bool busy() const override {
     std::lock_guard<std::mutex> lock(box_lock_);
-    return has_out_ || sent_ > mirror_.commands || (mirror_.started && (mirror_.running || mirror_.evaluating));
+    const lrn::SessionState& s = copy_.exact();
+    return has_out_ || copy_.behind() || (s.started && (s.running || s.evaluating));
   }
   bool read(const std::function<void(const lrn::Session&)>& f) override {
     std::lock_guard<std::mutex> lock(session_lock_);
@@ -138,14 +138,13 @@ class ThreadLink final : public SessionLink {
     }
   }
 
-  lrn::SessionState mirror_;      // the UI's copy (the UI thread only)
+  SessionCopy copy_;              // the UI's copy (the UI thread only)
 
   mutable std::mutex box_lock_;
   std::condition_variable wake_;
   std::vector<std::vector<uint8_t>> inbox_;
   std::vector<uint8_t> outbox_;
   bool has_out_ = false, stop_ = false;
-  uint64_t sent_ = 0;             // commands sent (those applied are the state's `commands`)
 
   std::mutex session_lock_;
   lrn::Session session_;
@@ -154,6 +153,25 @@ class ThreadLink final : public SessionLink {
 #endif
 
 }  // namespace
+
+std::string SessionCopy::send(const lrn::Command& c) {
+  if (std::string e = lrn::Session::check(shown(), c); !e.empty()) return e;
+  if (pending_.empty()) shown_ = exact_;
+  lrn::Session::foresee(shown_, c);
+  pending_.emplace_back(++sent_, c);
+  if (pending_.size() > kMaxPending) pending_.pop_front();
+  return "";
+}
+
+std::string SessionCopy::take(std::span<const uint8_t> message) {
+  if (std::string e = apply_state(message, exact_); !e.empty()) return e;
+  while (!pending_.empty() && pending_.front().first <= exact_.commands) pending_.pop_front();
+  if (!pending_.empty()) {  // what is still on its way, on top of the newer state
+    shown_ = exact_;
+    for (const auto& [n, c] : pending_) lrn::Session::foresee(shown_, c);
+  }
+  return "";
+}
 
 std::unique_ptr<SessionLink> make_local_link() { return std::make_unique<LocalLink>(); }
 

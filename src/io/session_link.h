@@ -8,9 +8,13 @@
 // the thread's session checks it again when it arrives, and a refusal there shows in state().refused
 // (the copy can be a frame behind: a probe typed in the same frame as a new run's Train).
 #pragma once
+#include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "learn/session.h"
@@ -41,6 +45,29 @@ class SessionLink {
   virtual bool threaded() const = 0;
   // Where the session trains: "frames" (slices of the UI's frames), "thread", "worker" (trainStatus()).
   virtual const char* runs_on() const { return threaded() ? "thread" : "frames"; }
+};
+
+// The UI's copy of a session that runs elsewhere (a std::thread, a Web Worker). exact() is the state its
+// messages rebuild; shown() is what the UI draws: exact() with the commands sent but not yet applied
+// there foreseen on top (Session::foresee). So, as with a session in the UI's thread, train() followed
+// at once by trainStatus() shows the new run at step 0, not the old one's "done", and a pause answers
+// "paused" at once and holds while older messages still say running.
+class SessionCopy {
+ public:
+  // Checks `c` against shown(): "" when it is to be sent (then counted and foreseen), else why not.
+  std::string send(const learn::Command& c);
+  // A state message (io/session_wire.h): "" or why it was refused (then the copy is as it was).
+  std::string take(std::span<const uint8_t> message);
+  const learn::SessionState& exact() const { return exact_; }
+  const learn::SessionState& shown() const { return pending_.empty() ? exact_ : shown_; }
+  // Commands sent that the session has not applied yet.
+  bool behind() const { return sent_ > exact_.commands; }
+
+ private:
+  static constexpr size_t kMaxPending = 256;  // a session that does not answer: the oldest are forgotten
+  learn::SessionState exact_, shown_;
+  std::deque<std::pair<uint64_t, learn::Command>> pending_;  // (number, command) sent, not yet applied
+  uint64_t sent_ = 0;
 };
 
 // A session on the UI's thread.

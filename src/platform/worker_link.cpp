@@ -55,16 +55,12 @@ class WorkerLink final : public attn::SessionLink {
 
   std::string send(const lrn::Command& c) override {
     if (local_) return local_->send(c);
-    if (std::string e = lrn::Session::check(mirror_, c); !e.empty()) return e;
+    if (std::string e = copy_.send(c); !e.empty()) return e;
     // The run's commands, to replay should the worker stop: from the last one that starts a run afresh.
     if (std::holds_alternative<lrn::cmd::Start>(c) || std::holds_alternative<lrn::cmd::OpenModel>(c)) log_.clear();
     if (log_.size() < kMaxLog) log_.push_back(c);
     const std::vector<uint8_t> bytes = attn::encode_command(c);
     js_worker_post(bytes.data(), (int)bytes.size());
-    ++sent_;
-    // A pause takes effect here at once (stopTraining() returns the paused state): until the worker's
-    // state reflects it, the copy says paused whatever older messages say.
-    if (std::holds_alternative<lrn::cmd::Pause>(c)) paused_at_ = sent_, mirror_.running = false;
     return "";
   }
 
@@ -76,10 +72,9 @@ class WorkerLink final : public attn::SessionLink {
       uint8_t* bytes = nullptr;
       const int size = js_worker_next_state(&bytes);
       if (size < 0) break;
-      changed |= attn::apply_state({bytes, (size_t)size}, mirror_).empty();
+      changed |= copy_.take({bytes, (size_t)size}).empty();
       std::free(bytes);
       js_worker_taken();
-      if (mirror_.commands < paused_at_) mirror_.running = false;
     }
     for (int r = 0; r < 2; ++r) {
       float* data = nullptr;
@@ -93,10 +88,11 @@ class WorkerLink final : public attn::SessionLink {
     return changed;
   }
 
-  const lrn::SessionState& state() const override { return local_ ? local_->state() : mirror_; }
+  const lrn::SessionState& state() const override { return local_ ? local_->state() : copy_.shown(); }
   bool busy() const override {
     if (local_) return local_->busy();
-    return sent_ > mirror_.commands || js_worker_status() == 0 || (mirror_.started && (mirror_.running || mirror_.evaluating));
+    const lrn::SessionState& s = copy_.exact();
+    return copy_.behind() || js_worker_status() == 0 || (s.started && (s.running || s.evaluating));
   }
 
   bool read(const std::function<void(const lrn::Session&)>& f) override {
@@ -108,14 +104,14 @@ class WorkerLink final : public attn::SessionLink {
   }
   std::string lab_layer(int layer, lrn::Session::LabLayer& out) override {
     if (local_) return local_->lab_layer(layer, out);
-    if (!mirror_.started) return "nothing trained yet: press Train first";
-    const lrn::Session* s = replica(mirror_.replay >= 0 ? 1 : 0);
+    if (!copy_.shown().started) return "nothing trained yet: press Train first";
+    const lrn::Session* s = replica(copy_.exact().replay >= 0 ? 1 : 0);
     if (!s) return "the trained weights are on their way from the training worker: try again in a moment";
     return s->lab_layer(layer, out);
   }
   bool shown_weights(std::vector<float>& out) override {
     if (local_) return local_->shown_weights(out);
-    const int r = mirror_.replay >= 0 ? 1 : 0;
+    const int r = copy_.exact().replay >= 0 ? 1 : 0;
     const lrn::Session* s = replica(r);  // asks for newer weights when these are behind
     if (!s) return false;
     out = weights_[r].data;
@@ -130,20 +126,21 @@ class WorkerLink final : public attn::SessionLink {
   // A session here holding the weights the worker sent (live or replayed), on the mirror's probe:
   // what read() and lab_layer() see. Asks for newer weights when the mirror's step has moved on.
   const lrn::Session* replica(int r) {
+    const lrn::SessionState& exact = copy_.exact();  // the weights are of the state the worker sent
     const Weights& w = weights_[r];
-    const int want = r ? mirror_.replay_step() : mirror_.step;
+    const int want = r ? exact.replay_step() : exact.step;
     if (w.version == 0 || w.step != want) js_worker_want_weights();
-    if (w.version == 0 || !mirror_.started) return nullptr;
+    if (w.version == 0 || !exact.started) return nullptr;
     if (replica_stale_ || replica_of_ != r || replica_version_ != w.version) {
       std::vector<lrn::EvalPoint> before;
-      for (const lrn::EvalPoint& p : mirror_.history)
+      for (const lrn::EvalPoint& p : exact.history)
         if (p.step < w.step) before.push_back(p);
       replica_ = std::make_unique<lrn::Session>();
-      if (!replica_->apply(lrn::cmd::OpenModel{mirror_.run_setup, mirror_.tag, w.data, w.step, std::move(before)}).empty()) {
+      if (!replica_->apply(lrn::cmd::OpenModel{exact.run_setup, exact.tag, w.data, w.step, std::move(before)}).empty()) {
         replica_.reset();
         return nullptr;
       }
-      if (mirror_.typed_probe) replica_->apply(lrn::cmd::SetProbe{mirror_.probe_text});
+      if (exact.typed_probe) replica_->apply(lrn::cmd::SetProbe{exact.probe_text});
       replica_of_ = r, replica_version_ = w.version, replica_stale_ = false;
     }
     return replica_.get();
@@ -163,8 +160,7 @@ class WorkerLink final : public attn::SessionLink {
   }
 
   std::function<void(const std::string&)> report_;
-  lrn::SessionState mirror_;
-  uint64_t sent_ = 0, paused_at_ = 0;  // commands sent; the count when the last Pause was
+  attn::SessionCopy copy_;
   std::vector<lrn::Command> log_;
   struct Weights {
     std::vector<float> data;

@@ -113,7 +113,11 @@ std::string learn_set_probe(App& app, std::string_view text) {
   return L.probe_error;
 }
 
-void learn_probe_gradients(App& app, bool on) { learn_state(app).link->send(lrn::cmd::ProbeGradients{on}); }
+// Sent only when it changes something: views ask for gradients every frame while they wait for them.
+void learn_probe_gradients(App& app, bool on) {
+  LearnState& L = learn_state(app);
+  if (L.run().probe_gradients != on) L.link->send(lrn::cmd::ProbeGradients{on});
+}
 
 std::string learn_start(App& app, const lrn::TrainSetup& setup, bool run) {
   LearnState& L = learn_state(app);

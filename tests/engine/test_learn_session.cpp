@@ -203,4 +203,62 @@ TEST(Session, TheProbeFollowsTypedInputReplayAndGradients) {
   EXPECT_EQ(s.state().probe_example.tokens, s.trainer().held_out_example(0).tokens);
 }
 
+// A copy of the state on another thread shows what a command will do before the session has applied it
+// (Session::foresee). Every command, in every state it meets here, against apply() on the real
+// session: what foresee promises, it gets right.
+TEST(Session, ForeseeingACommandAgreesWithApplyingIt) {
+  Session s, trained;
+  ASSERT_EQ(trained.apply(cmd::Start{small_setup(), {}, true}), "");
+  finish(trained);
+  TrainSetup other = small_setup(9);
+  other.train.steps = 8;
+  TrainSetup bad = small_setup();
+  bad.train.adamw.lr = -1.0f;
+  const cmd::OpenModel open{small_setup(), {"file", -1, -1}, trained.trainer().snapshot(), 6,
+                            {trained.state().history.begin(), trained.state().history.end() - 1}};
+  const std::vector<Command> commands = {
+      cmd::Pause{}, cmd::Start{small_setup(), {"a", -1, -1}, true}, cmd::Pause{}, cmd::Train{small_setup(), {"a", -1, -1}},
+      cmd::Step{small_setup(), {"a", -1, -1}}, cmd::Replay{0}, cmd::Replay{99}, cmd::SetProbe{"a b c"}, cmd::SetProbe{"zz"},
+      cmd::ProbeGradients{true}, cmd::Train{other, {"b", -1, -1}}, cmd::Start{bad, {}, true}, cmd::Reset{other, {}},
+      cmd::SetProbe{""}, cmd::Step{small_setup(), {"c", -1, -1}}, open, cmd::Train{small_setup(), {"d", 2, 0}},
+      cmd::Start{small_setup(4), {"e", 2, 1}, false}, cmd::ProbeGradients{false}};
+  for (size_t i = 0; i < commands.size(); ++i) {
+    const Command& c = commands[i];
+    SessionState f = s.state();
+    Session::foresee(f, c);
+    const bool begins = f.history.size() != s.state().history.size() || f.step != s.state().step || f.run_setup != s.state().run_setup ||
+                        f.tag.label != s.state().tag.label;
+    s.apply(c);
+    const SessionState& a = s.state();
+    SCOPED_TRACE("command " + std::to_string(i));
+    EXPECT_STREQ(f.phase(), a.phase());
+    EXPECT_EQ(f.started, a.started);
+    EXPECT_EQ(f.running, a.running);
+    EXPECT_EQ(f.run_setup, a.run_setup);
+    EXPECT_EQ(f.task, a.task);
+    EXPECT_EQ(f.tag.label, a.tag.label);
+    EXPECT_EQ(f.replay, a.replay);
+    EXPECT_EQ(f.typed_probe, a.typed_probe);
+    EXPECT_EQ(f.probe_text, a.probe_text);
+    EXPECT_EQ(f.probe_gradients, a.probe_gradients);
+    EXPECT_EQ(f.compare.label, a.compare.label);
+    EXPECT_EQ(f.compare.loss, a.compare.loss);
+    EXPECT_EQ(f.compare.accuracy, a.compare.accuracy);
+    // A new run: where it starts, with its curves and snapshots from the start (a Step then also takes
+    // its step, which only the trainer can do).
+    if (begins && !std::holds_alternative<cmd::Step>(c)) {
+      EXPECT_EQ(f.step, a.step);
+      EXPECT_EQ(f.opened_at, a.opened_at);
+      EXPECT_EQ(f.train_loss_from, a.train_loss_from);
+      EXPECT_EQ(f.evaluating, a.evaluating);
+      ASSERT_EQ(f.history.size(), a.history.size());
+      for (size_t k = 0; k < f.history.size(); ++k) EXPECT_EQ(f.history[k].loss, a.history[k].loss);
+      EXPECT_EQ(f.snapshot_steps, a.snapshot_steps);
+      EXPECT_EQ(f.train_loss, a.train_loss);
+    }
+    if (i % 3 == 2) finish(s);  // and some commands meet a run that is over
+    else s.work(0.0);           // others one under way
+  }
+}
+
 }  // namespace

@@ -313,6 +313,45 @@ TEST(SessionLink, CommandsWhileTheThreadTrainsKeepItConsistentAndItJoinsOnExit) 
   link.reset();  // while training: the thread stops after its slice and is joined (ASan: nothing leaks)
   SUCCEED();
 }
+
+// What a person (or the page API) sees right after a command, before the thread has applied it: the
+// new run, not the old one's "done"; a pause that answers paused and holds through every older message.
+TEST(SessionLink, TheThreadsCopyShowsACommandAtOnce) {
+  auto link = attn::make_thread_link();
+  ASSERT_EQ(link->send(cmd::Start{small_setup(), {"first", -1, -1}, true}), "");
+  drive(*link);
+  ASSERT_STREQ(link->state().phase(), "done");
+  TrainSetup long_run = small_setup(7);
+  long_run.train.steps = 200000;
+  for (int round = 0; round < 20; ++round) {
+    ASSERT_EQ(link->send(cmd::Start{long_run, {"long", -1, -1}, true}), "");
+    EXPECT_STREQ(link->state().phase(), "running") << "round " << round;
+    EXPECT_EQ(link->state().run_setup, long_run);
+    EXPECT_EQ(link->state().tag.label, "long");
+    EXPECT_EQ(link->state().step, 0);
+    EXPECT_TRUE(link->state().history.empty());
+    // Let it train a little (the round decides how long), then pause: paused at once, and in every
+    // state the copy takes from then on.
+    for (int i = 0; i < round * 3; ++i) {
+      link->update(0.0);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_EQ(link->send(cmd::Pause{}), "");
+    EXPECT_STREQ(link->state().phase(), "paused");
+    while (link->busy()) {
+      link->update(0.0);
+      ASSERT_STREQ(link->state().phase(), "paused") << "round " << round;
+      std::this_thread::yield();
+    }
+    const int held = link->state().step;
+    for (int i = 0; i < 20; ++i) link->update(0.0), std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_EQ(link->state().step, held) << "a paused run took steps";
+    // Finish a short run, so that the next round's Start meets a run that is done.
+    ASSERT_EQ(link->send(cmd::Start{small_setup(), {"first", -1, -1}, true}), "");
+    drive(*link);
+    ASSERT_STREQ(link->state().phase(), "done");
+  }
+}
 #endif
 
 }  // namespace

@@ -40,6 +40,43 @@ std::string typed_example(const TrainSetup& setup, std::string_view text, Exampl
 
 bool blank(std::string_view text) { return text.find_first_not_of(" \t\n") == std::string_view::npos; }
 
+// What starting a run does to the state alone, without the trainer: the run being replaced becomes
+// the comparison (RunTag says when), the new run starts at step 0 with empty curves and no snapshots,
+// and a typed probe not in the new task's tokens goes back to the held-out example. Session::start
+// does it before starting its trainer; Session::foresee does it to a copy.
+void begin_run(SessionState& s, const TrainSetup& setup, const RunTag& tag, bool run) {
+  const bool comparable = s.started && s.run_setup.task == setup.task && s.tag.experiment == tag.experiment;
+  if (comparable && s.history.size() > 1) {
+    s.compare = {s.tag.label, s.tag.experiment, s.tag.variant, {}, {}, {}};
+    for (const EvalPoint& p : s.history) {
+      s.compare.loss.emplace_back(p.step, (float)p.loss), s.compare.accuracy.emplace_back(p.step, (float)p.accuracy);
+      s.compare.saturation.emplace_back(p.step, mean_saturation(p));
+    }
+    ++s.versions.compare;
+  } else if (!comparable) {
+    if (!s.compare.loss.empty() || !s.compare.label.empty()) ++s.versions.compare;
+    s.compare = {};
+  }
+  s.run_setup = setup;
+  s.tag = tag;
+  s.task = find_task(setup.task);
+  s.started = true;
+  s.running = run;
+  s.evaluating = true;  // step 0, the untrained model, is evaluated first
+  s.done = s.diverged = s.converged = false;
+  s.message.clear();
+  s.step = 0;
+  s.history.clear();
+  s.train_loss.clear();
+  s.train_loss_from = 0;
+  s.opened_at = -1;
+  s.steps_per_s = 0.0;
+  if (s.typed_probe && !typed_example(setup, s.probe_text, s.probe_example).empty())  // another task: back to held-out
+    s.typed_probe = false, s.probe_text.clear();
+  s.snapshot_steps.clear();
+  s.replay = -1;
+}
+
 }  // namespace
 
 // [SECTION] commands
@@ -71,6 +108,38 @@ std::string Session::check(const SessionState& s, const Command& c) {
     }
   };
   return std::visit(Visit{s}, c);
+}
+
+void Session::foresee(SessionState& s, const Command& c) {
+  if (!check(s, c).empty()) return;  // refused: apply() changes nothing either
+  struct Visit {
+    SessionState& s;
+    void operator()(const cmd::Start& c) { begin_run(s, c.setup, c.tag, c.run); }
+    void operator()(const cmd::Train& c) {
+      if (s.started && !s.done && c.setup == s.run_setup) s.running = true;
+      else begin_run(s, c.setup, c.tag, true);
+    }
+    void operator()(const cmd::Pause&) { s.running = false; }
+    void operator()(const cmd::Step& c) {
+      if (!s.started || c.setup != s.run_setup || s.done) begin_run(s, c.setup, c.tag, false);
+      s.running = false;
+    }
+    void operator()(const cmd::Reset& c) { begin_run(s, s.started ? s.run_setup : c.setup, c.tag, false); }
+    void operator()(const cmd::Replay& c) {
+      s.replay = s.started && c.index >= 0 && c.index < (int)s.snapshot_steps.size() ? c.index : -1;
+    }
+    void operator()(const cmd::SetProbe& c) {
+      s.typed_probe = !blank(c.text);
+      s.probe_text = s.typed_probe ? c.text : std::string();
+    }
+    void operator()(const cmd::ProbeGradients& c) { s.probe_gradients = c.on; }
+    void operator()(const cmd::OpenModel& c) {
+      begin_run(s, c.setup, c.tag, false);
+      s.step = s.train_loss_from = s.opened_at = c.step;
+      s.history = c.history;  // the file's curves up to its step
+    }
+  };
+  std::visit(Visit{s}, c);
 }
 
 std::string Session::apply(const Command& c) {
@@ -113,39 +182,15 @@ std::string Session::apply(const Command& c) {
 
 void Session::start(const TrainSetup& setup, const RunTag& tag, bool run) {
   SessionState& s = s_;
-  // The run being replaced becomes the comparison (RunTag says when).
-  const bool comparable = s.started && s.run_setup.task == setup.task && s.tag.experiment == tag.experiment;
-  if (comparable && s.history.size() > 1) {
-    s.compare = {s.tag.label, s.tag.experiment, s.tag.variant, {}, {}, {}};
-    for (const EvalPoint& p : s.history) {
-      s.compare.loss.emplace_back(p.step, (float)p.loss), s.compare.accuracy.emplace_back(p.step, (float)p.accuracy);
-      s.compare.saturation.emplace_back(p.step, mean_saturation(p));
-    }
-    ++s.versions.compare;
-  } else if (!comparable) {
-    if (!s.compare.loss.empty() || !s.compare.label.empty()) ++s.versions.compare;
-    s.compare = {};
-  }
+  begin_run(s, setup, tag, run);
   // Checked (apply), so the trainer cannot refuse it: the current run is replaced only now.
   trainer_.start(setup);
   trainer_.set_deferred_evaluation(true);  // work() spreads evaluations over its slices
-  s.run_setup = setup;
-  s.tag = tag;
   s.task = &trainer_.task();
-  s.started = true;
-  s.running = run;
-  s.history.clear();
-  s.train_loss.clear();
-  s.train_loss_from = 0;
-  s.opened_at = -1;
   rate_marks_.clear(), running_s_ = 0.0, was_running_ = false;
-  s.steps_per_s = 0.0;
-  if (s.typed_probe && !typed_example(setup, s.probe_text, s.probe_example).empty())  // another task: back to held-out
-    s.typed_probe = false, s.probe_text.clear();
   if (!s.typed_probe) s.probe_example = trainer_.held_out_example(0);
   trainer_.begin_evaluation();  // step 0, the untrained model (as `attnlab-cli train` logs it)
-  snapshots_.clear(), s.snapshot_steps.clear();
-  s.replay = -1;
+  snapshots_.clear();
   ++s.versions.run, ++s.versions.snapshots, ++s.versions.replay;
   sync();
   build_ideal();

@@ -125,6 +125,12 @@ class Session {
   // Whether a session in state `s` refuses command `c`, and why ("" if not): what apply() checks first,
   // so a copy of the state on another thread can answer at once.
   static std::string check(const SessionState& s, const Command& c);
+  // What apply(c) will surely do to a session in state `s`, done to `s` without the trainer: a new
+  // run begun (its step, empty curves; the run it replaces as the comparison), a pause, a resume, the
+  // replayed snapshot, the probe's text, gradients on or off. What needs the trainer (evaluations, the
+  // probe's numbers) is left as it was. A copy of the state on another thread shows it from when the
+  // command is sent until the session's own state has applied it (attn::SessionCopy).
+  static void foresee(SessionState& s, const Command& c);
   // Runs pending evaluations and, while running, training: units of one micro-batch (a training part or
   // an evaluation chunk), at least one, then as many as fit in budget_ms. Then refreshes the probe if
   // the weights moved. Returns true when the state changed.
