@@ -604,43 +604,50 @@
     alpha: false, depth: true, stencil: true, antialias: false, preserveDrawingBuffer: true,
   });
 
-  // Learn mode's training worker (web/worker.js, docs/web-api.md), with `?worker=1`: started beside the
-  // lab, so a run never shares the page's thread. Without it (for now the default) training runs in
-  // slices of the page's frames, as it also does where a worker cannot start, or stops: the lab says so
-  // and goes on.
+  // Learn mode's training worker (web/worker.js, docs/web-api.md): a run never shares the page's
+  // thread. It starts when Learn mode is first used (the first load does not fetch its module), and
+  // not at all with `?worker=0` or where workers are missing; then training runs in slices of the
+  // page's frames, as it also does when the worker cannot start or stops: the lab says so and goes on.
   let engineStarted = false;  // the UI module runs (its exports may be called)
   window.attnlabWorker = (() => {
-    if (new URLSearchParams(location.search).get('worker') !== '1' || typeof Worker === 'undefined') return null;
-    let w;
-    try {
-      w = new Worker('worker.js');
-    } catch (e) {
-      return null;
-    }
-    let status = 0, version = 0, asked = false;
+    if (new URLSearchParams(location.search).get('worker') === '0' || typeof Worker === 'undefined') return null;
+    let w = null;
+    let status = 3, version = 0, asked = false;
     const states = [];
     const wake = () => { if (engineStarted) window.Module._attnlab_wake(); };
     const failed = (why) => { if (status !== 2) { status = 2; link.failure = why; wake(); } };
     const link = {
       failure: '',
       weights: [null, null],  // [live, replayed]: {data: Float32Array, step, version}
-      status: () => status,    // 0 starting, 1 ready, 2 stopped
-      post(bytes) { if (status !== 2) w.postMessage({ command: bytes.buffer }, [bytes.buffer]); },
+      status: () => status,    // 3 not started, 0 starting, 1 ready, 2 stopped
+      // Starts the worker (Learn mode's session does, when it is first made); commands posted before
+      // the module is ready wait in the worker.
+      start() {
+        if (w || status === 2) return;
+        try {
+          w = new Worker('worker.js');
+        } catch (e) {
+          failed((e && e.message) || 'the training worker could not start');
+          return;
+        }
+        status = 0;
+        w.onmessage = (e) => {
+          const d = e.data;
+          if (d.ready) status = 1;
+          if (d.state) states.push(new Uint8Array(d.state));
+          if (d.weights) { link.weights[d.replayed ? 1 : 0] = { data: d.weights, step: d.step, version: ++version }; asked = false; }
+          if (d.failed) failed(d.failed);
+          wake();
+        };
+        w.onerror = (e) => { e.preventDefault(); failed(e.message || 'the training worker could not run'); };
+      },
+      post(bytes) { if (w && status !== 2) w.postMessage({ command: bytes.buffer }, [bytes.buffer]); },
       nextState: () => states.shift() || null,
-      taken() { if (status !== 2) w.postMessage({ taken: true }); },
-      wantWeights() { if (!asked && status !== 2) { asked = true; w.postMessage({ weights: true }); } },
+      taken() { if (w && status !== 2) w.postMessage({ taken: true }); },
+      wantWeights() { if (w && !asked && status !== 2) { asked = true; w.postMessage({ weights: true }); } },
       // Ends the worker (as a crash would): the lab carries on in the page and says so.
-      stop(why) { w.terminate(); failed(why || 'it was stopped'); },
+      stop(why) { if (w) w.terminate(); failed(why || 'it was stopped'); },
     };
-    w.onmessage = (e) => {
-      const d = e.data;
-      if (d.ready) status = 1;
-      if (d.state) states.push(new Uint8Array(d.state));
-      if (d.weights) { link.weights[d.replayed ? 1 : 0] = { data: d.weights, step: d.step, version: ++version }; asked = false; }
-      if (d.failed) failed(d.failed);
-      wake();
-    };
-    w.onerror = (e) => { e.preventDefault(); failed(e.message || 'the training worker could not run'); };
     return link;
   })();
 

@@ -83,6 +83,7 @@ class ThreadLink final : public SessionLink {
   }
 
   const lrn::SessionState& state() const override { return copy_.shown(); }
+  uint64_t in_flight() const override { return copy_.in_flight(); }
   bool busy() const override {
     std::lock_guard<std::mutex> lock(box_lock_);
     const lrn::SessionState& s = copy_.exact();

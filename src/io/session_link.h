@@ -32,6 +32,9 @@ class SessionLink {
   virtual const learn::SessionState& state() const = 0;
   // Work is under way or on its way (sent but not yet in state()): keep drawing frames.
   virtual bool busy() const = 0;
+  // Commands sent that state() does not reflect yet (0 for a session in the UI's thread): trainStatus()'s
+  // `in_flight`, so that a caller can wait until a pause has landed.
+  virtual uint64_t in_flight() const { return 0; }
   // Reads what only the session has (its trainer: the weights, a model file, interventions). The
   // thread's session is paused for it: at most one slice of training (ThreadLink::kSliceMs) to wait.
   // A worker's session is a copy here made from the weights it sent last (when training paused or
@@ -62,6 +65,7 @@ class SessionCopy {
   const learn::SessionState& shown() const { return pending_.empty() ? exact_ : shown_; }
   // Commands sent that the session has not applied yet.
   bool behind() const { return sent_ > exact_.commands; }
+  uint64_t in_flight() const { return behind() ? sent_ - exact_.commands : 0; }
 
  private:
   static constexpr size_t kMaxPending = 256;  // a session that does not answer: the oldest are forgotten

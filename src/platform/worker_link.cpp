@@ -16,8 +16,9 @@ namespace lrn = attn::learn;
 
 namespace {
 
-// 0 starting, 1 ready, 2 failed (then js_worker_failure says why), -1 no worker.
+// 3 not started, 0 starting, 1 ready, 2 failed (then js_worker_failure says why), -1 no worker.
 EM_JS(int, js_worker_status, (), { return window.attnlabWorker ? window.attnlabWorker.status() : -1; });
+EM_JS(void, js_worker_start, (), { window.attnlabWorker.start(); });
 EM_JS(const char*, js_worker_failure, (), {
   const t = (window.attnlabWorker && window.attnlabWorker.failure) || "";
   const n = lengthBytesUTF8(t) + 1, p = _malloc(n);
@@ -89,6 +90,7 @@ class WorkerLink final : public attn::SessionLink {
   }
 
   const lrn::SessionState& state() const override { return local_ ? local_->state() : copy_.shown(); }
+  uint64_t in_flight() const override { return local_ ? local_->in_flight() : copy_.in_flight(); }
   bool busy() const override {
     if (local_) return local_->busy();
     const lrn::SessionState& s = copy_.exact();
@@ -140,9 +142,11 @@ class WorkerLink final : public attn::SessionLink {
         replica_.reset();
         return nullptr;
       }
-      if (exact.typed_probe) replica_->apply(lrn::cmd::SetProbe{exact.probe_text});
       replica_of_ = r, replica_version_ = w.version, replica_stale_ = false;
     }
+    // The probe the worker's session has now (typed, or the held-out example again).
+    if (replica_->state().probe_text != exact.probe_text || replica_->state().typed_probe != exact.typed_probe)
+      replica_->apply(lrn::cmd::SetProbe{exact.typed_probe ? exact.probe_text : std::string()});
     return replica_.get();
   }
 
@@ -175,8 +179,10 @@ class WorkerLink final : public attn::SessionLink {
 }  // namespace
 
 std::unique_ptr<attn::SessionLink> make_worker_link(std::function<void(const std::string&)> report) {
+  if (js_worker_status() == 3) js_worker_start();  // Learn mode's first use: the worker's module loads now
   const int status = js_worker_status();
-  if (status < 0 || status == 2) return nullptr;
+  if (status < 0) return nullptr;  // none here (or ?worker=0): slices of the frames
+  // One that could not start falls back at its first update(), saying so on screen.
   return std::make_unique<WorkerLink>(std::move(report));
 }
 

@@ -219,6 +219,7 @@ std::string learn_status_json(App& app) {
   j["message"] = r.started ? r.message : std::string();
   j["converged"] = r.started && r.converged;  // stopped early: train.stop_accuracy was reached
   j["trains_on"] = L.link->runs_on();
+  j["in_flight"] = L.link->in_flight();  // commands the worker or thread has not applied yet
   j["error"] = L.error;
   return j.dump();
 }

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { labSuite, decodePng, scrollWidgetIntoView } from './lib.mjs';
+import { labSuite, decodePng, scrollWidgetIntoView, drain, widget, typeInto } from './lib.mjs';
 
 const lab = labSuite();
 const OUT = lab.OUT;
@@ -23,26 +23,10 @@ const status = (page) => page.evaluate(() => window.attnlab.trainStatus());
 async function until(page, fn, arg, what, timeout = 30000) {
   await page.waitForFunction(fn, arg, { timeout, polling: 50 }).catch((e) => { throw new Error(`${what}: ${e.message}`); });
 }
-// Waits until the lab has handed every click and key the page received to Dear ImGui (its input queue
-// is empty: each press and release gets a frame of its own, drawn here one after another) and has drawn
-// two frames more, so what they did is on screen. (Waiting for the lab to stop drawing by itself would
-// wait out every 6 s notice.)
-async function settle(page) {
-  const left = await page.evaluate(() => {
-    for (let i = 0; i < 500 && window.attnlab.stats().input.waiting > 0; i++) window.attnlab.redraw(1);
-    window.attnlab.redraw(2);
-    return window.attnlab.stats().input.waiting;
-  });
-  assert.equal(left, 0, 'the lab took every input event');
-}
+const settle = drain;
 // The mask as a list of kinds, whichever form the config gives it in ("causal", ["causal"], [{"window": 3}]).
 const maskKinds = (mask) => (typeof mask === 'string' ? (mask === 'none' ? [] : [mask]) : mask.map((t) => (typeof t === 'string' ? t : Object.keys(t)[0])));
 const maskTerm = (mask, kind) => (Array.isArray(mask) ? mask : [mask]).find((t) => t === kind || (typeof t === 'object' && kind in t));
-async function widget(page, name) {
-  const w = (await layout(page)).widgets[name];
-  assert.ok(w, `the widget ${name} is drawn`);
-  return w;
-}
 async function press(page, key) {
   await page.keyboard.press(key);
   await settle(page);
@@ -56,25 +40,6 @@ async function clickWidget(page, name, { dx = 0.5, button = 'left' } = {}) {
 }
 // A control below the fold of its panel is brought into view with the mouse wheel, as a person does.
 const scrollIntoView = (page, name, windowName) => scrollWidgetIntoView(page, name, windowName, settle);
-// Ctrl+click turns a slider or drag box into a text field; a plain click focuses a number field. Then:
-// select all, type the value, Enter.
-async function typeInto(page, name, text, { ctrl = true } = {}) {
-  const w = await widget(page, name);
-  const x = w.x + Math.min(w.w / 2, 24), y = w.y + w.h / 2;
-  if (ctrl) {
-    await page.keyboard.down('Control');
-    await page.mouse.click(x, y);
-    await page.keyboard.up('Control');
-  } else {
-    await page.mouse.click(x, y);
-  }
-  await settle(page);
-  await page.keyboard.press('Control+A');
-  await settle(page);
-  await page.keyboard.type(text);
-  await page.keyboard.press('Enter');
-  await settle(page);
-}
 // A press at (x, y), a move in small steps to each of `to` (settling at each: a drag seen by the lab
 // frame by frame, `atEach` reads what it did), a release.
 async function drag(page, from, to, atEach = async () => {}) {

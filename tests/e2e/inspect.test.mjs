@@ -30,10 +30,8 @@ async function trainInduction(page) {
 }
 
 test('clicking a head in the Inspect grid ablates it and the accuracy readout changes; the page API equals the CLI', async () => {
-  // Trained in the Web Worker (?worker=1): the same run as in the page's frames, several times faster,
-  // and the interventions then read the weights the worker sent.
-  const { page, problems } = await openLab(lab.browser, lab.server.url + '?worker=1', { width: 1366, height: 768 });
-  await page.waitForFunction(() => window.attnlabWorker && window.attnlabWorker.status() === 1, null, { timeout: 20000 });
+  // Trained in the Web Worker (the page's default): the interventions then read the weights it sent.
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1366, height: 768 });
   const trained = await trainInduction(page);
   await settle(page);
   await clickWidget(page, 'learn_view_inspect');

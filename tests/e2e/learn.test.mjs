@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { labSuite, openLab, clickWidget, settle } from './lib.mjs';
+import { labSuite, openLab, clickWidget, settle, drain, typeInto, scrollWidgetIntoView } from './lib.mjs';
 
 const lab = labSuite();
 const CLI = process.env.ATTNLAB_CLI;
@@ -28,6 +28,9 @@ function subDiagonalRows(img, r, n) {
   return rows;
 }
 
+// Held: no command on its way to the worker, so `step` is where the run stays.
+const held = (page) => page.waitForFunction(() => window.attnlab.trainStatus().in_flight === 0, null, { timeout: 20000, polling: 50 });
+
 test('Learn mode trains previous_token through clicks and keys, pauses, resumes, and its pixels show the sub-diagonal', async () => {
   const { page, problems } = await openLab(lab.browser, lab.server.url);
   await clickWidget(page, 'mode_learn');
@@ -36,23 +39,45 @@ test('Learn mode trains previous_token through clicks and keys, pauses, resumes,
   assert.equal((await status(page)).state, 'idle');
   assert.equal((await status(page)).task, 'previous_token');
 
+  // A run long enough to pause by hand, however fast it trains: "stop once converged" unticked by a
+  // click, and 5000 steps typed into the steps field.
+  await clickWidget(page, 'learn_stop_early');
+  await drain(page);
+  await typeInto(page, 'learn_steps', '5000', { ctrl: false });
   await clickWidget(page, 'learn_train');
   await page.waitForFunction(() => window.attnlab.trainStatus().step > 0, null, { timeout: 20000 });
+  const long = await status(page);
+  assert.equal(long.steps, 5000, 'the typed step count');
+  assert.equal(long.converged, false);
   await clickWidget(page, 'learn_train');  // now labelled Pause
   await page.waitForFunction(() => window.attnlab.trainStatus().state === 'paused', null, { timeout: 20000 });
+  await held(page);
   const pausedAt = (await status(page)).step;
+  assert.ok(pausedAt < 5000, `paused at step ${pausedAt}`);
   await settle(page);  // frames drawn while paused: the run must stay put
   assert.equal((await status(page)).step, pausedAt, 'a paused run took steps');
   assert.equal((await status(page)).state, 'paused');
 
   await page.keyboard.press('Space');  // resume from the keyboard
+  await page.waitForFunction((at) => window.attnlab.trainStatus().step > at + 20, pausedAt, { timeout: 60000, polling: 100 });
+  assert.equal((await status(page)).state, 'running');
+
+  // "stop once converged" ticked again by a click: another setup, so Train starts a new run, which
+  // Learn mode ends once it has converged (said on screen): well before its 5000 steps.
+  await clickWidget(page, 'learn_train');  // Pause
+  await page.waitForFunction(() => window.attnlab.trainStatus().state === 'paused', null, { timeout: 20000 });
+  await scrollWidgetIntoView(page, 'learn_stop_early', 'Training', settle);  // the run's readout pushed it down
+  await clickWidget(page, 'learn_stop_early');
+  await drain(page);
+  await scrollWidgetIntoView(page, 'learn_train', 'Training', settle);
+  await clickWidget(page, 'learn_train');  // the settings changed: a new run
   await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 120000, polling: 200 });
   const done = await status(page);
-  // Learn mode stops a run once it has converged (on by default, said on screen): well before its 400 steps.
   assert.ok(done.converged && done.step < done.steps, `the run stopped at step ${done.step} of ${done.steps}: ${done.message}`);
   assert.match(done.message, new RegExp('^converged at step ' + done.step + ': held-out accuracy at least 99%'));
   assert.ok(done.accuracy >= 0.99, `held-out accuracy ${done.accuracy}`);
   assert.ok(done.steps_per_s > 0, 'steps per second were measured');
+  assert.equal(done.trains_on, 'worker');
   await settle(page);
   const img = await shot(page, 'learn-02-trained');
 
@@ -76,11 +101,14 @@ test('Learn mode trains previous_token through clicks and keys, pauses, resumes,
   await page.close();
 });
 
-test('the same seed gives the page and attnlab-cli train the same loss curve', { skip: !CLI && 'ATTNLAB_CLI not set' }, async () => {
+// Without a worker (`?worker=0`, the same path as a browser that has none): slices of the page's frames.
+test('the same seed gives the page (trained in its frames) and attnlab-cli train the same loss curve', { skip: !CLI && 'ATTNLAB_CLI not set' }, async () => {
   const cfg = { task: 'previous_token', train: { steps: 120, eval_every: 20, seed: 5 } };
-  const { page, problems } = await openLab(lab.browser, lab.server.url);
+  const { page, problems } = await openLab(lab.browser, lab.server.url + '?worker=0');
+  assert.equal(await page.evaluate(() => window.attnlabWorker), null);
   await page.evaluate((c) => window.attnlab.train(c), cfg);
   await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 60000, polling: 100 });
+  assert.equal((await status(page)).trains_on, 'frames');
   const web = await page.evaluate(() => window.attnlab.trainHistory());
   const log = path.join(lab.OUT, 'learn-cli.jsonl');
   execFileSync(CLI, ['train', '-', '--log', log, '--quiet'], { input: JSON.stringify(cfg) });
@@ -100,10 +128,11 @@ test('the same seed gives the page and attnlab-cli train the same loss curve', {
 
 test('bad settings are refused with the field named, and the running state is kept', async () => {
   const { page, problems } = await openLab(lab.browser, lab.server.url);
-  await page.evaluate(() => window.attnlab.train({ task: 'previous_token', train: { steps: 400 } }));
+  await page.evaluate(() => window.attnlab.train({ task: 'previous_token', train: { steps: 100000 } }));
   await page.waitForFunction(() => window.attnlab.trainStatus().step >= 10, null, { timeout: 20000 });
-  const stopped = await page.evaluate(() => window.attnlab.stopTraining());
-  assert.equal(stopped.state, 'paused');
+  assert.equal((await page.evaluate(() => window.attnlab.stopTraining())).state, 'paused');
+  await held(page);
+  const stopped = await status(page);
   const cases = [
     [{ task: 'previous_token', train: { lr: 0 } }, /train\.lr/],
     [{ task: 'previous_token', train: { lr: NaN } }, /train\.lr/],  // JSON.stringify turns NaN into null
@@ -187,14 +216,19 @@ test('a trained model downloads, opens again through the file picker and in attn
   await again.page.close();
 });
 
-// Training in a Web Worker (`?worker=1`, docs/web-api.md): the page only sends commands and draws the
-// worker's state; the curve is the CLI's, stopTraining() pauses at once, the model file is the trained
-// one, and a worker that stops is reported on screen while the run goes on in the page, the same run.
+// Training in a Web Worker (the page's default, docs/web-api.md): the page only sends commands and draws
+// the worker's state; the curve is the CLI's, stopTraining() pauses at once, the model file is the
+// trained one, and a worker that stops is reported on screen while the run goes on in the page, the
+// same run. Until Learn mode is first used the worker is not started, so the first load fetches none
+// of it.
 test('training in a Web Worker: the CLI\'s curve, a pause that holds, the trained model, and a worker that stops', { skip: !CLI && 'ATTNLAB_CLI not set' }, async () => {
   const cfg = { task: 'previous_token', train: { steps: 120, eval_every: 20, seed: 5 } };
-  const { page, problems } = await openLab(lab.browser, lab.server.url + '?worker=1');
-  await page.waitForFunction(() => window.attnlabWorker && window.attnlabWorker.status() === 1, null, { timeout: 20000 });
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
+  assert.equal(await page.evaluate(() => window.attnlabWorker.status()), 3, 'not started before Learn mode is used');
+  assert.ok(!(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /attnlab-worker/.test(r.name)))),
+            'the first load fetched the worker\'s module');
   await page.evaluate((c) => window.attnlab.train(c), cfg);
+  assert.equal((await status(page)).state, 'running', 'train() then trainStatus(): the new run, at once');
   await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 60000, polling: 100 });
   const done = await status(page);
   assert.equal(done.trains_on, 'worker');

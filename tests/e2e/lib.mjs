@@ -166,6 +166,8 @@ export async function showView(page, view = 'weights', rows = 8) {
 export async function clickWidget(page, name) {
   const w = (await page.evaluate(() => window.attnlab.layout().widgets))[name];
   assert.ok(w, `widget ${name} is not drawn`);
+  const vp = page.viewportSize();
+  assert.ok(w.y + w.h / 2 < vp.height && w.x + w.w / 2 < vp.width, `widget ${name} is below or right of the screen: ${JSON.stringify(w)}`);
   await page.mouse.click(w.x + w.w / 2, w.y + w.h / 2, { delay: 80 });
   await frames(page);
 }
@@ -191,4 +193,50 @@ export async function scrollWidgetIntoView(page, name, windowName, settle) {
     await settle(page);
   }
   throw new Error(`${name} could not be scrolled into view in ${windowName}`);
+}
+
+// Waits until the lab has handed every click and key the page received to Dear ImGui (its input queue
+// is empty: each press and release gets a frame of its own, drawn here one after another) and has drawn
+// two frames more, so what they did is on screen. Where Learn mode's worker runs, also until it has
+// answered every command those inputs sent (trainStatus().in_flight is 0), and drawn that. (Waiting for
+// the lab to stop drawing by itself would wait out every 6 s notice.)
+export async function drain(page) {
+  const left = await page.evaluate(() => {
+    for (let i = 0; i < 500 && window.attnlab.stats().input.waiting > 0; i++) window.attnlab.redraw(1);
+    window.attnlab.redraw(2);
+    return window.attnlab.stats().input.waiting;
+  });
+  assert.equal(left, 0, 'the lab took every input event');
+  const worker = () => window.attnlabWorker && window.attnlabWorker.status() !== 3;
+  if (await page.evaluate(worker)) {
+    await page.waitForFunction(() => window.attnlab.trainStatus().in_flight === 0, null, { timeout: 30000, polling: 20 });
+    await page.evaluate(() => window.attnlab.redraw(2));
+  }
+}
+
+// A named control's rectangle (attnlab.layout().widgets.<name>); fails when it is not drawn.
+export async function widget(page, name) {
+  const w = (await page.evaluate(() => window.attnlab.layout().widgets))[name];
+  assert.ok(w, `the widget ${name} is drawn`);
+  return w;
+}
+
+// Ctrl+click turns a slider or drag box into a text field; a plain click focuses a number field. Then:
+// select all, type the value, Enter.
+export async function typeInto(page, name, text, { ctrl = true } = {}) {
+  const w = await widget(page, name);
+  const x = w.x + Math.min(w.w / 2, 24), y = w.y + w.h / 2;
+  if (ctrl) {
+    await page.keyboard.down('Control');
+    await page.mouse.click(x, y);
+    await page.keyboard.up('Control');
+  } else {
+    await page.mouse.click(x, y);
+  }
+  await drain(page);
+  await page.keyboard.press('Control+A');
+  await drain(page);
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+  await drain(page);
 }
