@@ -17,3 +17,10 @@ else()
     message(STATUS "OpenBLAS not found: attnlab-bench runs without the openblas comparison (apt-get install libopenblas-dev)")
   endif()
 endif()
+
+# attnlab-ui-bench: one frame of the lab's UI natively, for a profiler (bench/ui_frame_bench.cpp).
+if(ATTNLAB_UI AND NOT ATTNLAB_WEB AND ATTNLAB_FONT)
+  add_executable(attnlab-ui-bench bench/ui_frame_bench.cpp)
+  target_link_libraries(attnlab-ui-bench PRIVATE attnlab_ui)
+  target_compile_definitions(attnlab-ui-bench PRIVATE ATTNLAB_FONT_PATH="${ATTNLAB_FONT}")
+endif()

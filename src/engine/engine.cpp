@@ -187,6 +187,7 @@ void Engine::compute() {
     }
     dirty |= downstream((Stage)s);
     last_stages_ |= 1u << s;
+    ++stage_runs_[s];
   }
   dirty_ = 0;
   last_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

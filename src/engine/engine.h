@@ -106,6 +106,9 @@ class Engine {
 
   double last_compute_ms() const { return last_ms_; }
   uint32_t last_recomputed() const { return last_stages_; }  // bit s = Stage s ran in the last compute()
+  // How many times stage `s` has run: unchanged means its part of result() is as it was (a view's
+  // colours need not be looked at again).
+  uint64_t stage_runs(Stage s) const { return stage_runs_[(int)s]; }
   bool needs_compute() const { return dirty_ != 0; }
 
  private:
@@ -130,6 +133,7 @@ class Engine {
   const KernelSet* kernels_ = nullptr;
   uint32_t dirty_ = ~0u;
   uint32_t last_stages_ = 0;
+  uint64_t stage_runs_[(int)Stage::count] = {};
   double last_ms_ = 0.0;
 };
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <unordered_map>
 
 namespace attnlab {
 namespace {
@@ -18,7 +19,7 @@ bool allowed(const HeatmapSpec& s, int i, int j) { return !s.mask || s.mask->all
 
 uint32_t cell_color(Colormap cmap, float range, float v, bool masked) {
   if (masked) return kMaskedColor;
-  return cmap == Colormap::sequential ? colormap(cmap, v) : colormap(cmap, v / range);
+  return ColorScale(cmap, range)(v);  // (sequential ignores the range)
 }
 
 void format_value(char* buf, size_t n, float v, bool masked, bool neg_inf) {
@@ -63,10 +64,40 @@ void add_text_vertical(ImDrawList* dl, ImVec2 bottom_left, ImU32 col, const char
   }
 }
 
+// FNV-1a, 8 bytes at a time (with a shift to mix the high bits down).
 uint64_t hash_bytes(uint64_t h, const void* data, size_t n) {
   const unsigned char* p = static_cast<const unsigned char*>(data);
-  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;  // FNV-1a
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0x100000001B3ull;
+    h ^= h >> 29;
+  }
+  for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
   return h;
+}
+
+// The widest of labels 0..count-1 (as row_label/col_label give them) in the current font. Layout asks
+// for it several times a frame for every matrix while the tokens change far less often, so each set of
+// labels is measured once: the memo is keyed by a hash of the strings, the count and the font.
+float widest_label(const std::vector<std::string>* labels, int count) {
+  static std::unordered_map<uint64_t, float> memo;
+  const ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  uint64_t h = hash_bytes(0xCBF29CE484222325ull, &font, sizeof font);
+  h = hash_bytes(hash_bytes(h, &size, sizeof size), &count, sizeof count);
+  const int named = labels ? std::min(count, (int)labels->size()) : 0;
+  for (int i = 0; i < named; ++i) {
+    const std::string& t = (*labels)[(size_t)i];
+    h = hash_bytes(h, t.data(), t.size() + 1);  // with its terminator: "ab","c" differs from "a","bc"
+  }
+  if (auto it = memo.find(h); it != memo.end()) return it->second;
+  float w = 0.0f;
+  for (int i = 0; i < count; ++i)
+    w = std::max(w, ImGui::CalcTextSize(i < named ? (*labels)[(size_t)i].c_str() : std::to_string(i).c_str()).x);
+  if (memo.size() > 512) memo.clear();
+  return memo[h] = w;
 }
 
 }  // namespace
@@ -79,7 +110,7 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
   const int rows = std::max(m.rows, 1), cols = std::max(m.cols, 1);
   if (!s.compact) {
     float w = ImGui::CalcTextSize("000").x;
-    for (int i = 0; i < m.rows; ++i) w = std::max(w, ImGui::CalcTextSize(row_label(s, i).c_str()).x);
+    w = std::max(w, widest_label(s.row_labels, m.rows));
     g.gutter = s.row_labels_left ? 4.0f * sc : std::min({w + 6.0f * sc, s.max_gutter * sc, std::max(width * 0.3f, ImGui::CalcTextSize("000").x)});
     g.bar_w = kColorBarWidth * sc;
     if (s.row_notes) {
@@ -95,7 +126,7 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
   // the height can narrow (no cell wider than twice its height): across first, then turned if needed.
   float widest = 0.0f;
   if (!s.compact)
-    for (int j = 0; j < m.cols; ++j) widest = std::max(widest, ImGui::CalcTextSize(col_label(s, j).c_str()).x);
+    widest = widest_label(s.col_labels, m.cols);
   const float gap = std::max(2.0f, 0.4f * fs);
   const float cell_w = g.cell_w;
   for (const bool vertical : {false, true}) {
@@ -131,21 +162,17 @@ HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGui
   const int max_side = backend ? std::max(16, backend->max_size()) : 1 << 30;
   const int k = std::max((m.rows + max_side - 1) / max_side, (m.cols + max_side - 1) / max_side);
   const int tw = (m.cols + k - 1) / k, th = (m.rows + k - 1) / k;
-  if (e.version != version || e.w != tw || e.h != th) {
-    // The data may have changed: hash it (far cheaper than an upload) and compare.
-    uint64_t h = 0xCBF29CE484222325ull;
-    for (int i = 0; i < m.rows; ++i) h = hash_bytes(h, m.data + (size_t)i * m.ld, sizeof(float) * (size_t)m.cols);
-    if (mask) h = hash_bytes(h, mask->allowed.data(), mask->allowed.size() * sizeof(mask->allowed[0]));
-    h = hash_bytes(h, &cmap, sizeof cmap);
-    h = hash_bytes(h, &m.rows, sizeof m.rows);
-    if (h != e.content) {
-      float a = 0.0f;
-      for (int i = 0; i < m.rows; ++i)
-        for (int j = 0; j < m.cols; ++j)
-          if (!mask || mask->allows(i, j)) a = std::max(a, std::fabs(m(i, j)));
-      e.fit_range = a > 0.0f && std::isfinite(a) ? a : 1.0f;
-      e.content = h;
+  if (e.version != version || e.w != tw || e.h != th) {  // new numbers: the range that fits them
+    float a = 0.0f;
+    for (int i = 0; i < m.rows; ++i) {
+      const float* row = m.data + (size_t)i * m.ld;
+      const uint8_t* allowed = mask ? mask->allowed.data() + (size_t)i * mask->m : nullptr;
+      if (!allowed)
+        for (int j = 0; j < m.cols; ++j) a = std::max(a, std::fabs(row[j]));
+      else
+        for (int j = 0; j < m.cols; ++j) a = std::max(a, allowed[j] ? std::fabs(row[j]) : 0.0f);
     }
+    e.fit_range = a > 0.0f && std::isfinite(a) ? a : 1.0f;
     e.version = version;
   }
   out.fit_range = e.fit_range;
@@ -153,17 +180,26 @@ HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGui
   if (!backend) return out;
   // Upload only when the picture (numbers, mask, colour map, range, size) differs from the last one.
   const float r = seq ? 1.0f : range > 0.0f ? range : e.fit_range;
-  const uint64_t picture = hash_bytes(hash_bytes(e.content, &r, sizeof r), &k, sizeof k);
+  const uint64_t picture = hash_bytes(hash_bytes(version, &r, sizeof r), &k, sizeof k);
   if (e.id && e.picture == picture && e.w == tw && e.h == th) {
     out.texture = e.id;
     return out;
   }
   cache.scratch.resize((size_t)tw * th);
-  for (int ti = 0; ti < th; ++ti)
-    for (int tj = 0; tj < tw; ++tj) {
-      const int i = ti * k, j = tj * k;
-      cache.scratch[(size_t)ti * tw + tj] = cell_color(cmap, r, m(i, j), mask && !mask->allows(i, j));
+  const ColorScale color(cmap, r);
+  for (int ti = 0; ti < th; ++ti) {
+    const int i = ti * k;
+    const float* row = m.data + (size_t)i * m.ld;
+    uint32_t* out = cache.scratch.data() + (size_t)ti * tw;
+    if (k == 1)
+      for (int j = 0; j < tw; ++j) out[j] = color(row[j]);
+    else
+      for (int tj = 0; tj < tw; ++tj) out[tj] = color(row[(size_t)tj * k]);
+    if (mask) {
+      const uint8_t* allowed = mask->allowed.data() + (size_t)i * mask->m;
+      for (int tj = 0; tj < tw; ++tj) out[tj] = allowed[(size_t)tj * k] ? out[tj] : kMaskedColor;
     }
+  }
   if (e.id && (e.w != tw || e.h != th)) {  // a new size: a new texture, the old one freed
     backend->release(e.id);
     e.id = ImTextureID{};

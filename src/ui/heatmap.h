@@ -80,9 +80,8 @@ struct HeatmapCache {
   struct Entry {
     ImTextureID id{};
     int w = 0, h = 0;           // texture size (after downsampling)
-    uint64_t version = ~0ull;   // the caller's data version when last checked
-    uint64_t content = 0;       // hash of the numbers, mask and colour map
-    uint64_t picture = 0;       // hash of what was uploaded: content, range, downsampling
+    uint64_t version = ~0ull;   // the caller's version of the numbers when last looked at
+    uint64_t picture = 0;       // what was uploaded: the version, range and downsampling
     float fit_range = 1.0f;     // max |value| over allowed cells
     int downsample = 1;
     int last_used_frame = 0;
@@ -98,9 +97,10 @@ struct HeatmapColors {
   int downsample = 1;
 };
 
-// The texture for matrix `m` under `key`. `version` changes whenever the data might have changed
-// (the result version); the numbers are then hashed and the texture refilled only if they did.
-// range <= 0: fit the colours to the data. Without a backend only the range is worked out.
+// The texture for matrix `m` under `key`. `version` changes whenever the numbers, the mask or the
+// colour map may have changed (view_version: when the stage that computes them ran), and only then are
+// the numbers looked at again: their range worked out and the texture refilled. range <= 0: fit the
+// colours to the data. Without a backend only the range is worked out.
 HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGuiID key, const attn::MatView& m,
                              Colormap cmap, const attn::MaskMatrix* mask, float range, uint64_t version);
 

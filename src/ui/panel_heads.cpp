@@ -81,7 +81,8 @@ void draw_heads_panel(App& app) {
     s.mask = &r.mask;
     s.compact = true;
     s.scale = app.style_scale;
-    s.texture = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID("colors"), s.m, s.cmap, s.mask, 1.0f, app.result_version).texture;
+    s.texture = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID("colors"), s.m, s.cmap, s.mask, 1.0f,
+                               view_version(app.engine, View::weights, s.m, (int)s.cmap, true)).texture;
     const float aspect = (float)r.n / (float)std::max(r.m, 1);
     const HeatmapEvent ev = draw_heatmap(s, ImVec2(side, side * std::min(aspect, 1.5f)));
     if (ev.hovered) app.ui.hover_next = {View::weights, h, ev.row, ev.col};

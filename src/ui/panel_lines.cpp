@@ -70,20 +70,35 @@ void draw_lines_panel(App& app) {
   // With many tokens, only each query's strongest keys: thousands of faint crossing lines say nothing
   // (and cost a software renderer dearly).
   const int per_query = focus >= 0 || r.n <= 24 ? r.m : 3;
-  std::vector<int> order((size_t)r.m);
+  std::vector<int> keys;
+  keys.reserve((size_t)r.m);
   for (int h = h0; h < h1; ++h) {
     const attn::MatView a = r.weights_head(h);
+    const ImU32 opaque = head_color(h, 1.0f);
     for (int i = 0; i < r.n; ++i) {
       if (focus >= 0 && i != focus) continue;
-      for (int j = 0; j < r.m; ++j) order[(size_t)j] = j;
-      const int k = std::min(per_query, r.m);
-      std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int x, int y) { return a(i, x) > a(i, y); });
-      for (int t = 0; t < k; ++t) {
-        const int j = order[(size_t)t];
+      // The keys drawn: every one, or the strongest per_query (kept in order by insertion: a few).
+      keys.clear();
+      for (int j = 0; j < r.m; ++j) {
+        if (a(i, j) < 0.02f) continue;  // invisible anyway
+        if (per_query >= r.m) {
+          keys.push_back(j);
+          continue;
+        }
+        if ((int)keys.size() == per_query && a(i, j) <= a(i, keys.back())) continue;
+        if ((int)keys.size() == per_query) keys.pop_back();
+        size_t at = keys.size();
+        keys.push_back(j);
+        for (; at > 0 && a(i, keys[at - 1]) < a(i, j); --at) keys[at] = keys[at - 1];
+        keys[at] = j;
+      }
+      for (int j : keys) {
         const float w = a(i, j);
-        if (w < 0.02f) break;  // invisible anyway
-        dl->AddLine(ImVec2(left_x, y_of(i)), ImVec2(right_x, y_of(j)), head_color(h, std::min(1.0f, 0.15f + w)),
-                    std::max(1.0f, w * max_w));
+        const float alpha = std::min(1.0f, 0.15f + w);
+        const ImU32 line_color = (opaque & ~IM_COL32_A_MASK) | ((ImU32)(alpha * (float)(opaque >> IM_COL32_A_SHIFT) + 0.5f) << IM_COL32_A_SHIFT);
+        // Whole-pixel widths: Dear ImGui then draws an anti-aliased line as one textured quad (4
+        // vertices) instead of building its fringe from geometry.
+        dl->AddLine(ImVec2(left_x, y_of(i)), ImVec2(right_x, y_of(j)), line_color, std::max(1.0f, std::round(w * max_w)));
       }
     }
   }

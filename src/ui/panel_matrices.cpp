@@ -243,7 +243,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   HeatmapSpec s = spec_for(app, b);
   const float fixed = app.ui.fixed_range[(int)b.view];
   const HeatmapColors colors = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID(zoomed ? "zoomed" : "colors"), m, b.cmap, b.mask,
-                                              fixed, app.result_version);
+                                              fixed, view_version(app.engine, b.view, m, (int)b.cmap, b.mask != nullptr));
   s.range = fixed > 0.0f ? fixed : colors.fit_range;
   s.range_fixed = fixed > 0.0f;
   s.texture = colors.texture;

@@ -76,7 +76,7 @@ void big_matrix(App& app, View view, const char* title, ImVec2 size) {
   // Colours as in the Matrices panel: the same fixed or fitted range, so both read alike.
   const float fixed = app.ui.fixed_range[(int)view];
   const HeatmapColors colors = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID("colors"), s.m, s.cmap, s.mask, fixed,
-                                              app.result_version);
+                                              view_version(app.engine, view, s.m, (int)s.cmap, s.mask != nullptr));
   s.range = fixed > 0.0f ? fixed : colors.fit_range;
   s.range_fixed = fixed > 0.0f;
   s.texture = colors.texture;

@@ -41,6 +41,7 @@ struct ViewInfo {
   attn::Target target;      // the engine's name for an editable view
   Labels rows, cols;
   float fixed_range;        // the colour range it starts with: > 0 fixed at ±range (comparable across settings), 0 fitted
+  attn::Stage stage;        // the engine stage that computes it (its numbers change only when that stage runs)
 };
 std::span<const ViewInfo> views();
 const ViewInfo& view_info(View v);
@@ -49,6 +50,10 @@ inline const char* view_key(View v) { return view_info(v).key; }
 inline bool view_editable(View v) { return view_info(v).editable; }
 inline attn::Target view_target(View v) { return view_info(v).target; }
 inline attn::MatView view_matrix(const attn::Result& r, View v, int head) { return view_info(v).matrix(r, head); }
+// Changes whenever what view `v` shows of `m` may have: a run of the stage that computes it (or of the
+// mask stage, when the mask is drawn over it), another head's slice, another shape or colour map. The
+// heatmaps look at a view's numbers again only when it changes (heatmap_colors' version).
+uint64_t view_version(const attn::Engine& e, View v, const attn::MatView& m, int colormap, bool masked);
 // Every view's starting colour range, as the table says.
 std::array<float, (size_t)View::count> default_ranges();
 

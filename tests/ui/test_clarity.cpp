@@ -99,6 +99,73 @@ TEST(Formula, BracketsBalanceAndScalingNeverReadsAsAWord) {
           }
 }
 
+// [SECTION] colours: the table against the published colour stops, textures that follow the engine
+// The colour table (colormap.cpp) against straight interpolation of matplotlib's viridis and RdBu at
+// their published control points (independent values, here): never more than one 8-bit level apart.
+TEST(Colormap, TheTableDrawsWhatInterpolatingThePublishedStopsGives) {
+  const float viridis[11][3] = {{0.267f, 0.005f, 0.329f}, {0.283f, 0.141f, 0.458f}, {0.254f, 0.265f, 0.530f}, {0.207f, 0.372f, 0.553f},
+                                {0.164f, 0.471f, 0.558f}, {0.128f, 0.567f, 0.551f}, {0.135f, 0.659f, 0.518f}, {0.267f, 0.749f, 0.441f},
+                                {0.478f, 0.821f, 0.318f}, {0.741f, 0.873f, 0.150f}, {0.993f, 0.906f, 0.144f}};
+  const float rdbu[11][3] = {{0.020f, 0.188f, 0.380f}, {0.129f, 0.400f, 0.675f}, {0.263f, 0.576f, 0.765f}, {0.573f, 0.773f, 0.871f},
+                             {0.820f, 0.898f, 0.941f}, {0.969f, 0.969f, 0.969f}, {0.992f, 0.859f, 0.780f}, {0.957f, 0.647f, 0.510f},
+                             {0.839f, 0.376f, 0.302f}, {0.698f, 0.094f, 0.169f}, {0.404f, 0.000f, 0.122f}};
+  int worst = 0;
+  for (int k = 0; k <= 4000; ++k) {
+    const double u = k / 4000.0;  // position along the map
+    const double x = u * 10.0;
+    const int i = std::min((int)x, 9);
+    for (int map = 0; map < 2; ++map) {
+      const float(*stops)[3] = map ? rdbu : viridis;
+      const uint32_t c = map ? attnlab::colormap(attnlab::Colormap::diverging, (float)(2.0 * u - 1.0))
+                             : attnlab::colormap(attnlab::Colormap::sequential, (float)u);
+      for (int ch = 0; ch < 3; ++ch) {
+        const double want = 255.0 * (stops[i][ch] + (x - i) * (stops[i + 1][ch] - stops[i][ch]));
+        worst = std::max(worst, (int)std::lround(std::fabs(want - (double)((c >> (8 * ch)) & 0xFF))));
+      }
+    }
+  }
+  EXPECT_LE(worst, 1) << "levels apart at worst";
+  EXPECT_EQ(attnlab::colormap(attnlab::Colormap::sequential, -3.0f), attnlab::colormap(attnlab::Colormap::sequential, 0.0f)) << "clamped";
+  EXPECT_EQ(attnlab::colormap(attnlab::Colormap::diverging, 7.0f), attnlab::colormap(attnlab::Colormap::diverging, 1.0f));
+  EXPECT_EQ(attnlab::colormap(attnlab::Colormap::diverging, std::nanf("")), attnlab::kMaskedColor);
+}
+
+// A view's texture is refilled when the engine stage that computes it ran, and only then: a new
+// temperature recolours the weights (to exactly the colours of the new numbers) but not W_Q or X.
+TEST_F(Lab, HeatmapTexturesFollowTheStagesThatRan) {
+  PixelTextures tex;
+  attnlab::HeatmapCache cache;
+  const auto texture = [&](View v, int head, ImGuiID key) {
+    const attn::MatView m = attnlab::view_matrix(result(), v, head);
+    const attnlab::Colormap cmap = v == View::weights ? attnlab::Colormap::sequential : attnlab::Colormap::diverging;
+    const attnlab::HeatmapColors hc = attnlab::heatmap_colors(cache, &tex, key, m, cmap, nullptr, 2.0f,
+                                                             attnlab::view_version(app.engine, v, m, (int)cmap, false));
+    // The colours the numbers have now, cell by cell.
+    std::vector<uint32_t> want;
+    for (int i = 0; i < m.rows; ++i)
+      for (int j = 0; j < m.cols; ++j) want.push_back(attnlab::ColorScale(cmap, 2.0f)(m(i, j)));
+    EXPECT_EQ(tex.pixels[(intptr_t)hc.texture], want) << attnlab::view_key(v) << " head " << head;
+  };
+  const auto all = [&] {
+    texture(View::weights, 0, 1), texture(View::weights, 1, 2), texture(View::w_q, 0, 3), texture(View::x, 0, 4);
+  };
+  all();
+  EXPECT_EQ(tex.uploads, 4);
+  all();
+  EXPECT_EQ(tex.uploads, 4) << "nothing ran: nothing refilled";
+  attn::Config c = app.engine.config();
+  c.temperature = 0.37f;
+  ASSERT_EQ(attnlab::apply_config(app, c), "");
+  all();
+  EXPECT_EQ(tex.uploads, 6) << "softmax ran: both heads' weights, and only they";
+  texture(View::weights, 1, 1);  // another head's slice under the same key: refilled, to its colours
+  EXPECT_EQ(tex.uploads, 7);
+  c.seed += 1;  // new W and X
+  ASSERT_EQ(attnlab::apply_config(app, c), "");
+  all();
+  EXPECT_EQ(tex.uploads, 11);
+}
+
 // [SECTION] colours: the √d_k and temperature lessons must change the picture
 TEST_F(Lab, FixedScoreColoursShowTemperatureWhileFittedOnesHideIt) {
   PixelTextures tex;
