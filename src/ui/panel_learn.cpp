@@ -147,8 +147,9 @@ void draw_experiment(App& app, LearnState& L) {
   }
   draw_experiment_distance(app, L);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled(e.variants.size() > 2 ? "Train one, then another: the last run stays in grey."
-                                            : "Train one, then the other: the last run stays in grey.");
+  ImGui::TextDisabled(e.variants.size() == 1 ? "Train it: when the run ends, Inspect heads (bottom right) answers the question."
+                      : e.variants.size() > 2 ? "Train one, then another: the last run stays in grey."
+                                              : "Train one, then the other: the last run stays in grey.");
   // Predict first: the measured outcome comes after a run, beside the learner's guess.
   int& guess = L.predictions[(size_t)L.experiment];
   ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Your prediction: %s", e.predict.c_str());
