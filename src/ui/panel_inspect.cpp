@@ -162,6 +162,9 @@ void follow_run(LearnState& L, InspectState& I) {
     if (!I.subject || I.subject->setup.spec.layers != s.layers || I.subject->setup.spec.heads != s.heads)
       I.ablated.assign((size_t)s.layers * s.heads, 0);
     I.subject = std::move(subject);
+    if (I.run_version != r.versions.run) {  // another run (perhaps another task): the views start from its probe
+      I.patching = {}, I.attribution = {}, I.circuits = {}, I.rollout = {};
+    }
     I.run_version = r.versions.run, I.step = r.step, I.replay = r.replay;
     I.open = true, I.why.clear(), I.have_table = false;
     ++I.weights_version;
@@ -341,6 +344,13 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
 // ---------------------------------------------------------------------------------------------------
 const ImVec4 kError(1.0f, 0.45f, 0.40f, 1.0f);
 
+// A view's title line, wrapped at spaces on a narrow window; its "(?)" follows on the same line.
+void title(const char* text) {
+  ImGui::PushTextWrapPos(0.0f);
+  text_wrapped_words("%s", text);
+  ImGui::PopTextWrapPos();
+}
+
 // `text` cut (with "..") to fit `width` pixels.
 std::string fit_text(const std::string& text, float width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
@@ -423,7 +433,7 @@ void reset_patching(InspectState& I, int corrupt_at) {
 
 // A restored-fraction heatmap (the existing heatmap widget, diverging over [−1, 1]); returns its event.
 HeatmapEvent restored_heatmap(App& app, const char* id, const std::vector<float>& v, int rows, int cols, const std::vector<std::string>& row_labels,
-                              const std::vector<std::string>& col_labels, ImVec2 size, int mark_col = -1, int select_col = -1) {
+                              const std::vector<std::string>& col_labels, ImVec2 size, int mark_col = -1) {
   HeatmapSpec h;
   h.id = id;
   h.m = attn::MatView{v.data(), rows, cols, cols};
@@ -432,7 +442,6 @@ HeatmapEvent restored_heatmap(App& app, const char* id, const std::vector<float>
   h.range_fixed = true;
   h.row_labels = &row_labels, h.col_labels = &col_labels;
   h.highlight_col = mark_col;
-  h.selected_col = select_col;
   h.scale = app.style_scale;
   h.max_gutter = 110.0f;
   h.max_cell = 52.0f;
@@ -445,7 +454,7 @@ void draw_patching(App& app, InspectState& I) {
   const lrn::Task& task = *I.subject->task;
   if (P.clean_text.empty() && P.corrupt_text.empty()) reset_patching(I, std::max(0, (int)patched_sequence(s, I.probe_example).size() / 4));
   const char* seq_name = s.cross ? "source" : "input";
-  ImGui::TextUnformatted("Activation patching: copy one piece of a clean run into a corrupted one");
+  title("Activation patching: copy one piece of a clean run into a corrupted one");
   ImGui::SameLine();
   help_marker("Two inputs that differ in one token: the clean one, and a corrupted one where the model's answer changes.\n"
               "Run both, then run the corrupted one again with ONE piece copied over from the clean run: one head's\n"
@@ -478,7 +487,11 @@ void draw_patching(App& app, InspectState& I) {
   ImGui::SameLine();
   if (ImGui::SmallButton("Corrupt this token")) corrupt_helper(I);
   remember_item(app, "inspect_patch_corrupt_one");
-  ImGui::SameLine();
+  // "Probe again" goes on the next line when it would pass the window's edge (a phone).
+  const float again_w = ImGui::CalcTextSize("Probe again").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + again_w + ImGui::GetFontSize() * 2.0f <=
+      ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine();
   if (ImGui::SmallButton("Probe again")) reset_patching(I, P.corrupt_at);
   remember_item(app, "inspect_patch_reset");
   ImGui::SameLine();
@@ -490,8 +503,8 @@ void draw_patching(App& app, InspectState& I) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(kError, "%s%s", P.error.c_str(), P.have ? "  (the heatmaps below are the last pair that worked)" : "");
     ImGui::PopTextWrapPos();
+    remember_item(app, "inspect_patch_message");
   }
-  remember_item(app, "inspect_patch_message");
   if (!P.have) return;
   const lrn::PatchResult& r = P.result;
   ImGui::PushTextWrapPos(0.0f);
@@ -519,13 +532,13 @@ void draw_patching(App& app, InspectState& I) {
   std::vector<std::string> cols = names_of(task, P.corrupt.tokens);
   int changed_at = -1;
   const std::vector<int>&a = patched_sequence(s, P.clean), &b = patched_sequence(s, P.corrupt);
-  for (int i = 0; i < (int)a.size(); ++i)
+  for (int i = 0; i < (int)a.size() && !s.cross; ++i)  // (a source token has no column here)
     if (a[(size_t)i] != b[(size_t)i]) changed_at = i;
   for (int i = 0; i < (int)cols.size(); ++i) cols[(size_t)i] = std::to_string(i) + " " + cols[(size_t)i];
 
   const float w = ImGui::GetContentRegionAvail().x, fs = ImGui::GetFontSize();
   const bool beside = w > 60.0f * fs;
-  ImGui::TextUnformatted("heads \xC3\x97 layers: one head's output copied");
+  title("heads \xC3\x97 layers: one head's output copied");
   const float heads_w = beside ? std::min(w * 0.3f, 22.0f * fs) : std::min(w, 24.0f * fs);
   ImGui::BeginGroup();
   const HeatmapEvent eh = restored_heatmap(app, "patch_heads", P.heads, r.layers, r.heads, layer_rows, head_cols, ImVec2(heads_w, 0));
@@ -536,16 +549,23 @@ void draw_patching(App& app, InspectState& I) {
                       eh.col, 100.0 * r.heads_restored[(size_t)eh.row * r.heads + eh.col], r.heads_restored[(size_t)eh.row * r.heads + eh.col]);
   if (beside) ImGui::SameLine(0, 2.0f * fs);
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("positions \xC3\x97 layers: the residual stream at one position copied");
+  title("positions \xC3\x97 layers: the residual stream at one position copied");
   const HeatmapEvent er = restored_heatmap(app, "patch_stream", P.residual, r.layers + 1, r.n, stream_rows, cols,
-                                           ImVec2(ImGui::GetContentRegionAvail().x, 0), changed_at, r.position);
+                                           ImVec2(ImGui::GetContentRegionAvail().x, 0), changed_at);
   remember_rect(app, "inspect_patch_stream", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  remember_rect(app, "inspect_patch_stream_cells", er.cells_min,
+                ImVec2(er.cells_min.x + er.cell_w * (float)r.n, er.cells_min.y + er.cell_h * (float)(r.layers + 1)));
   ImGui::EndGroup();
   if (er.hovered && er.row >= 0 && er.col >= 0)
     ImGui::SetTooltip("%s, position %d ('%s'): copying the stream there from the clean run restores %.0f%%\n(restored fraction %.3f)",
                       stream_rows[(size_t)er.row].c_str(), er.col, task.token_name(P.corrupt.tokens[(size_t)er.col]).c_str(),
                       100.0 * r.residual_restored[(size_t)er.row * r.n + er.col], r.residual_restored[(size_t)er.row * r.n + er.col]);
-  ImGui::TextDisabled("The corrupted token's label is lit; the answer's column is outlined.");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  if (changed_at >= 0) text_wrapped_words("Outlined: the corrupted token's column (%d). The answer is read at position %d.", changed_at, r.position);
+  else text_wrapped_words("The answer is read at position %d.", r.position);
+  ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -568,7 +588,7 @@ void draw_attribution(App& app, InspectState& I) {
   const lrn::ModelSpec& s = I.subject->setup.spec;
   const lrn::Task& task = *I.subject->task;
   if (A.measured != I.weights_version || !same_example(A.example, I.probe_example)) measure_attribution(I);
-  ImGui::TextUnformatted("Direct logit attribution: who wrote the answer's logit");
+  title("Direct logit attribution: who wrote the answer's logit");
   ImGui::SameLine();
   help_marker("This model has no layer norm and no MLP, so the logit of a token at a position is exactly a sum of parts:\n"
               "what the token and position embedding writes, plus what each head writes (its output through W_O, read\n"
@@ -629,7 +649,9 @@ void draw_attribution(App& app, InspectState& I) {
   dl->AddText(ImVec2(p0.x, a.y), IM_COL32(200, 200, 200, 255), buf);
   std::snprintf(buf, sizeof buf, "%.1f", -down);
   dl->AddText(ImVec2(p0.x, b.y - ImGui::GetTextLineHeight()), IM_COL32(200, 200, 200, 255), buf);
-  dl->AddText(ImVec2(p0.x, zero_y - ImGui::GetTextLineHeight() * 0.5f), IM_COL32(200, 200, 200, 255), "0");
+  const float lh = ImGui::GetTextLineHeight();
+  if (zero_y - 0.5f * lh >= a.y + lh && zero_y + 0.5f * lh <= b.y - lh)  // "0" only where it clears the two ends' labels
+    dl->AddText(ImVec2(p0.x, zero_y - lh * 0.5f), IM_COL32(200, 200, 200, 255), "0");
   const float bw = plot_w / (float)r.n;
   int over = -1;
   if (hovered) over = std::clamp((int)((ImGui::GetIO().MousePos.x - a.x) / bw), 0, r.n - 1);
@@ -708,7 +730,7 @@ float largest_abs(const std::vector<float>& v) {
 }
 
 HeatmapEvent circuit_heatmap(App& app, const char* id, const std::vector<float>& v, int rows, int cols, const std::vector<std::string>& row_labels,
-                             const std::vector<std::string>& col_labels, float width) {
+                             const std::vector<std::string>& col_labels, ImVec2 size) {
   HeatmapSpec h;
   h.id = id;
   h.m = attn::MatView{v.data(), rows, cols, cols};
@@ -717,14 +739,14 @@ HeatmapEvent circuit_heatmap(App& app, const char* id, const std::vector<float>&
   h.row_labels = &row_labels, h.col_labels = &col_labels;
   h.scale = app.style_scale;
   h.max_cell = 30.0f;
-  return draw_heatmap(h, ImVec2(width, 0));
+  return draw_heatmap(h, size);
 }
 
 void draw_circuits(App& app, InspectState& I) {
   InspectState::CircuitView& C = I.circuits;
   const lrn::ModelSpec& s = I.subject->setup.spec;
   const lrn::Task& task = *I.subject->task;
-  ImGui::TextUnformatted("Circuits: a head's weights read as token-to-token tables");
+  title("Circuits: a head's weights read as token-to-token tables");
   ImGui::SameLine();
   help_marker("A head does two things: it chooses where to look (QK) and what to copy from there (OV). Both can be read\n"
               "off its weights alone, for every pair of tokens, without running any input:\n"
@@ -753,14 +775,19 @@ void draw_circuits(App& app, InspectState& I) {
   }
   std::vector<std::string> vocab;
   for (int t = 0; t < r.vocab; ++t) vocab.push_back(task.token_name(t));
-  const float fs = ImGui::GetFontSize(), w = ImGui::GetContentRegionAvail().x;
+  const float fs = ImGui::GetFontSize(), w = ImGui::GetContentRegionAvail().x, line = ImGui::GetTextLineHeightWithSpacing();
   const bool beside = w > 40.0f * fs;
-  const float each_w = beside ? (w - fs) * 0.5f : w;
+  // The squares take the height the composition table leaves (a square heatmap is about as tall as wide),
+  // but no less than 14 text heights: below that the window scrolls.
+  const lrn::Composition& k = C.composition;
+  const float table_h = k.layers < 2 ? line : (float)(k.layers - 1) * (float)(k.heads + 1) * (ImGui::GetFrameHeight() + 2.0f) + 2.0f * line;
+  const float tall = (ImGui::GetContentRegionAvail().y - table_h - 2.0f * line) / (beside ? 1.0f : 2.0f) - line;
+  const float each_w = beside ? (w - fs) * 0.5f : w, each_h = std::max(14.0f * fs, tall);
   // One circuit as a titled heatmap; its tooltip says what the hovered number means.
   const auto circuit = [&](const char* id, const char* title, const std::vector<float>& v, const char* widget, const char* meaning) {
     ImGui::BeginGroup();
     ImGui::Text("%s of L%d h%d: %s", id, C.layer, C.head, title);
-    const HeatmapEvent ev = circuit_heatmap(app, id, v, r.vocab, r.vocab, vocab, vocab, each_w);
+    const HeatmapEvent ev = circuit_heatmap(app, id, v, r.vocab, r.vocab, vocab, vocab, ImVec2(each_w, each_h));
     remember_rect(app, widget, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     ImGui::EndGroup();
     if (ev.hovered && ev.row >= 0 && ev.col >= 0)
@@ -776,14 +803,13 @@ void draw_circuits(App& app, InspectState& I) {
     for (int i = 0; i < r.pos_rows; ++i) rows.push_back(std::to_string(i));
     for (int j = 0; j < r.pos_cols; ++j) cols.push_back(std::to_string(j));
     ImGui::Text("positional QK of L%d h%d: query position (rows) \xE2\x86\x92 key position", C.layer, C.head);
-    const HeatmapEvent ep = circuit_heatmap(app, "pqk", C.pqk, r.pos_rows, r.pos_cols, rows, cols, std::min(w, 30.0f * fs));
+    const HeatmapEvent ep = circuit_heatmap(app, "pqk", C.pqk, r.pos_rows, r.pos_cols, rows, cols, ImVec2(std::min(w, 30.0f * fs), 0.0f));
     if (ep.hovered && ep.row >= 0 && ep.col >= 0)
       ImGui::SetTooltip("query at %d, key at %d: %.4g", ep.row, ep.col, C.pqk[(size_t)ep.row * r.pos_cols + ep.col]);
   }
   // the composition table: how much each head of layer l + 1 reads what each head of layer l wrote
-  const lrn::Composition& k = C.composition;
   if (k.layers < 2) return void(ImGui::TextDisabled("One layer: no head reads another's output, so there is no composition to score."));
-  ImGui::TextUnformatted("Composition: how much a later head reads what an earlier head wrote");
+  title("Composition: how much a later head reads what an earlier head wrote");
   ImGui::SameLine();
   help_marker("For each head of a layer (rows) and each head of the layer before it (columns): how strongly the later\n"
               "head's queries (Q), keys (K) or values (V) read the directions the earlier head writes into, from 0 (not\n"
@@ -829,7 +855,7 @@ void draw_rollout(App& app, InspectState& I) {
   InspectState::RolloutView& R = I.rollout;
   const lrn::Task& task = *I.subject->task;
   if (R.measured != I.weights_version || !same_example(R.example, I.probe_example)) measure_rollout(I);
-  ImGui::TextUnformatted("Attention rollout: which input tokens reach each position, through every layer");
+  title("Attention rollout: which input tokens reach each position, through every layer");
   ImGui::SameLine();
   help_marker("One layer's attention says where each position looks in the layer below, not which input tokens it\n"
               "ends up using: in layer 1, a position that looks at position 5 gets whatever layer 0 put there.\n"
@@ -855,9 +881,11 @@ void draw_rollout(App& app, InspectState& I) {
   R.rollout.assign(r.rollout.begin() + (long)(nn * R.layer), r.rollout.begin() + (long)(nn * (R.layer + 1)));
   std::vector<std::string> labels = names_of(task, R.example.tokens);
   labels.resize((size_t)r.n);
-  const float fs = ImGui::GetFontSize(), w = ImGui::GetContentRegionAvail().x;
+  const float fs = ImGui::GetFontSize(), w = ImGui::GetContentRegionAvail().x, line = ImGui::GetTextLineHeightWithSpacing();
   const bool beside = w > 40.0f * fs;
-  const float each_w = beside ? (w - fs) * 0.5f : w;
+  // Both maps in the height left when they fit it (stacked on a narrow window), else 14 text heights each.
+  const float tall = (ImGui::GetContentRegionAvail().y - 2.0f * line) / (beside ? 1.0f : 2.0f) - line;
+  const float each_w = beside ? (w - fs) * 0.5f : w, each_h = std::max(14.0f * fs, tall);
   const auto map = [&](const char* id, const std::vector<float>& v, const char* title, const char* widget) {
     ImGui::BeginGroup();
     ImGui::TextUnformatted(title);
@@ -868,7 +896,7 @@ void draw_rollout(App& app, InspectState& I) {
     h.row_labels = &labels, h.col_labels = &labels;
     h.scale = app.style_scale;
     h.max_cell = 30.0f;
-    const HeatmapEvent ev = draw_heatmap(h, ImVec2(each_w, 0));
+    const HeatmapEvent ev = draw_heatmap(h, ImVec2(each_w, each_h));
     remember_rect(app, widget, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     ImGui::EndGroup();
     if (ev.hovered && ev.row >= 0 && ev.col >= 0)
