@@ -431,20 +431,28 @@ void reset_patching(InspectState& I, int corrupt_at) {
   corrupt_helper(I);
 }
 
-// A restored-fraction heatmap (the existing heatmap widget, diverging over [−1, 1]); returns its event.
-HeatmapEvent restored_heatmap(App& app, const char* id, const std::vector<float>& v, int rows, int cols, const std::vector<std::string>& row_labels,
-                              const std::vector<std::string>& col_labels, ImVec2 size, int mark_col = -1) {
+// A signed (rows, cols) matrix on the lab's heatmap widget, blue-white-red over [−range, range]: fixed
+// (the restored fraction's [−1, 1], comparable between pairs) or this matrix's largest |entry| (a
+// circuit). `mark_col` lights one column's label. Returns what the mouse did.
+struct SignedMap {
+  float range = 1.0f;
+  bool fixed = true;
+  int mark_col = -1;
+  float max_cell = 52.0f;
+};
+HeatmapEvent signed_heatmap(App& app, const char* id, const std::vector<float>& v, int rows, int cols, const std::vector<std::string>& row_labels,
+                            const std::vector<std::string>& col_labels, ImVec2 size, SignedMap o) {
   HeatmapSpec h;
   h.id = id;
   h.m = attn::MatView{v.data(), rows, cols, cols};
   h.cmap = Colormap::diverging;
-  h.range = 1.0f;
-  h.range_fixed = true;
+  h.range = o.range;
+  h.range_fixed = o.fixed;
   h.row_labels = &row_labels, h.col_labels = &col_labels;
-  h.highlight_col = mark_col;
+  h.highlight_col = o.mark_col;
   h.scale = app.style_scale;
   h.max_gutter = 110.0f;
-  h.max_cell = 52.0f;
+  h.max_cell = o.max_cell;
   return draw_heatmap(h, size);
 }
 
@@ -541,7 +549,7 @@ void draw_patching(App& app, InspectState& I) {
   title("heads \xC3\x97 layers: one head's output copied");
   const float heads_w = beside ? std::min(w * 0.3f, 22.0f * fs) : std::min(w, 24.0f * fs);
   ImGui::BeginGroup();
-  const HeatmapEvent eh = restored_heatmap(app, "patch_heads", P.heads, r.layers, r.heads, layer_rows, head_cols, ImVec2(heads_w, 0));
+  const HeatmapEvent eh = signed_heatmap(app, "patch_heads", P.heads, r.layers, r.heads, layer_rows, head_cols, ImVec2(heads_w, 0), {});
   remember_rect(app, "inspect_patch_heads", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::EndGroup();
   if (eh.hovered && eh.row >= 0 && eh.col >= 0)
@@ -550,8 +558,8 @@ void draw_patching(App& app, InspectState& I) {
   if (beside) ImGui::SameLine(0, 2.0f * fs);
   ImGui::BeginGroup();
   title("positions \xC3\x97 layers: the residual stream at one position copied");
-  const HeatmapEvent er = restored_heatmap(app, "patch_stream", P.residual, r.layers + 1, r.n, stream_rows, cols,
-                                           ImVec2(ImGui::GetContentRegionAvail().x, 0), changed_at);
+  const HeatmapEvent er = signed_heatmap(app, "patch_stream", P.residual, r.layers + 1, r.n, stream_rows, cols,
+                                           ImVec2(ImGui::GetContentRegionAvail().x, 0), {1.0f, true, changed_at});
   remember_rect(app, "inspect_patch_stream", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   remember_rect(app, "inspect_patch_stream_cells", er.cells_min,
                 ImVec2(er.cells_min.x + er.cell_w * (float)r.n, er.cells_min.y + er.cell_h * (float)(r.layers + 1)));
@@ -731,15 +739,7 @@ float largest_abs(const std::vector<float>& v) {
 
 HeatmapEvent circuit_heatmap(App& app, const char* id, const std::vector<float>& v, int rows, int cols, const std::vector<std::string>& row_labels,
                              const std::vector<std::string>& col_labels, ImVec2 size) {
-  HeatmapSpec h;
-  h.id = id;
-  h.m = attn::MatView{v.data(), rows, cols, cols};
-  h.cmap = Colormap::diverging;
-  h.range = largest_abs(v);
-  h.row_labels = &row_labels, h.col_labels = &col_labels;
-  h.scale = app.style_scale;
-  h.max_cell = 30.0f;
-  return draw_heatmap(h, size);
+  return signed_heatmap(app, id, v, rows, cols, row_labels, col_labels, size, {largest_abs(v), false, -1, 30.0f});
 }
 
 void draw_circuits(App& app, InspectState& I) {
