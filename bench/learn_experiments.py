@@ -65,10 +65,15 @@ for e in TABLE_JSON:
     config = json.loads(json.dumps(e["variants"][0]["config"]))
     config.pop("model", None)
     config.get("train", {}).pop("stop_accuracy", None)
-    out = subprocess.run([CLI, "sweep", "-", "--distance", ",".join(map(str, distances)),
-                          "--models", ",".join(r["model"] for r in rows)],
-                         input=json.dumps(config), capture_output=True, text=True, check=True)
-    runs = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    # `sweep` takes at most 64 runs (distances x models) at a time: the distances in chunks.
+    per_call = max(1, 64 // len(rows))
+    runs = []
+    for k in range(0, len(distances), per_call):
+        out = subprocess.run([CLI, "sweep", "-", "--distance", ",".join(map(str, distances[k:k + per_call])),
+                              "--models", ",".join(r["model"] for r in rows)],
+                             input=json.dumps(config), capture_output=True, text=True, check=True)
+        runs += [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    runs.sort(key=lambda x: x["distance"])
     for r in rows:
         mine = [x for x in runs if x["model"] == r["model"]]
         row = {"model": r["model"], "params": mine[0]["params"], "accuracy": [[x["distance"], round(x["accuracy"], 4)] for x in mine]}

@@ -41,6 +41,7 @@ std::span<const Experiment> experiments() {
       x.predict = p.at("ask"), x.answer = p.at("answer");
       for (const nlohmann::json& c : p.at("choices")) x.choices.push_back(c);
       for (const nlohmann::json& v : e.at("variants")) x.variants.push_back({v.at("label"), v.at("config").dump()});
+      if (e.contains("inspect")) x.inspect = e.at("inspect").dump();
       if (e.contains("sweep")) {
         const nlohmann::json& w = e.at("sweep");
         x.sweep_budget = w.at("budget");
@@ -71,6 +72,7 @@ std::string learn_load_experiment(App& app, int index, int variant) {
   L.experiment = index;
   L.variant = variant;
   L.variant_label = all[(size_t)index].variants[(size_t)variant].label;
+  if (!all[(size_t)index].inspect.empty()) L.probe_panel = 1;  // its question is answered in Inspect heads
   L.predictions.resize(all.size(), -1), L.revealed.resize(all.size(), false);
   L.error.clear();
   return "";

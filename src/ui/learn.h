@@ -90,7 +90,10 @@ struct Experiment {
     std::string label;
     std::string config;  // a training config (docs/train.md), as JSON text
   };
-  std::vector<Variant> variants;  // two or more
+  std::vector<Variant> variants;  // two or more; one for an experiment that intervenes on its trained model
+  // Optional: what the Inspect heads view does once a run of it has ended, as JSON text, e.g.
+  // {"view": "ablation", "each": true} (panel_inspect.cpp's apply_experiment); "" none.
+  std::string inspect;
   // Optional: held-out accuracy against the delayed copy's distance, per model, measured with
   // `attnlab-cli sweep` (the "sweep" object of the experiment: its budget, then one row per model).
   struct SweepRow {

@@ -2,11 +2,19 @@
 // trained (or opened, or replayed) model; a click ablates a head or restores it, and the held-out
 // accuracy and loss, the probe's predictions and its attention are measured again at once with those
 // heads removed (learn/inspect.h, docs/inspect.md). "Ablate each head" fills the grid with what
-// removing each head alone costs.
+// removing each head alone costs. Beside ablation, the same model's other interventions, one view each
+// (kViews): activation patching (clean -> corrupted, heatmaps of the restored fraction), direct logit
+// attribution (a stacked bar per position), circuits (QK and OV over the vocabulary, composition scores)
+// and rollout beside each layer's attention. Every view reads the intact model (no head ablated).
 //
 // [SECTION] state     the weights under inspection (a copy, taken when the run is not training) and results
 // [SECTION] measure   the engine calls, on a click or when the weights change; never every frame
 // [SECTION] draw      the switch, the readout, the grid, the probe
+// [SECTION] patching  the clean and corrupted inputs, the corrupt-one-token helper, the two heatmaps
+// [SECTION] attribution  who wrote each position's logit, as stacked bars
+// [SECTION] circuits  QK, OV (and positional QK) of one head; the composition table
+// [SECTION] rollout   one layer's mean attention beside the rollout up to it
+// [SECTION] views     the table of views, the experiments' actions, the window
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +25,8 @@
 
 #include "app.h"
 #include "colormap.h"
+#include "heatmap.h"
+#include "imgui_stdlib.h"
 #include "learn.h"
 #include "learn/inspect.h"
 #include "learn_widgets.h"
@@ -43,6 +53,48 @@ struct InspectState {
   lrn::ProbeResult probe, intact_probe;   // the probe with the heads ablated, and with none
   bool have_table = false;
   lrn::AblationTable table;               // Ablate each head, in `mode`, on these weights
+
+  int view = 0;                           // kViews: 0 ablation, 1 patching, 2 attribution, 3 circuits, 4 rollout
+  uint64_t weights_version = 0;           // counts the weights taken: a view measures again when it moves
+  std::string applied_experiment;         // the experiment run whose action ran last ("key/run version")
+
+  struct Patching {
+    std::string clean_text, corrupt_text; // in the task's tokens (a cross-attention model: the source)
+    int corrupt_at = 0;                   // the helper's position
+    int position = -1;                    // the answer's position, −1: the last whose answers differ
+    std::string error;                    // why the pair typed last cannot be patched (the result is the last good one)
+    bool have = false;
+    lrn::Example clean, corrupt;          // the pair of the result
+    lrn::PatchResult result;
+    std::vector<float> heads, residual;   // the result as floats for the heatmaps
+    uint64_t measured = ~0ull;            // weights_version the pair was measured on
+    bool dirty = true;
+  } patching;
+  struct Attributing {
+    int target = -1;                      // −1: each position's prediction; else one token id
+    int selected = -1;                    // the bar clicked: its parts written out below
+    std::string error;
+    lrn::Attribution result;
+    uint64_t measured = ~0ull;
+    lrn::Example example;
+  } attribution;
+  struct CircuitView {
+    int layer = 0, head = 0;
+    bool positional = false;
+    std::string error;
+    lrn::Circuits result;
+    lrn::Composition composition;
+    std::vector<float> qk, ov, pqk;
+    uint64_t measured = ~0ull;
+  } circuits;
+  struct RolloutView {
+    int layer = -1;                       // −1: the last
+    std::string error;
+    lrn::Rollout result;
+    std::vector<float> attention, rollout;  // (n, n) of the layer shown
+    uint64_t measured = ~0ull;
+    lrn::Example example;
+  } rollout;
 };
 
 namespace {
@@ -110,8 +162,12 @@ void follow_run(LearnState& L, InspectState& I) {
     if (!I.subject || I.subject->setup.spec.layers != s.layers || I.subject->setup.spec.heads != s.heads)
       I.ablated.assign((size_t)s.layers * s.heads, 0);
     I.subject = std::move(subject);
+    if (I.run_version != r.versions.run) {  // another run (perhaps another task): the views start from its probe
+      I.patching = {}, I.attribution = {}, I.circuits = {}, I.rollout = {};
+    }
     I.run_version = r.versions.run, I.step = r.step, I.replay = r.replay;
     I.open = true, I.why.clear(), I.have_table = false;
+    ++I.weights_version;
     I.probe_example = r.probe_example;
     I.baseline = lrn::ablated_metrics(*I.subject, {});
     I.intact_probe = lrn::ablated_probe(*I.subject, I.probe_example, {});
@@ -283,6 +339,577 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
   (void)L;
 }
 
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] patching
+// ---------------------------------------------------------------------------------------------------
+const ImVec4 kError(1.0f, 0.45f, 0.40f, 1.0f);
+
+// A view's title line, wrapped at spaces on a narrow window; its "(?)" follows on the same line.
+void title(const char* text) {
+  ImGui::PushTextWrapPos(0.0f);
+  text_wrapped_words("%s", text);
+  ImGui::PopTextWrapPos();
+}
+
+// `text` cut (with "..") to fit `width` pixels.
+std::string fit_text(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  std::string t = text;
+  while (!t.empty() && ImGui::CalcTextSize((t + "..").c_str()).x > width) t.pop_back();
+  return t.empty() ? std::string() : t + "..";
+}
+
+// The sequence a pair's inputs differ in: the decoder's tokens, or a cross-attention model's source.
+std::vector<int>& patched_sequence(const lrn::ModelSpec& s, lrn::Example& e) { return s.cross ? e.source : e.tokens; }
+
+std::string labels_of(const lrn::Task& task, const std::vector<int>& ids) {
+  std::string out;
+  for (size_t i = 0; i < ids.size(); ++i) out += (i ? " " : "") + task.token_name(ids[i]);
+  return out;
+}
+
+std::vector<std::string> names_of(const lrn::Task& task, const std::vector<int>& ids) {
+  std::vector<std::string> out;
+  for (int id : ids) out.push_back(task.token_name(id));
+  return out;
+}
+
+// The two typed inputs -> the pair, checked as the CLI checks it; then patch() on it. A refusal keeps the
+// last result on screen and says why under the inputs.
+void measure_patching(InspectState& I) {
+  InspectState::Patching& P = I.patching;
+  P.dirty = false;
+  P.measured = I.weights_version;
+  const lrn::ModelSpec& s = I.subject->setup.spec;
+  const lrn::Task& task = *I.subject->task;
+  lrn::Example clean = I.probe_example, corrupt;
+  clean.targets.clear();
+  std::vector<int>& clean_seq = patched_sequence(s, clean);
+  if (std::string e = lrn::ids_from_labels(task, s.vocab, P.clean_text, "clean", clean_seq); !e.empty()) return void(P.error = e);
+  const int limit = s.cross ? s.n_src : s.n_ctx;
+  if (clean_seq.empty()) return void(P.error = "clean: type the clean input, in the task's tokens");
+  if ((int)clean_seq.size() > limit)
+    return void(P.error = "clean: " + std::to_string(clean_seq.size()) + " tokens, the model takes at most " + std::to_string(limit));
+  if (!s.cross && clean.source.size()) clean.source.clear();
+  corrupt = clean;
+  std::vector<int>& corrupt_seq = patched_sequence(s, corrupt);
+  if (std::string e = lrn::ids_from_labels(task, s.vocab, P.corrupt_text, "corrupt", corrupt_seq); !e.empty()) return void(P.error = e);
+  if (corrupt_seq.size() != clean_seq.size())
+    return void(P.error = "corrupt: " + std::to_string(corrupt_seq.size()) + " tokens, the clean input has " + std::to_string(clean_seq.size()) +
+                          " (they must be as long)");
+  if (P.position >= (int)clean.tokens.size()) P.position = -1;
+  lrn::PatchResult r;
+  if (std::string e = lrn::patch(I.subject->model, clean, corrupt, P.position, r); !e.empty()) return void(P.error = e);
+  P.error.clear();
+  P.have = true;
+  P.clean = clean, P.corrupt = corrupt, P.result = r;
+  P.heads.assign(r.heads_restored.begin(), r.heads_restored.end());
+  P.residual.assign(r.residual_restored.begin(), r.residual_restored.end());
+}
+
+// The helper: the clean input with the token at `at` replaced by one the sequence lacks.
+void corrupt_helper(InspectState& I) {
+  InspectState::Patching& P = I.patching;
+  const lrn::ModelSpec& s = I.subject->setup.spec;
+  lrn::Example clean = I.probe_example, out;
+  if (std::string e = lrn::ids_from_labels(*I.subject->task, s.vocab, P.clean_text, "clean", patched_sequence(s, clean)); !e.empty())
+    return void(P.error = e);
+  if (std::string e = lrn::corrupt_one_token(s, clean, P.corrupt_at, -1, out); !e.empty()) return void(P.error = e);
+  P.corrupt_text = labels_of(*I.subject->task, patched_sequence(s, out));
+  P.position = -1;
+  P.dirty = true;
+}
+
+// The pair starts as the probe and that probe with one token corrupted (the helper's default).
+void reset_patching(InspectState& I, int corrupt_at) {
+  InspectState::Patching& P = I.patching;
+  lrn::Example e = I.probe_example;
+  const lrn::ModelSpec& s = I.subject->setup.spec;
+  P.clean_text = labels_of(*I.subject->task, patched_sequence(s, e));
+  P.corrupt_at = std::clamp(corrupt_at, 0, std::max(0, (int)patched_sequence(s, e).size() - 1));
+  P.have = false;
+  corrupt_helper(I);
+}
+
+// A signed (rows, cols) matrix on the lab's heatmap widget, blue-white-red over [−range, range]: fixed
+// (the restored fraction's [−1, 1], comparable between pairs) or this matrix's largest |entry| (a
+// circuit). `mark_col` lights one column's label. Returns what the mouse did.
+struct SignedMap {
+  float range = 1.0f;
+  bool fixed = true;
+  int mark_col = -1;
+  float max_cell = 52.0f;
+};
+HeatmapEvent signed_heatmap(App& app, const char* id, const std::vector<float>& v, int rows, int cols, const std::vector<std::string>& row_labels,
+                            const std::vector<std::string>& col_labels, ImVec2 size, SignedMap o) {
+  HeatmapSpec h;
+  h.id = id;
+  h.m = attn::MatView{v.data(), rows, cols, cols};
+  h.cmap = Colormap::diverging;
+  h.range = o.range;
+  h.range_fixed = o.fixed;
+  h.row_labels = &row_labels, h.col_labels = &col_labels;
+  h.highlight_col = o.mark_col;
+  h.scale = app.style_scale;
+  h.max_gutter = 110.0f;
+  h.max_cell = o.max_cell;
+  return draw_heatmap(h, size);
+}
+
+void draw_patching(App& app, InspectState& I) {
+  InspectState::Patching& P = I.patching;
+  const lrn::ModelSpec& s = I.subject->setup.spec;
+  const lrn::Task& task = *I.subject->task;
+  if (P.clean_text.empty() && P.corrupt_text.empty()) reset_patching(I, std::max(0, (int)patched_sequence(s, I.probe_example).size() / 4));
+  const char* seq_name = s.cross ? "source" : "input";
+  title("Activation patching: copy one piece of a clean run into a corrupted one");
+  ImGui::SameLine();
+  help_marker("Two inputs that differ in one token: the clean one, and a corrupted one where the model's answer changes.\n"
+              "Run both, then run the corrupted one again with ONE piece copied over from the clean run: one head's\n"
+              "output, or the residual stream at one layer and position. If that one piece brings the clean answer\n"
+              "back, the information the answer needs flows through it.\n"
+              "Each cell is the share of the answer that comes back, measured on the logit difference\n"
+              "(clean answer's logit minus the corrupted answer's) at the answer's position:\n"
+              "0 (white) = as bad as the corrupted run, 1 (red) = as good as the clean run; blue = worse still.");
+  const float label_w = ImGui::CalcTextSize("corrupted ").x;
+  const auto field = [&](const char* label, const char* id, std::string& text, const char* widget) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(label_w + ImGui::GetStyle().WindowPadding.x);
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    const bool changed = ImGui::InputText(id, &text);
+    remember_item(app, widget);
+    if (ImGui::IsItemHovered()) {
+      std::string vocab;
+      for (int t = 0; t < s.vocab && vocab.size() < 160; ++t) vocab += (t ? " " : "") + task.token_name(t);
+      ImGui::SetTooltip("The %s in the task's tokens, separated by spaces. The vocabulary: %s", seq_name, vocab.c_str());
+    }
+    return changed;
+  };
+  if (field("clean", "##patch_clean", P.clean_text, "inspect_patch_clean")) P.dirty = true;
+  if (field("corrupted", "##patch_corrupt", P.corrupt_text, "inspect_patch_corrupt")) P.dirty = true;
+  const int n_seq = std::max(1, (int)std::count(P.clean_text.begin(), P.clean_text.end(), ' ') + 1);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  ImGui::SliderInt("##patch_at", &P.corrupt_at, 0, n_seq - 1, "token %d", ImGuiSliderFlags_AlwaysClamp);
+  remember_item(app, "inspect_patch_at");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Corrupt this token")) corrupt_helper(I);
+  remember_item(app, "inspect_patch_corrupt_one");
+  // "Probe again" goes on the next line when it would pass the window's edge (a phone).
+  const float again_w = ImGui::CalcTextSize("Probe again").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + again_w + ImGui::GetFontSize() * 2.0f <=
+      ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine();
+  if (ImGui::SmallButton("Probe again")) reset_patching(I, P.corrupt_at);
+  remember_item(app, "inspect_patch_reset");
+  ImGui::SameLine();
+  help_marker("Corrupt this token: the corrupted input becomes the clean one with the chosen token replaced by a\n"
+              "token the input does not contain (so the model cannot find it anywhere else).\n"
+              "Probe again: both inputs become the probe's example again.");
+  if (P.dirty || P.measured != I.weights_version) measure_patching(I);
+  if (!P.error.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kError, "%s%s", P.error.c_str(), P.have ? "  (the heatmaps below are the last pair that worked)" : "");
+    ImGui::PopTextWrapPos();
+    remember_item(app, "inspect_patch_message");
+  }
+  if (!P.have) return;
+  const lrn::PatchResult& r = P.result;
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::Text("At position %d the clean run answers '%s' and the corrupted run '%s'; their logit difference is %.2f clean, %.2f corrupted.",
+              r.position, task.token_name(r.clean_answer).c_str(), task.token_name(r.corrupt_answer).c_str(), r.clean_logit_diff,
+              r.corrupt_logit_diff);
+  ImGui::PopTextWrapPos();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11.0f);
+  int pos = P.position;
+  if (ImGui::SliderInt("##patch_position", &pos, -1, r.n - 1, pos < 0 ? "answer at: auto" : "answer at %d", ImGuiSliderFlags_AlwaysClamp)) {
+    P.position = pos;
+    P.dirty = true;
+  }
+  remember_item(app, "inspect_patch_position");
+  ImGui::SameLine();
+  help_marker("Which position's answer is measured. auto: the last position where the two runs answer differently.\n"
+              "A position where both runs give the same answer has nothing to restore: it is refused with the reason.");
+
+  // heads × layers, then positions × layers, side by side when there is room.
+  std::vector<std::string> layer_rows, head_cols, stream_rows;
+  for (int l = 0; l < r.layers; ++l) layer_rows.push_back("layer " + std::to_string(l));
+  for (int h = 0; h < r.heads; ++h) head_cols.push_back("head " + std::to_string(h));
+  stream_rows.push_back("embedding");
+  for (int l = 0; l < r.layers; ++l) stream_rows.push_back("after layer " + std::to_string(l));
+  std::vector<std::string> cols = names_of(task, P.corrupt.tokens);
+  int changed_at = -1;
+  const std::vector<int>&a = patched_sequence(s, P.clean), &b = patched_sequence(s, P.corrupt);
+  for (int i = 0; i < (int)a.size() && !s.cross; ++i)  // (a source token has no column here)
+    if (a[(size_t)i] != b[(size_t)i]) changed_at = i;
+  for (int i = 0; i < (int)cols.size(); ++i) cols[(size_t)i] = std::to_string(i) + " " + cols[(size_t)i];
+
+  const float w = ImGui::GetContentRegionAvail().x, fs = ImGui::GetFontSize();
+  const bool beside = w > 60.0f * fs;
+  title("heads \xC3\x97 layers: one head's output copied");
+  const float heads_w = beside ? std::min(w * 0.3f, 22.0f * fs) : std::min(w, 24.0f * fs);
+  ImGui::BeginGroup();
+  const HeatmapEvent eh = signed_heatmap(app, "patch_heads", P.heads, r.layers, r.heads, layer_rows, head_cols, ImVec2(heads_w, 0), {});
+  remember_rect(app, "inspect_patch_heads", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  ImGui::EndGroup();
+  if (eh.hovered && eh.row >= 0 && eh.col >= 0)
+    ImGui::SetTooltip("layer %d head %d: copying its output from the clean run restores %.0f%% of the answer\n(restored fraction %.3f)", eh.row,
+                      eh.col, 100.0 * r.heads_restored[(size_t)eh.row * r.heads + eh.col], r.heads_restored[(size_t)eh.row * r.heads + eh.col]);
+  if (beside) ImGui::SameLine(0, 2.0f * fs);
+  ImGui::BeginGroup();
+  title("positions \xC3\x97 layers: the residual stream at one position copied");
+  const HeatmapEvent er = signed_heatmap(app, "patch_stream", P.residual, r.layers + 1, r.n, stream_rows, cols,
+                                           ImVec2(ImGui::GetContentRegionAvail().x, 0), {1.0f, true, changed_at});
+  remember_rect(app, "inspect_patch_stream", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  remember_rect(app, "inspect_patch_stream_cells", er.cells_min,
+                ImVec2(er.cells_min.x + er.cell_w * (float)r.n, er.cells_min.y + er.cell_h * (float)(r.layers + 1)));
+  ImGui::EndGroup();
+  if (er.hovered && er.row >= 0 && er.col >= 0)
+    ImGui::SetTooltip("%s, position %d ('%s'): copying the stream there from the clean run restores %.0f%%\n(restored fraction %.3f)",
+                      stream_rows[(size_t)er.row].c_str(), er.col, task.token_name(P.corrupt.tokens[(size_t)er.col]).c_str(),
+                      100.0 * r.residual_restored[(size_t)er.row * r.n + er.col], r.residual_restored[(size_t)er.row * r.n + er.col]);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  if (changed_at >= 0) text_wrapped_words("Outlined: the corrupted token's column (%d). The answer is read at position %d.", changed_at, r.position);
+  else text_wrapped_words("The answer is read at position %d.", r.position);
+  ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] attribution
+// ---------------------------------------------------------------------------------------------------
+// The colour of part k of a bar: 0 the embedding path, 1 + (l·heads + h) a head.
+ImU32 part_color(int k, float alpha = 1.0f) { return k == 0 ? IM_COL32(150, 150, 150, (int)(alpha * 255)) : head_color(k - 1, alpha); }
+
+void measure_attribution(InspectState& I) {
+  InspectState::Attributing& A = I.attribution;
+  A.measured = I.weights_version, A.example = I.probe_example;
+  lrn::Example e = I.probe_example;
+  if (std::string err = lrn::attribute(I.subject->model, e, A.target, A.result); !err.empty()) A.error = err, A.result = {};
+  else A.error.clear();
+  if (A.selected >= A.result.n) A.selected = -1;
+}
+
+void draw_attribution(App& app, InspectState& I) {
+  InspectState::Attributing& A = I.attribution;
+  const lrn::ModelSpec& s = I.subject->setup.spec;
+  const lrn::Task& task = *I.subject->task;
+  if (A.measured != I.weights_version || !same_example(A.example, I.probe_example)) measure_attribution(I);
+  title("Direct logit attribution: who wrote the answer's logit");
+  ImGui::SameLine();
+  help_marker("This model has no layer norm and no MLP, so the logit of a token at a position is exactly a sum of parts:\n"
+              "what the token and position embedding writes, plus what each head writes (its output through W_O, read\n"
+              "by the unembedding). Each bar is one position of the probe; each coloured piece one part. Pieces above\n"
+              "the line raise the logit, pieces below lower it; together they add up to the logit (the white tick).\n"
+              "A head with a tall piece at the positions that need it is the one that writes the answer. Hover a bar\n"
+              "for its numbers; click it to keep them written out below.");
+  // which logit: each position's prediction, or one token everywhere
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+  const std::string current = A.target < 0 ? std::string("logit of: the prediction") : "logit of: '" + task.token_name(A.target) + "'";
+  if (ImGui::BeginCombo("##attr_target", current.c_str())) {
+    if (ImGui::Selectable("the prediction at each position", A.target < 0)) A.target = -1, A.measured = ~0ull;
+    for (int t = 0; t < s.vocab; ++t)
+      if (ImGui::Selectable(("'" + task.token_name(t) + "' at every position").c_str(), A.target == t)) A.target = t, A.measured = ~0ull;
+    ImGui::EndCombo();
+  }
+  remember_item(app, "inspect_attr_target");
+  if (A.measured == ~0ull) measure_attribution(I);
+  if (!A.error.empty()) return void(ImGui::TextColored(kError, "%s", A.error.c_str()));
+  const lrn::Attribution& r = A.result;
+  if (r.n == 0) return;
+  const int parts = 1 + r.layers * r.heads;
+  // the legend
+  for (int k = 0; k < parts; ++k) {
+    if (k) ImGui::SameLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float sq = ImGui::GetTextLineHeight() * 0.8f;
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + sq, p.y + 2 + sq), part_color(k));
+    ImGui::Dummy(ImVec2(sq, sq));
+    ImGui::SameLine(0, 4.0f);
+    if (k == 0) ImGui::TextUnformatted("embedding");
+    else ImGui::Text("L%d h%d", (k - 1) / r.heads, (k - 1) % r.heads);
+  }
+  // the scale: the tallest stack above and below zero
+  double up = 1e-9, down = 1e-9;
+  for (const auto& q : r.positions) {
+    double pos = std::max(0.0, q.embedding), neg = std::min(0.0, q.embedding);
+    for (double h : q.heads) (h > 0 ? pos : neg) += h;
+    up = std::max(up, pos), down = std::max(down, -neg);
+  }
+  const float fs = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float axis_w = ImGui::CalcTextSize("-00.0").x + 6.0f;
+  const float label_h = ImGui::GetTextLineHeight() * 2.2f;
+  const float plot_h = std::clamp(avail.y - label_h - (A.selected >= 0 ? 3.0f : 1.0f) * ImGui::GetTextLineHeightWithSpacing(), 6.0f * fs, 18.0f * fs);
+  const float plot_w = std::max(avail.x - axis_w, 10.0f * fs);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 a(p0.x + axis_w, p0.y), b(a.x + plot_w, a.y + plot_h);
+  ImGui::InvisibleButton("##attr_bars", ImVec2(axis_w + plot_w, plot_h + label_h));
+  remember_rect(app, "inspect_attr_bars", a, b);
+  const bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(a, b, IM_COL32(30, 33, 40, 255));
+  const float zero_y = a.y + plot_h * (float)(up / (up + down));
+  const auto Y = [&](double v) { return zero_y - (float)(v / (up + down)) * plot_h; };
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", up);
+  dl->AddText(ImVec2(p0.x, a.y), IM_COL32(200, 200, 200, 255), buf);
+  std::snprintf(buf, sizeof buf, "%.1f", -down);
+  dl->AddText(ImVec2(p0.x, b.y - ImGui::GetTextLineHeight()), IM_COL32(200, 200, 200, 255), buf);
+  const float lh = ImGui::GetTextLineHeight();
+  if (zero_y - 0.5f * lh >= a.y + lh && zero_y + 0.5f * lh <= b.y - lh)  // "0" only where it clears the two ends' labels
+    dl->AddText(ImVec2(p0.x, zero_y - lh * 0.5f), IM_COL32(200, 200, 200, 255), "0");
+  const float bw = plot_w / (float)r.n;
+  int over = -1;
+  if (hovered) over = std::clamp((int)((ImGui::GetIO().MousePos.x - a.x) / bw), 0, r.n - 1);
+  if (clicked && over >= 0) A.selected = A.selected == over ? -1 : over;
+  const std::vector<int>& toks = A.example.tokens;
+  const int label_step = std::max(1, (int)std::ceil(ImGui::CalcTextSize("00").x / std::max(1.0f, bw)));
+  for (int i = 0; i < r.n; ++i) {
+    const auto& q = r.positions[(size_t)i];
+    const float x0 = a.x + bw * i + std::max(1.0f, bw * 0.12f), x1 = a.x + bw * (i + 1) - std::max(1.0f, bw * 0.12f);
+    if (i == over || i == A.selected) dl->AddRectFilled(ImVec2(a.x + bw * i, a.y), ImVec2(a.x + bw * (i + 1), b.y), IM_COL32(255, 255, 255, i == A.selected ? 40 : 24));
+    double top = 0.0, bottom = 0.0;
+    for (int k = 0; k < parts; ++k) {
+      const double v = k == 0 ? q.embedding : q.heads[(size_t)k - 1];
+      double& base = v >= 0 ? top : bottom;
+      dl->AddRectFilled(ImVec2(x0, Y(base + v)), ImVec2(x1, Y(base)), part_color(k));
+      base += v;
+    }
+    dl->AddLine(ImVec2(x0 - 1, Y(q.logit)), ImVec2(x1 + 1, Y(q.logit)), IM_COL32(255, 255, 255, 255), 2.0f);
+    if (i % label_step == 0) {
+      const std::string in = i < (int)toks.size() ? task.token_name(toks[(size_t)i]) : "";
+      const std::string out = task.token_name(q.target);
+      dl->AddText(ImVec2(x0, b.y + 1), IM_COL32(200, 200, 200, 255), fit_text(in, bw * label_step).c_str());
+      dl->AddText(ImVec2(x0, b.y + 1 + ImGui::GetTextLineHeight()), IM_COL32(255, 210, 120, 255), fit_text(out, bw * label_step).c_str());
+    }
+  }
+  dl->AddLine(ImVec2(a.x, zero_y), ImVec2(b.x, zero_y), IM_COL32(220, 220, 220, 160));
+  const auto parts_text = [&](int i) {
+    const auto& q = r.positions[(size_t)i];
+    std::string t = "position " + std::to_string(i) + " ('" + (i < (int)toks.size() ? task.token_name(toks[(size_t)i]) : "") + "'): logit of '" +
+                    task.token_name(q.target) + "' = " + fmt(q.logit, 3) + " = embedding " + fmt(q.embedding, 3);
+    for (int k = 0; k < (int)q.heads.size(); ++k)
+      t += std::string(q.heads[(size_t)k] < 0 ? " - " : " + ") + "L" + std::to_string(k / r.heads) + "h" + std::to_string(k % r.heads) + " " +
+           fmt(std::fabs(q.heads[(size_t)k]), 3);
+    return t;
+  };
+  if (over >= 0) {
+    ImGui::BeginTooltip();
+    const auto& q = r.positions[(size_t)over];
+    ImGui::Text("position %d, input '%s': the logit of '%s' is %.3f", over, over < (int)toks.size() ? task.token_name(toks[(size_t)over]).c_str() : "",
+                task.token_name(q.target).c_str(), q.logit);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(part_color(0)), "embedding and positions  %+.3f", q.embedding);
+    for (int k = 0; k < (int)q.heads.size(); ++k)
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(part_color(k + 1)), "layer %d head %d  %+.3f", k / r.heads, k % r.heads, q.heads[(size_t)k]);
+    ImGui::TextDisabled("(click to keep these numbers below)");
+    ImGui::EndTooltip();
+  }
+  ImGui::TextDisabled("grey labels: the input token; yellow: the token whose logit is split");
+  if (A.selected >= 0) {
+    ImGui::PushTextWrapPos(0.0f);
+    text_wrapped_words("%s", parts_text(A.selected).c_str());
+    ImGui::PopTextWrapPos();
+    remember_item(app, "inspect_attr_selected");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] circuits
+// ---------------------------------------------------------------------------------------------------
+void measure_circuits(InspectState& I) {
+  InspectState::CircuitView& C = I.circuits;
+  const lrn::ModelSpec& s = I.subject->setup.spec;
+  C.measured = I.weights_version;
+  C.layer = std::clamp(C.layer, 0, s.layers - 1), C.head = std::clamp(C.head, 0, s.heads - 1);
+  if (std::string e = lrn::circuits(I.subject->model, C.layer, C.head, C.result); !e.empty()) return void(C.error = e);
+  C.error.clear();
+  C.composition = lrn::composition_scores(I.subject->model);
+  C.qk.assign(C.result.qk.begin(), C.result.qk.end());
+  C.ov.assign(C.result.ov.begin(), C.result.ov.end());
+  C.pqk.assign(C.result.positional_qk.begin(), C.result.positional_qk.end());
+}
+
+float largest_abs(const std::vector<float>& v) {
+  float top = 0.0f;
+  for (float x : v) top = std::max(top, std::fabs(x));
+  return top > 0.0f ? top : 1.0f;
+}
+
+HeatmapEvent circuit_heatmap(App& app, const char* id, const std::vector<float>& v, int rows, int cols, const std::vector<std::string>& row_labels,
+                             const std::vector<std::string>& col_labels, ImVec2 size) {
+  return signed_heatmap(app, id, v, rows, cols, row_labels, col_labels, size, {largest_abs(v), false, -1, 30.0f});
+}
+
+void draw_circuits(App& app, InspectState& I) {
+  InspectState::CircuitView& C = I.circuits;
+  const lrn::ModelSpec& s = I.subject->setup.spec;
+  const lrn::Task& task = *I.subject->task;
+  title("Circuits: a head's weights read as token-to-token tables");
+  ImGui::SameLine();
+  help_marker("A head does two things: it chooses where to look (QK) and what to copy from there (OV). Both can be read\n"
+              "off its weights alone, for every pair of tokens, without running any input:\n"
+              "QK: row = the query's token, column = a key's token; red = that query likes to look at that key\n"
+              "(W_E W_Q W_K^T W_E^T, the score from the tokens alone, positions left out).\n"
+              "OV: row = the token looked at, column = an output token; red = looking at the row's token raises\n"
+              "that output's logit (W_E W_V W_O W_U). A copying head has a red diagonal in OV.\n"
+              "Positional QK (when positions are added to the input): the same for positions instead of tokens.\n"
+              "Later layers read what earlier heads wrote, not just the tokens: these tables are the direct path.");
+  for (int l = 0; l < s.layers; ++l)
+    for (int h = 0; h < s.heads; ++h) {
+      if (l || h) ImGui::SameLine();
+      const bool on = C.layer == l && C.head == h;
+      if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+      if (ImGui::SmallButton(("L" + std::to_string(l) + " h" + std::to_string(h)).c_str())) C.layer = l, C.head = h, C.measured = ~0ull;
+      if (on) ImGui::PopStyleColor();
+      remember_item(app, ("inspect_circ_l" + std::to_string(l) + "_h" + std::to_string(h)).c_str());
+    }
+  if (C.measured != I.weights_version) measure_circuits(I);
+  if (!C.error.empty()) return void(ImGui::TextColored(kError, "%s", C.error.c_str()));
+  const lrn::Circuits& r = C.result;
+  if (r.pos_rows > 0) {
+    ImGui::SameLine();
+    ImGui::Checkbox("positional QK", &C.positional);
+    remember_item(app, "inspect_circ_positional");
+  }
+  std::vector<std::string> vocab;
+  for (int t = 0; t < r.vocab; ++t) vocab.push_back(task.token_name(t));
+  const float fs = ImGui::GetFontSize(), w = ImGui::GetContentRegionAvail().x, line = ImGui::GetTextLineHeightWithSpacing();
+  const bool beside = w > 40.0f * fs;
+  // The squares take the height the composition table leaves (a square heatmap is about as tall as wide),
+  // but no less than 14 text heights: below that the window scrolls.
+  const lrn::Composition& k = C.composition;
+  const float table_h = k.layers < 2 ? line : (float)(k.layers - 1) * (float)(k.heads + 1) * (ImGui::GetFrameHeight() + 2.0f) + 2.0f * line;
+  const float tall = (ImGui::GetContentRegionAvail().y - table_h - 2.0f * line) / (beside ? 1.0f : 2.0f) - line;
+  const float each_w = beside ? (w - fs) * 0.5f : w, each_h = std::max(14.0f * fs, tall);
+  // One circuit as a titled heatmap; its tooltip says what the hovered number means.
+  const auto circuit = [&](const char* id, const char* title, const std::vector<float>& v, const char* widget, const char* meaning) {
+    ImGui::BeginGroup();
+    ImGui::Text("%s of L%d h%d: %s", id, C.layer, C.head, title);
+    const HeatmapEvent ev = circuit_heatmap(app, id, v, r.vocab, r.vocab, vocab, vocab, ImVec2(each_w, each_h));
+    remember_rect(app, widget, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    ImGui::EndGroup();
+    if (ev.hovered && ev.row >= 0 && ev.col >= 0)
+      ImGui::SetTooltip(meaning, vocab[(size_t)ev.row].c_str(), vocab[(size_t)ev.col].c_str(), v[(size_t)ev.row * r.vocab + ev.col]);
+  };
+  circuit("QK", "query token (rows) \xE2\x86\x92 key token", C.qk, "inspect_circ_qk",
+          "query '%s', key '%s': %.4g\n(the score from the two tokens alone; larger = looked at more)");
+  if (beside) ImGui::SameLine(0, fs);
+  circuit("OV", "token looked at (rows) \xE2\x86\x92 logit raised", C.ov, "inspect_circ_ov",
+          "looking at '%s' changes the logit of '%s' by %.4g (per unit of attention)");
+  if (C.positional && r.pos_rows > 0) {
+    std::vector<std::string> rows, cols;
+    for (int i = 0; i < r.pos_rows; ++i) rows.push_back(std::to_string(i));
+    for (int j = 0; j < r.pos_cols; ++j) cols.push_back(std::to_string(j));
+    ImGui::Text("positional QK of L%d h%d: query position (rows) \xE2\x86\x92 key position", C.layer, C.head);
+    const HeatmapEvent ep = circuit_heatmap(app, "pqk", C.pqk, r.pos_rows, r.pos_cols, rows, cols, ImVec2(std::min(w, 30.0f * fs), 0.0f));
+    if (ep.hovered && ep.row >= 0 && ep.col >= 0)
+      ImGui::SetTooltip("query at %d, key at %d: %.4g", ep.row, ep.col, C.pqk[(size_t)ep.row * r.pos_cols + ep.col]);
+  }
+  // the composition table: how much each head of layer l + 1 reads what each head of layer l wrote
+  if (k.layers < 2) return void(ImGui::TextDisabled("One layer: no head reads another's output, so there is no composition to score."));
+  title("Composition: how much a later head reads what an earlier head wrote");
+  ImGui::SameLine();
+  help_marker("For each head of a layer (rows) and each head of the layer before it (columns): how strongly the later\n"
+              "head's queries (Q), keys (K) or values (V) read the directions the earlier head writes into, from 0 (not\n"
+              "at all) to 1 (all of it), from the weights alone (Elhage et al. 2021). An induction head shows a large K:\n"
+              "its keys read the previous-token head's output. Random heads of this size score about 1/sqrt(d_model).");
+  for (int l = 0; l + 1 < k.layers; ++l) {
+    if (!ImGui::BeginTable(("##comp" + std::to_string(l)).c_str(), 1 + k.heads, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) break;
+    ImGui::TableSetupColumn(("L" + std::to_string(l + 1) + " reads \xE2\x86\x93 / writes \xE2\x86\x92").c_str());
+    for (int h = 0; h < k.heads; ++h) ImGui::TableSetupColumn(("L" + std::to_string(l) + " h" + std::to_string(h)).c_str());
+    ImGui::TableHeadersRow();
+    for (int rd = 0; rd < k.heads; ++rd) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::Text("L%d h%d", l + 1, rd);
+      for (int wr = 0; wr < k.heads; ++wr) {
+        ImGui::TableSetColumnIndex(1 + wr);
+        const double q = k.at(k.q, l, rd, wr), kk = k.at(k.k, l, rd, wr), v = k.at(k.v, l, rd, wr);
+        const double top = std::max({q, std::isnan(kk) ? 0.0 : kk, std::isnan(v) ? 0.0 : v});
+        const auto cell = [&](const char* name, double x) {
+          if (std::isnan(x)) return ImGui::TextDisabled("%s  -  ", name);
+          ImGui::TextColored(x == top && top > 0.3 ? ImVec4(1.0f, 0.75f, 0.35f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text), "%s %.2f", name, x);
+        };
+        cell("Q", q), ImGui::SameLine(), cell("K", kk), ImGui::SameLine(), cell("V", v);
+      }
+    }
+    ImGui::EndTable();
+    remember_item(app, ("inspect_comp_" + std::to_string(l)).c_str());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] rollout
+// ---------------------------------------------------------------------------------------------------
+void measure_rollout(InspectState& I) {
+  InspectState::RolloutView& R = I.rollout;
+  R.measured = I.weights_version, R.example = I.probe_example;
+  lrn::Example e = I.probe_example;
+  if (std::string err = lrn::rollout(I.subject->model, e, R.result); !err.empty()) R.error = err, R.result = {};
+  else R.error.clear();
+}
+
+void draw_rollout(App& app, InspectState& I) {
+  InspectState::RolloutView& R = I.rollout;
+  const lrn::Task& task = *I.subject->task;
+  if (R.measured != I.weights_version || !same_example(R.example, I.probe_example)) measure_rollout(I);
+  title("Attention rollout: which input tokens reach each position, through every layer");
+  ImGui::SameLine();
+  help_marker("One layer's attention says where each position looks in the layer below, not which input tokens it\n"
+              "ends up using: in layer 1, a position that looks at position 5 gets whatever layer 0 put there.\n"
+              "Rollout follows the attention down through the layers: it multiplies each layer's attention (the heads\n"
+              "averaged, plus a half for the residual stream that passes every layer unchanged) to estimate how much\n"
+              "of each input token reaches each position (Abnar & Zuidema 2020). Left: layer L's own attention.\n"
+              "Right: the rollout up to layer L. Rows are positions (queries), columns input tokens; each row sums to 1.\n"
+              "It is an estimate: it ignores what W_V and W_O do to the information on the way.");
+  if (!R.error.empty()) return void(ImGui::TextColored(kError, "%s", R.error.c_str()));
+  const lrn::Rollout& r = R.result;
+  if (r.layers == 0) return;
+  if (R.layer < 0 || R.layer >= r.layers) R.layer = r.layers - 1;
+  for (int l = 0; l < r.layers; ++l) {
+    if (l) ImGui::SameLine();
+    const bool on = R.layer == l;
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::SmallButton(("up to layer " + std::to_string(l)).c_str())) R.layer = l;
+    if (on) ImGui::PopStyleColor();
+    remember_item(app, ("inspect_roll_l" + std::to_string(l)).c_str());
+  }
+  const size_t nn = (size_t)r.n * r.n;
+  R.attention.assign(r.attention.begin() + (long)(nn * R.layer), r.attention.begin() + (long)(nn * (R.layer + 1)));
+  R.rollout.assign(r.rollout.begin() + (long)(nn * R.layer), r.rollout.begin() + (long)(nn * (R.layer + 1)));
+  std::vector<std::string> labels = names_of(task, R.example.tokens);
+  labels.resize((size_t)r.n);
+  const float fs = ImGui::GetFontSize(), w = ImGui::GetContentRegionAvail().x, line = ImGui::GetTextLineHeightWithSpacing();
+  const bool beside = w > 40.0f * fs;
+  // Both maps in the height left when they fit it (stacked on a narrow window), else 14 text heights each.
+  const float tall = (ImGui::GetContentRegionAvail().y - 2.0f * line) / (beside ? 1.0f : 2.0f) - line;
+  const float each_w = beside ? (w - fs) * 0.5f : w, each_h = std::max(14.0f * fs, tall);
+  const auto map = [&](const char* id, const std::vector<float>& v, const char* title, const char* widget) {
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(title);
+    HeatmapSpec h;
+    h.id = id;
+    h.m = attn::MatView{v.data(), r.n, r.n, r.n};
+    h.cmap = Colormap::sequential;
+    h.row_labels = &labels, h.col_labels = &labels;
+    h.scale = app.style_scale;
+    h.max_cell = 30.0f;
+    const HeatmapEvent ev = draw_heatmap(h, ImVec2(each_w, each_h));
+    remember_rect(app, widget, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    ImGui::EndGroup();
+    if (ev.hovered && ev.row >= 0 && ev.col >= 0)
+      ImGui::SetTooltip("position %d ('%s') <- input %d ('%s'): %.3f", ev.row, labels[(size_t)ev.row].c_str(), ev.col, labels[(size_t)ev.col].c_str(),
+                        v[(size_t)ev.row * r.n + ev.col]);
+  };
+  const std::string a_title = "layer " + std::to_string(R.layer) + ": attention, mean over heads";
+  const std::string r_title = "rollout up to layer " + std::to_string(R.layer);
+  map("roll_attention", R.attention, a_title.c_str(), "inspect_roll_attention");
+  if (beside) ImGui::SameLine(0, fs);
+  map("roll_rollout", R.rollout, r_title.c_str(), "inspect_roll_rollout");
+}
+
 }  // namespace
 
 bool draw_inspect_switch(App& app) {
@@ -303,33 +930,27 @@ bool draw_inspect_switch(App& app) {
   return L.probe_panel == 1;
 }
 
-void draw_inspect(App& app) {
-  LearnState& L = learn_state(app);
-  InspectState& I = inspect_state(L);
-  follow_run(L, I);
-  if (!I.open) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", I.why.c_str());
-    ImGui::PopTextWrapPos();
-    return;
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] views
+// ---------------------------------------------------------------------------------------------------
+namespace {
+
+void draw_ablation(App& app, LearnState& L, InspectState& I) {
+  // The mode (two buttons, one lit: a click switches and measures again), Ablate each, Restore all.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("remove by");
+  for (const lrn::AblationMode m : {lrn::AblationMode::zero, lrn::AblationMode::mean}) {
+    ImGui::SameLine(0, m == lrn::AblationMode::zero ? -1.0f : 0.0f);
+    const bool on = I.mode == m;
+    ImGui::PushStyleColor(ImGuiCol_Button, on ? ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive) : ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
+    if (ImGui::SmallButton(lrn::to_string(m)) && !on) {
+      I.mode = m;
+      measure(I);
+      if (I.have_table) I.table = lrn::ablate_each(*I.subject, I.mode);  // the table shown follows the mode
+    }
+    ImGui::PopStyleColor();
+    remember_item(app, m == lrn::AblationMode::zero ? "inspect_mode_zero" : "inspect_mode_mean");
   }
-  const lrn::SessionState& r = L.run();
-  // Which weights: the step inspected, and whether training has moved on since.
-  if (I.replay >= 0) ImGui::TextColored(kNote, "The weights of step %d (replayed)", I.step);
-  else ImGui::Text("The model at step %d", I.step);
-  if (r.step != I.step || r.replay != I.replay || r.versions.run != I.run_version) {
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "(training is at step %d: this updates when it pauses or ends)", r.step);
-  }
-  // The mode, Ablate each, Restore all.
-  int mode = (int)I.mode;
-  ImGui::SetNextItemWidth(ImGui::CalcTextSize("remove: mean").x + ImGui::GetFrameHeight() * 1.5f);
-  if (ImGui::Combo("##inspect_mode", &mode, "remove: zero\0remove: mean\0")) {
-    I.mode = (lrn::AblationMode)mode;
-    I.have_table = false;
-    measure(I);
-  }
-  remember_item(app, "inspect_mode");
   ImGui::SameLine();
   help_marker("How a head is removed. zero: its output is replaced by zeros, so it writes nothing at all.\n"
               "mean: by what it writes on average at that position over the held-out sequences, so it still\n"
@@ -359,6 +980,102 @@ void draw_inspect(App& app) {
   draw_probe_after(app, L, I);
 }
 
+// One entry per view: its key (experiments name it), its button, the widget name tests find it by, and
+// its drawing. Adding a view is one line here and its draw function.
+struct InspectViewKind {
+  const char* key;
+  const char* label;
+  const char* widget;
+  void (*draw)(App&, LearnState&, InspectState&);
+};
+const InspectViewKind kViews[] = {
+    {"ablation", "Ablation", "inspect_view_ablation", draw_ablation},
+    {"patching", "Patching", "inspect_view_patching", [](App& a, LearnState&, InspectState& I) { draw_patching(a, I); }},
+    {"attribution", "Logit attribution", "inspect_view_attribution", [](App& a, LearnState&, InspectState& I) { draw_attribution(a, I); }},
+    {"circuits", "Circuits", "inspect_view_circuits", [](App& a, LearnState&, InspectState& I) { draw_circuits(a, I); }},
+    {"rollout", "Rollout", "inspect_view_rollout", [](App& a, LearnState&, InspectState& I) { draw_rollout(a, I); }},
+};
+constexpr int kViewCount = (int)(sizeof kViews / sizeof kViews[0]);
+
+int view_index(const std::string& key) {
+  for (int k = 0; k < kViewCount; ++k)
+    if (key == kViews[k].key) return k;
+  return -1;
+}
+
+// An experiment with an "inspect" action (assets/experiments.json): once its run has ended, the view it
+// names opens and does what the experiment asks, once per run: {"view": "ablation", "mode", "each": true}
+// fills the grid with Ablate each head; {"view": "patching", "corrupt_at": I} makes the probe's pair with
+// token I corrupted.
+void apply_experiment(LearnState& L, InspectState& I) {
+  const lrn::SessionState& r = L.run();
+  if (L.experiment < 0 || !I.open || !r.done || r.tag.experiment != L.experiment || I.replay >= 0) return;
+  const Experiment& e = experiments()[(size_t)L.experiment];
+  if (e.inspect.empty()) return;
+  const std::string key = e.key + "/" + std::to_string(r.versions.run) + "/" + std::to_string(I.weights_version);
+  if (I.applied_experiment == key) return;
+  I.applied_experiment = key;
+  const nlohmann::json j = nlohmann::json::parse(e.inspect);  // checked by the tests, as the whole table is
+  I.view = std::max(0, view_index(j.value("view", std::string("ablation"))));
+  if (I.view == view_index("ablation")) {
+    lrn::parse_ablation_mode(j.value("mode", std::string("zero")), "mode", I.mode);
+    std::fill(I.ablated.begin(), I.ablated.end(), 0);
+    measure(I);
+    if (j.value("each", false)) I.table = lrn::ablate_each(*I.subject, I.mode), I.have_table = true;
+  } else if (I.view == view_index("patching")) {
+    reset_patching(I, j.value("corrupt_at", 0));
+  }
+}
+
+void draw_view_buttons(App& app, InspectState& I) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float right = 0.0f;  // the row wraps when the next button would pass the window's edge
+  for (int k = 0; k < kViewCount; ++k) {
+    const float w = ImGui::CalcTextSize(kViews[k].label).x + 2.0f * st.FramePadding.x;
+    if (k && right + st.ItemSpacing.x + w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+    const bool on = I.view == k;
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::SmallButton(kViews[k].label)) I.view = k;
+    if (on) ImGui::PopStyleColor();
+    right = ImGui::GetItemRectMax().x;
+    remember_item(app, kViews[k].widget);
+  }
+  ImGui::SameLine();
+  help_marker("Five ways to ask what a head does, on the same trained model:\n"
+              "Ablation: remove heads and measure what breaks.\n"
+              "Patching: copy one piece of a clean run into a corrupted one and see whether the answer comes back.\n"
+              "Logit attribution: split the answer's logit into what each head wrote.\n"
+              "Circuits: read a head's weights as tables over the vocabulary, and how heads feed each other.\n"
+              "Rollout: follow the attention down through the layers to the input tokens.\n"
+              "Only Ablation removes heads; the others look at the whole model.");
+}
+
+}  // namespace
+
+void draw_inspect(App& app) {
+  LearnState& L = learn_state(app);
+  InspectState& I = inspect_state(L);
+  follow_run(L, I);
+  if (!I.open) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", I.why.c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
+  const lrn::SessionState& r = L.run();
+  // Which weights: the step inspected, and whether training has moved on since.
+  if (I.replay >= 0) ImGui::TextColored(kNote, "The weights of step %d (replayed)", I.step);
+  else ImGui::Text("The model at step %d", I.step);
+  if (r.step != I.step || r.replay != I.replay || r.versions.run != I.run_version) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "(training is at step %d: this updates when it pauses or ends)", r.step);
+  }
+  apply_experiment(L, I);
+  draw_view_buttons(app, I);
+  I.view = std::clamp(I.view, 0, kViewCount - 1);
+  kViews[I.view].draw(app, L, I);
+}
+
 double learn_inspect_accuracy_drop(const App& app) {
   const InspectState* I = app.learn ? app.learn->inspect.get() : nullptr;
   if (!I || !I->open || std::count(I->ablated.begin(), I->ablated.end(), 1) == 0) return 0.0;
@@ -386,6 +1103,33 @@ std::string learn_inspect_view_json(App& app) {
   j["probe_right_intact"] = targets_right(I->probe_example, I->intact_probe).first;
   j["probe_targets"] = targets_right(I->probe_example, I->probe).second;
   j["each"] = I->have_table;
+  j["view"] = kViews[std::clamp(I->view, 0, kViewCount - 1)].key;
+  const InspectState::Patching& P = I->patching;
+  if (!P.error.empty()) j["patch_error"] = P.error;
+  if (P.have) {
+    const lrn::PatchResult& r = P.result;
+    const lrn::ModelSpec& s = I->subject->setup.spec;
+    nlohmann::ordered_json p;
+    p["clean"] = labels_of(*I->subject->task, s.cross ? P.clean.source : P.clean.tokens);
+    p["corrupt"] = labels_of(*I->subject->task, s.cross ? P.corrupt.source : P.corrupt.tokens);
+    p["position"] = r.position;
+    p["clean_answer"] = I->subject->task->token_name(r.clean_answer);
+    p["corrupt_answer"] = I->subject->task->token_name(r.corrupt_answer);
+    p["clean_logit_diff"] = r.clean_logit_diff, p["corrupt_logit_diff"] = r.corrupt_logit_diff;
+    nlohmann::ordered_json heads = nlohmann::ordered_json::array(), residual = nlohmann::ordered_json::array();
+    for (int l = 0; l < r.layers; ++l)
+      heads.push_back(std::vector<double>(r.heads_restored.begin() + (long)l * r.heads, r.heads_restored.begin() + (long)(l + 1) * r.heads));
+    for (int l = 0; l <= r.layers; ++l)
+      residual.push_back(std::vector<double>(r.residual_restored.begin() + (long)l * r.n, r.residual_restored.begin() + (long)(l + 1) * r.n));
+    p["heads"] = heads, p["residual"] = residual;
+    j["patch"] = p;
+  }
+  const InspectState::Attributing& A = I->attribution;
+  if (A.selected >= 0 && A.selected < (int)A.result.positions.size()) {
+    const auto& q = A.result.positions[(size_t)A.selected];
+    j["attribution"] = {{"position", q.position}, {"target", q.target}, {"logit", q.logit}, {"embedding", q.embedding}, {"heads", q.heads}};
+  }
+  j["circuit"] = {I->circuits.layer, I->circuits.head};
   return j.dump();
 }
 

@@ -147,8 +147,9 @@ void draw_experiment(App& app, LearnState& L) {
   }
   draw_experiment_distance(app, L);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled(e.variants.size() > 2 ? "Train one, then another: the last run stays in grey."
-                                            : "Train one, then the other: the last run stays in grey.");
+  ImGui::TextDisabled(e.variants.size() == 1 ? "Train it: when the run ends, Inspect heads (bottom right) answers the question."
+                      : e.variants.size() > 2 ? "Train one, then another: the last run stays in grey."
+                                              : "Train one, then the other: the last run stays in grey.");
   // Predict first: the measured outcome comes after a run, beside the learner's guess.
   int& guess = L.predictions[(size_t)L.experiment];
   ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Your prediction: %s", e.predict.c_str());
@@ -346,7 +347,8 @@ void draw_run_controls(App& app, LearnState& L) {
   if (!t.history.empty()) {
     const lrn::EvalPoint& p = t.history.back();
     ImGui::Text("held-out loss %.4f", p.loss);
-    ImGui::Text("accuracy %.1f%%   pattern score %.2f", 100.0 * p.accuracy, p.pattern_score);
+    if (L.run().run_setup.spec.recurrent()) ImGui::Text("accuracy %.1f%%", 100.0 * p.accuracy);  // no attention, no pattern
+    else ImGui::Text("accuracy %.1f%%   pattern score %.2f", 100.0 * p.accuracy, p.pattern_score);
     ImGui::TextDisabled("(evaluated at step %d on %d sequences)", p.step, L.run().run_setup.train.eval_batch);
   }
   if (!t.message.empty()) {
@@ -455,6 +457,7 @@ void draw_curves(App& app, LearnState& L) {
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_measured");
+    draw_measured_at_distance(app, L);  // an experiment with a sweep: the slider's distance
   }
   if (!L.run().started) {
     ImGui::TextDisabled("The loss, the held-out accuracy and each head's pattern score appear here while training runs.");
@@ -514,9 +517,13 @@ void draw_curves(App& app, LearnState& L) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f, line = ImGui::GetTextLineHeightWithSpacing();
   const float least = 12.0f * ImGui::GetFontSize();
-  const int cols = (avail.x - 3.0f * gap) / 4.0f >= least ? 4 : (avail.x - gap) / 2.0f >= least ? 2 : 1, rows = 4 / cols;
+  // A recurrent model has no attention: its two attention plots are left out, and a line says why.
+  const bool recurrent = L.run().run_setup.spec.recurrent();
+  const int plots = recurrent ? 2 : 4;
+  const float note_h = recurrent ? line : 0.0f;
+  const int cols = (avail.x - (float)(plots - 1) * gap) / (float)plots >= least ? plots : (avail.x - gap) / 2.0f >= least ? 2 : 1, rows = plots / cols;
   const float w = (avail.x - (float)(cols - 1) * gap) / (float)cols;
-  const float h = std::max(60.0f, avail.y / (float)rows - 2.0f * line);
+  const float h = std::max(60.0f, (avail.y - note_h) / (float)rows - 2.0f * line);
   int drawn = 0;
   const auto next = [&] {
     if (++drawn % cols) ImGui::SameLine(0, gap);
@@ -532,6 +539,7 @@ void draw_curves(App& app, LearnState& L) {
   ImGui::BeginGroup();
   plot("##accuracy", "Held-out accuracy", ImVec2(w, h), x_all, 0.0f, 1.0f, accs, "%.2f", marker);
   ImGui::EndGroup();
+  if (recurrent) return draw_recurrent_curves_note(app);
   next();
   ImGui::BeginGroup();
   plot("##pattern", "Pattern score per head", ImVec2(w, h), x_all, 0.0f, 1.0f, pattern, "%.2f", marker);

@@ -7,6 +7,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@
 namespace attnlab {
 
 namespace lrn = attn::learn;
+
+extern const char* const kExperimentsJson;  // the experiment table, assets/experiments.json (cmake/ui.cmake)
 
 namespace {
 
@@ -411,6 +414,141 @@ void draw_path_view(App& app, LearnState& L) {
   ImGui::PopTextWrapPos();
 }
 
+
+// [SECTION] wall time against n
+// The recurrence experiment's "wall_time" (assets/experiments.json): one forward + backward pass per
+// model and n, measured natively with attnlab-bench --pass-against-n and written into the table with
+// where and when; read once from the compiled-in table, as experiments() reads the rest of it.
+struct WallTime {
+  std::string source;  // the machine, the build, the date, the command
+  struct Row {
+    lrn::Arch model;
+    std::vector<std::pair<int, double>> ms;  // (n, milliseconds per pass)
+  };
+  std::vector<Row> rows;
+};
+
+const WallTime& wall_time() {
+  static const WallTime table = [] {
+    WallTime w;
+    const nlohmann::json j = nlohmann::json::parse(kExperimentsJson);
+    for (const nlohmann::json& e : j.at("experiments")) {
+      if (e.at("key") != "recurrence" || !e.contains("wall_time")) continue;
+      const nlohmann::json& t = e.at("wall_time");
+      w.source = t.at("source");
+      for (const nlohmann::json& r : t.at("rows")) {
+        const lrn::ArchKind* k = lrn::find_arch(r.at("model").get<std::string>());
+        WallTime::Row row{k ? k->arch : lrn::Arch::attention, {}};
+        for (const nlohmann::json& q : r.at("ms")) row.ms.emplace_back(q.at(0), q.at(1));
+        w.rows.push_back(std::move(row));
+      }
+    }
+    return w;
+  }();
+  return table;
+}
+
+// Both axes logarithmic: n in powers of two across, milliseconds in powers of ten up. Dotted grey lines
+// through the first point show what growing as n and as n² would look like.
+void draw_wall_time_view(App& app, LearnState&) {
+  const WallTime& w = wall_time();
+  ImGui::TextUnformatted("time of one forward + backward pass against sequence length n");
+  ImGui::SameLine();
+  help_marker("How long one training pass (forward and backward, a batch of 8 sequences, one layer) takes as the\n"
+              "sequences get longer, on one CPU core. Both axes are logarithmic: a line as steep as the 'n^2' guide\n"
+              "grows with the square of n, one as steep as the 'n' guide grows in proportion.\n"
+              "Attention compares every position with every other: n^2 scores per layer, so its time grows fastest,\n"
+              "and on one core it is not faster than the RNN. The RNN does less arithmetic, about n steps, but each\n"
+              "step needs the one before: those n steps cannot run at the same time. Attention's n^2 work has no such\n"
+              "chain (1 step per layer), so hardware that does many multiplications at once (a GPU) does it in one\n"
+              "go. That, not the count of operations, is why attention trains faster at scale.");
+  if (w.rows.empty()) return void(ImGui::TextDisabled("No wall times in this build's experiment table."));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Measured with %s", w.source.c_str());
+  ImGui::PopTextWrapPos();
+  const float line_h = ImGui::GetTextLineHeight();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 size(avail.x, std::max(8.0f * line_h, avail.y - 3.5f * ImGui::GetTextLineHeightWithSpacing()));
+  int n_lo = 1 << 30, n_hi = 1;
+  double t_lo = 1e30, t_hi = 0.0;
+  for (const WallTime::Row& r : w.rows)
+    for (const auto& [n, ms] : r.ms) n_lo = std::min(n_lo, n), n_hi = std::max(n_hi, n), t_lo = std::min(t_lo, ms), t_hi = std::max(t_hi, ms);
+  if (n_hi <= n_lo || !(t_hi > t_lo)) return;
+  const float lx0 = std::log2((float)n_lo), lx1 = std::log2((float)n_hi);
+  const float ly0 = std::floor(std::log10((float)t_lo)), ly1 = std::ceil(std::log10((float)t_hi));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float label_w = ImGui::CalcTextSize("1000 ms ").x;
+  const ImVec2 a(p0.x + label_w, p0.y + 0.5f * line_h), b(p0.x + size.x - ImGui::CalcTextSize("512").x * 0.6f, p0.y + size.y - 1.5f * line_h);
+  ImGui::InvisibleButton("##wall_time", size);
+  remember_rect(app, "learn_wall_time_plot", p0, ImVec2(p0.x + size.x, p0.y + size.y));
+  const bool hovered = ImGui::IsItemHovered();
+  dl->AddRectFilled(a, b, IM_COL32(22, 24, 28, 255));
+  const auto X = [&](double n) { return a.x + (b.x - a.x) * (std::log2((float)n) - lx0) / (lx1 - lx0); };
+  const auto Y = [&](double ms) { return b.y - (b.y - a.y) * (std::log10((float)std::max(ms, 1e-9)) - ly0) / (ly1 - ly0); };
+  const ImU32 grey = IM_COL32(160, 160, 160, 255);
+  char buf[32];
+  for (int k = (int)ly0; k <= (int)ly1; ++k) {
+    const float y = Y(std::pow(10.0, k));
+    dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), IM_COL32(255, 255, 255, 28));
+    std::snprintf(buf, sizeof buf, "%.*f ms", std::max(0, -k), std::pow(10.0, k));
+    dl->AddText(ImVec2(p0.x, y - 0.5f * line_h), grey, buf);
+  }
+  for (int n = n_lo; n <= n_hi; n *= 2) {
+    dl->AddLine(ImVec2(X(n), a.y), ImVec2(X(n), b.y), IM_COL32(255, 255, 255, 18));
+    std::snprintf(buf, sizeof buf, "%d", n);
+    dl->AddText(ImVec2(X(n) - 0.5f * ImGui::CalcTextSize(buf).x, b.y + 0.1f * line_h), grey, buf);
+  }
+  dl->PushClipRect(a, b, true);
+  // the guides, through the attention row's first point
+  const WallTime::Row& first = w.rows.front();
+  if (!first.ms.empty()) {
+    const auto [n0, t0] = first.ms.front();
+    for (int power = 1; power <= 2; ++power) {
+      const double t1 = t0 * std::pow((double)n_hi / n0, power);
+      const ImVec2 u(X(n0), Y(t0)), v(X(n_hi), Y(t1));
+      for (int k = 0; k < 40; k += 2)
+        dl->AddLine(ImVec2(u.x + (v.x - u.x) * k / 40.0f, u.y + (v.y - u.y) * k / 40.0f),
+                    ImVec2(u.x + (v.x - u.x) * (k + 1) / 40.0f, u.y + (v.y - u.y) * (k + 1) / 40.0f), IM_COL32(200, 200, 200, 120), 1.0f);
+      const float gy = std::clamp(v.y, a.y, b.y - line_h);
+      dl->AddText(ImVec2(b.x - ImGui::CalcTextSize("n^2 ").x, gy), IM_COL32(200, 200, 200, 170), power == 1 ? "n" : "n^2");
+    }
+  }
+  for (const WallTime::Row& r : w.rows) {
+    std::vector<ImVec2> pts;
+    for (const auto& [n, ms] : r.ms) pts.emplace_back(X(n), Y(ms));
+    dl->AddPolyline(pts.data(), (int)pts.size(), model_color(r.model), 0, 2.0f);
+    for (const ImVec2& q : pts) dl->AddCircleFilled(q, 3.0f, model_color(r.model));
+  }
+  dl->PopClipRect();
+  if (hovered) {
+    const float lx = lx0 + (lx1 - lx0) * std::clamp((ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x), 0.0f, 1.0f);
+    const int n = 1 << (int)std::lround(lx);
+    ImGui::BeginTooltip();
+    ImGui::Text("n = %d: sequential steps per layer: attention 1, RNN and LSTM %d", n, n);
+    for (const WallTime::Row& r : w.rows)
+      for (const auto& [m, ms] : r.ms)
+        if (m == n) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(r.model)), "%s: %.3g ms per pass", model_label(r.model), ms);
+    ImGui::EndTooltip();
+  }
+  for (const WallTime::Row& r : w.rows) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(r.model)), "\xE2\x80\x94 %s", model_label(r.model));
+    ImGui::SameLine();
+  }
+  ImGui::TextDisabled("- - guides: time growing as n and as n^2");
+  // The honest summary, from the table itself: how much each grew over the measured range.
+  std::string grew;
+  for (const WallTime::Row& r : w.rows)
+    if (r.ms.size() >= 2) {
+      std::snprintf(buf, sizeof buf, "%s %.0fx", model_label(r.model), r.ms.back().second / r.ms.front().second);
+      grew += (grew.empty() ? "" : ", ") + std::string(buf);
+    }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::Text("From n = %d to n = %d (%dx longer) the pass took: %s longer.", n_lo, n_hi, n_hi / n_lo, grew.c_str());
+  ImGui::PopTextWrapPos();
+  remember_item(app, "learn_wall_time_summary");
+}
+
 }  // namespace
 
 // [SECTION] settings
@@ -470,12 +608,14 @@ void draw_experiment_distance(App& app, LearnState& L) {
 bool draw_lesson_views(App& app, LearnState& L) {
   note_run(app, L);
   if (!L.run().started || L.run().run_setup.task != kDelayedCopy) return false;
-  static const char* kViews[] = {"Probe", "Gradient vs distance", "Accuracy vs distance", "Side by side", "Path length"};
-  static const char* kNames[] = {"learn_view_probe", "learn_view_gradient", "learn_view_sweep", "learn_view_compare", "learn_view_path"};
-  L.lesson_view = std::clamp(L.lesson_view, 0, 4);
+  static const char* kViews[] = {"Probe", "Gradient vs distance", "Accuracy vs distance", "Side by side", "Path length", "Wall time"};
+  static const char* kNames[] = {"learn_view_probe", "learn_view_gradient", "learn_view_sweep", "learn_view_compare", "learn_view_path",
+                                 "learn_view_wall_time"};
+  constexpr int kViewCount = (int)(sizeof kViews / sizeof kViews[0]);
+  L.lesson_view = std::clamp(L.lesson_view, 0, kViewCount - 1);
   const ImGuiStyle& st = ImGui::GetStyle();
   float right = 0.0f;  // where the last button ended: the row wraps when the next would pass the window's edge
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < kViewCount; ++k) {
     const float w = ImGui::CalcTextSize(kViews[k]).x + 2.0f * st.FramePadding.x;
     if (k && right + st.ItemSpacing.x + w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
     const bool on = L.lesson_view == k;
@@ -490,8 +630,54 @@ bool draw_lesson_views(App& app, LearnState& L) {
     case 2: draw_sweep_view(app, L); return true;
     case 3: draw_compare_view(app, L); return true;
     case 4: draw_path_view(app, L); return true;
+    case 5: draw_wall_time_view(app, L); return true;
     default: return false;
   }
+}
+
+void draw_recurrent_curves_note(App& app) {
+  LearnState& L = learn_state(app);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("No pattern-score or saturated-rows plot: %s has no attention weights and no softmax rows. What it takes from "
+                      "earlier tokens is its influence matrix ('Probe' and 'Side by side' above the probe).",
+                      L.run().run_setup.spec.model == lrn::Arch::lstm ? "an LSTM" : "an RNN");
+  ImGui::PopTextWrapPos();
+  remember_item(app, "learn_recurrent_curves_note");
+}
+
+void draw_measured_at_distance(App& app, LearnState& L) {
+  if (L.experiment < 0) return;
+  const Experiment& e = experiments()[(size_t)L.experiment];
+  if (e.sweep.empty()) return;
+  const int d = L.experiment_distance > 0 ? L.experiment_distance : L.setup.spec.distance;
+  std::string figures, learned;
+  int learners = 0;
+  for (const Experiment::SweepRow& r : e.sweep) {
+    const lrn::ArchKind* k = lrn::find_arch(r.model);
+    const std::string name = model_label(k ? k->arch : lrn::Arch::attention);
+    const auto it = std::find_if(r.accuracy.begin(), r.accuracy.end(), [&](const auto& q) { return q.first == d; });
+    if (it == r.accuracy.end()) continue;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s %.1f%%", name.c_str(), 100.0 * it->second);
+    figures += (figures.empty() ? "" : ", ") + std::string(buf);
+    if (it->second >= 0.9) learned += (learned.empty() ? "" : ", ") + name, ++learners;
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.80f, 0.85f, 0.70f, 1.0f));
+  if (figures.empty())
+    text_wrapped_words("At distance %d (the slider) nothing was measured beforehand: the text above is for distance 16; train the "
+                       "three here to see.", d);
+  else
+    text_wrapped_words("At distance %d, the slider's (attnlab-cli sweep, %s): %s right. %s The text above is for distance 16.", d,
+                       e.sweep_budget.c_str(), figures.c_str(),
+                       learners == 0 ? "None of them learns it (90% or more right)." : ("Learn it (90% or more right): " + learned + ".").c_str());
+  const int n = L.setup.spec.n_ctx;
+  if (!figures.empty() && n - d <= 8)
+    ImGui::TextDisabled("(At distance %d only the last %d of the %d positions have a target, the first token's among them: "
+                        "a recurrent model's fresh state keeps that one more easily.)", d, n - d, n);
+  ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
+  remember_item(app, "learn_measured_at_distance");
 }
 
 std::string learn_measure_gradient(App& app) {

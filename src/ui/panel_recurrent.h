@@ -19,6 +19,14 @@ void draw_experiment_distance(App& app, LearnState& L);
 // returns true, or returns false when the probe (heads or influence) is to be drawn as before.
 bool draw_lesson_views(App& app, LearnState& L);
 
+// Under a recurrent run's loss and accuracy curves: the one line saying why the attention plots (pattern
+// score per head, saturated softmax rows) are not there, and where the lesson shows what replaces them.
+void draw_recurrent_curves_note(App& app);
+
+// Under an experiment's revealed outcome: for an experiment with a sweep, what was measured at the
+// distance the slider sets (the sweep's accuracies there, and which models learn it).
+void draw_measured_at_distance(App& app, LearnState& L);
+
 // Gradient against distance of the current run, untrained and trained (Trainer::gradient_by_distance's
 // measure over the first 64 held-out sequences), into L.grad_curves. "" or why not.
 std::string learn_measure_gradient(App& app);

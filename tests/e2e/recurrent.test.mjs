@@ -76,6 +76,11 @@ test('an RNN picked with the mouse trains the delayed copy: its influence matrix
   const st = await status(page);
   assert.equal(st.state, 'done', st.message);
   const img = await lab.shot(page, 'rnn-01-trained');
+  // No attention plots for a model without attention: the pattern and saturation plots give way to a line
+  // saying why.
+  const curves = (await layout(page)).widgets;
+  assert.ok(curves.learn_recurrent_curves_note && curves.learn_loss_plot, 'the loss plot and the reason the attention plots are not there');
+  assert.equal(curves.learn_saturation_plot, undefined, 'no saturated-rows plot for an RNN');
   // The influence matrix (white is 0, red is influence): white above the diagonal (a later token moves
   // no earlier prediction), red below it.
   const r = await widget(page, 'learn_influence');
@@ -96,6 +101,21 @@ test('an RNN picked with the mouse trains the delayed copy: its influence matrix
   await clickWidget(page, 'learn_view_gradient');
   assert.ok((await layout(page)).widgets.learn_gradient_plot, 'measured when the run ended');
   await lab.shot(page, 'rnn-03-gradient');
+  // Wall time against n, from the experiment table's bench figures: one line per model, in its colour.
+  await clickWidget(page, 'learn_view_wall_time');
+  const plot = await widget(page, 'learn_wall_time_plot');
+  assert.ok((await layout(page)).widgets.learn_wall_time_summary, 'the growth is stated in words');
+  const wall = await lab.shot(page, 'rnn-03b-wall-time');
+  const sc = wall.width / (await page.evaluate(() => window.innerWidth));
+  for (const [name, rgb] of [['attention', [110, 170, 255]], ['RNN', [255, 150, 70]], ['LSTM', [120, 215, 120]]]) {
+    let hits = 0;
+    for (let y = Math.floor(plot.y * sc); y < (plot.y + plot.h) * sc; y++)
+      for (let x = Math.floor(plot.x * sc); x < (plot.x + plot.w) * sc; x++) {
+        const i = (y * wall.width + x) * 4;
+        if (Math.abs(wall.rgba[i] - rgb[0]) + Math.abs(wall.rgba[i + 1] - rgb[1]) + Math.abs(wall.rgba[i + 2] - rgb[2]) < 30) hits++;
+      }
+    assert.ok(hits > 40, `${name}'s line is drawn (${hits} pixels of its colour)`);
+  }
   // The page's curve is the CLI's, for the same config.
   if (CLI) {
     const web = await page.evaluate(() => window.attnlab.trainHistory());
@@ -135,6 +155,7 @@ test('the experiment "Why did attention replace RNNs?" loads by clicks: three va
   await clickWidget(page, 'learn_predict_1');
   await clickWidget(page, 'learn_reveal');
   assert.ok((await layout(page)).widgets.learn_measured, 'what was measured is shown');
+  assert.ok((await layout(page)).widgets.learn_measured_at_distance, 'and what was measured at the slider\'s distance (6)');
   await lab.shot(page, 'rnn-04-experiment');
   assert.deepEqual(problems, []);
   await page.close();
@@ -151,7 +172,7 @@ test('the lesson\'s views at 390x844, 1366x768 and 1280x720 at UI scale 2', asyn
     await settle(page, 4);
     const where = `${width}x${height} scale ${scale}`;
     if ((await layout(page)).widgets.learn_tab_Attention) await clickWidget(page, 'learn_tab_Attention');
-    for (const view of ['probe', 'gradient', 'sweep', 'compare', 'path']) {
+    for (const view of ['probe', 'gradient', 'sweep', 'compare', 'path', 'wall_time']) {
       await clickWidget(page, `learn_view_${view}`);
       const l = await layout(page);
       for (const [name, win] of Object.entries(l.windows)) assert.notEqual(win.scroll, 2, `${where}: ${name} cannot scroll (${view})`);

@@ -5,6 +5,7 @@
 // with the run kept. The view fits the screens the lab is shown on.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -210,6 +211,121 @@ TEST_F(Inspect, TheTourStepTicksWhenAHeadThatMattersIsRemoved) {
   click("inspect_l0_h0");
   click("inspect_l0_h1");  // the previous-token head
   EXPECT_TRUE(attnlab::tour_step_done(app));
+}
+
+}  // namespace
+
+namespace {
+
+// The views beside ablation, by clicks: patching's pair (the corrupt-one-token helper, a typed corrupted
+// input, a refused one that keeps the last result), logit attribution's bars (a click keeps a position's
+// parts, which add up to its logit), circuits and the composition table, rollout. Each against the engine
+// on the model file the run downloads.
+TEST_F(Inspect, PatchingAttributionCircuitsAndRolloutByClicks) {
+  train_induction();
+  lrn::TrainSetup setup;
+  std::vector<float> params;
+  ASSERT_EQ(attn::parse_model(attnlab::learn_model_json(app), setup, params), "");
+  lrn::Model<float> model(setup.spec);
+  model.params() = params;
+  const lrn::Example probe = attnlab::learn_probe_example(L());
+
+  click("inspect_view_patching");
+  json v = view();
+  EXPECT_EQ(v["view"], "patching");
+  ASSERT_TRUE(v.contains("patch")) << v.dump();
+  // The default pair: the probe, and the probe with token n/4 replaced by a token it lacks.
+  lrn::Example clean = probe, corrupt;
+  clean.targets.clear();
+  const int at = (int)probe.tokens.size() / 4;
+  ASSERT_EQ(lrn::corrupt_one_token(setup.spec, clean, at, -1, corrupt), "");
+  lrn::PatchResult want;
+  ASSERT_EQ(lrn::patch(model, clean, corrupt, -1, want), "");
+  EXPECT_EQ(v["patch"]["position"], want.position);
+  for (int l = 0; l < 2; ++l)
+    for (int h = 0; h < 2; ++h) EXPECT_NEAR(v["patch"]["heads"][l][h].get<double>(), want.heads_restored[(size_t)l * 2 + h], 1e-9);
+  ASSERT_EQ(v["patch"]["residual"].size(), 3u);
+  EXPECT_EQ(app.widget_rects.count("inspect_patch_heads"), 1u);
+  EXPECT_EQ(app.widget_rects.count("inspect_patch_stream"), 1u);
+
+  // A token the vocabulary lacks, typed into the corrupted input: an error naming the field, and the
+  // last pair's result kept on screen.
+  click("inspect_patch_corrupt");
+  type(" Q");
+  frames(2);
+  v = view();
+  EXPECT_EQ(v["patch_error"].get<std::string>().rfind("corrupt:", 0), 0u) << v.dump();
+  EXPECT_EQ(v["patch"]["position"], want.position) << "the last result stays";
+  // "Probe again" makes the pair from the probe once more; the message goes.
+  click("inspect_patch_reset");
+  frames(1);
+  v = view();
+  EXPECT_FALSE(v.contains("patch_error")) << v.dump();
+
+  click("inspect_view_attribution");
+  ASSERT_EQ(app.widget_rects.count("inspect_attr_bars"), 1u);
+  const ImVec4 bars = app.widget_rects["inspect_attr_bars"];
+  const int n = (int)probe.tokens.size(), pick = n - 2;
+  click(ImVec2(bars.x + bars.z * ((float)pick + 0.5f) / (float)n, bars.y + bars.w * 0.5f));
+  frames(1);
+  v = view();
+  ASSERT_TRUE(v.contains("attribution")) << v.dump();
+  EXPECT_EQ(v["attribution"]["position"], pick);
+  lrn::Attribution a;
+  ASSERT_EQ(lrn::attribute(model, probe, -1, a), "");
+  double sum = v["attribution"]["embedding"].get<double>();
+  for (const json& h : v["attribution"]["heads"]) sum += h.get<double>();
+  EXPECT_NEAR(sum, a.positions[(size_t)pick].logit, 1e-4 * (1.0 + std::fabs(sum))) << "the parts add up to the logit";
+  EXPECT_EQ(v["attribution"]["target"], a.positions[(size_t)pick].target);
+
+  click("inspect_view_circuits");
+  click("inspect_circ_l1_h0");
+  EXPECT_EQ(view()["circuit"], json::parse("[1, 0]"));
+  for (const char* w : {"inspect_circ_qk", "inspect_circ_ov", "inspect_comp_0"}) EXPECT_EQ(app.widget_rects.count(w), 1u) << w;
+
+  click("inspect_view_rollout");
+  for (const char* w : {"inspect_roll_attention", "inspect_roll_rollout", "inspect_roll_l0"}) EXPECT_EQ(app.widget_rects.count(w), 1u) << w;
+}
+
+// The intervention experiments: once the run ends, Inspect heads opens on the view the experiment names
+// and does what it asks (Ablate each head; the probe's pair with token 7 corrupted).
+TEST_F(Inspect, TheInterventionExperimentsRunTheirActionWhenTheRunEnds) {
+  const auto all = attnlab::experiments();
+  const auto index = [&](const char* key) {
+    for (int i = 0; i < (int)all.size(); ++i)
+      if (all[(size_t)i].key == key) return i;
+    return -1;
+  };
+  for (const char* key : {"induction_heads", "neighbours_heads", "patching"}) {
+    const int i = index(key);
+    ASSERT_GE(i, 0) << key;
+    EXPECT_EQ(all[(size_t)i].variants.size(), 1u) << key;
+    EXPECT_FALSE(all[(size_t)i].inspect.empty()) << key;
+  }
+  attnlab::set_learn_mode(app, true);  // where the experiments are picked
+  frames(1);
+  ASSERT_EQ(attnlab::learn_load_experiment(app, index("patching"), 0), "");
+  EXPECT_EQ(L().probe_panel, 1) << "its question is answered in Inspect heads";
+  L().setup.train.steps = 300;  // shorter than the experiment's 1000: enough for an induction head to form
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  L().budget_ms = 200.0f, L().frame_target_ms = 1000.0f;
+  train_to_end();
+  frames(3);
+  json v = view();
+  EXPECT_EQ(v["view"], "patching") << v.dump();
+  ASSERT_TRUE(v.contains("patch")) << v.dump();
+  const std::string clean = v["patch"]["clean"], corrupt = v["patch"]["corrupt"];
+  EXPECT_NE(clean, corrupt);
+  EXPECT_EQ(clean.substr(0, 12), corrupt.substr(0, 12)) << "tokens 0..6 (one letter and a space each) are the same";
+
+  ASSERT_EQ(attnlab::learn_load_experiment(app, index("neighbours_heads"), 0), "");
+  L().setup.train.steps = 200;
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  train_to_end();
+  frames(3);
+  v = view();
+  EXPECT_EQ(v["view"], "ablation");
+  EXPECT_TRUE(v["each"]) << "Ablate each head ran";
 }
 
 }  // namespace
