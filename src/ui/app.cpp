@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "imgui_internal.h"
+#include "i18n.h"
 #include "mask.h"
 #include "positional.h"
 #include "heatmap.h"
@@ -105,6 +106,8 @@ void fit_to_tokens(App& app, attn::Config& c) {
 // applied before the first frame (the desktop's --config) gets its labels on that frame.
 static void refresh_labels(App& app) {
   const attn::Result& r = app.engine.result();
+  for (const std::string& t : r.tokens) want_cjk_text(app, t);
+  for (const std::string& t : r.source_tokens) want_cjk_text(app, t);
   app.labels.clear(), app.source_labels.clear();
   for (const std::string& t : r.tokens) app.labels.push_back(drawable_label(t));
   for (const std::string& t : r.source_tokens) app.source_labels.push_back(drawable_label(t));
@@ -202,6 +205,7 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
     cfg.FontDataOwnedByAtlas = false;
     cfg.OversampleH = 2;
     io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(ttf), ttf_size, std::round(16.0f * app.style_scale), &cfg, ranges);
+    merge_cjk_font(app, std::round(16.0f * app.style_scale));
   } else {
     ImFontConfig cfg;
     cfg.SizePixels = std::round(13.0f * app.style_scale);
@@ -213,12 +217,14 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
     ImFontConfig cfg;
     cfg.FontDataOwnedByAtlas = false;
     app.big_font = io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(ttf), ttf_size, std::round(26.0f * app.dpi_scale), &cfg, ranges);
+    merge_cjk_font(app, std::round(26.0f * app.dpi_scale));
   } else {
     ImFontConfig cfg;
     cfg.SizePixels = std::round(26.0f * app.dpi_scale);
     app.big_font = io.Fonts->AddFontDefault(&cfg);
   }
   io.Fonts->Build();
+  app.labels_version = ~0ull;  // what the new atlas can draw changes the token labels
   // Keyboard: arrows move between controls, Space/Enter press them, Tab cycles the fields (ImGui 1.86
   // navigation). Windows move only by their title bars, so a finger dragging a panel scrolls it.
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
@@ -312,7 +318,7 @@ Placement choose_layout(const App& app, float W, float H) {
     if (body_h < 0.5f * H) P.status = {}, body.h = H - y0;
     if (dock_tour) {  // a strip across the bottom, as tall as the tour's text (at most a third of the screen; it scrolls)
       if (P.status.w > 0) body.h += P.status.h, P.status = {};  // the status line gives its room to the panel and the tour
-      const ImGuiWindow* t = ImGui::FindWindowByName("Tour");
+      const ImGuiWindow* t = find_window("Tour");
       const float want = t && t->ContentSize.y > 0.0f ? t->ContentSize.y + 2.0f * st.WindowPadding.y + ImGui::GetFrameHeight() : 0.34f * H;
       const float h = std::clamp(want, std::min(160.0f * s, 0.34f * H), 0.34f * H);
       body.h -= h;
@@ -380,7 +386,7 @@ void keep_on_screen(App& app, const char* name) {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float margin = 4.0f * app.style_scale;
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(50.0f, d.x - 2 * margin), std::max(50.0f, d.y - 2 * margin)));
-  if (ImGuiWindow* w = ImGui::FindWindowByName(name)) {
+  if (ImGuiWindow* w = find_window(name)) {
     const ImVec2 size(std::min(w->Size.x, d.x - 2 * margin), std::min(w->Size.y, d.y - 2 * margin));
     const ImVec2 pos(std::clamp(w->Pos.x, margin, std::max(margin, d.x - margin - size.x)),
                      std::clamp(w->Pos.y, margin, std::max(margin, d.y - margin - size.y)));
@@ -395,7 +401,9 @@ void remember_windows(App& app) {
     if (!w->Active || w->Hidden || w->IsFallbackWindow || (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)))
       continue;
     const bool scrolls = w->ScrollMax.y > 0.0f || w->ScrollMax.x > 0.0f;
-    app.window_rects.push_back({w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, scrolls && !(w->Flags & ImGuiWindowFlags_NoScrollbar) ? 1 : scrolls ? 2 : 0});
+    // A translated window is named "title###id" (i18n.h tr_id): tests and the page API see the id.
+    const char* id = std::strstr(w->Name, "###");
+    app.window_rects.push_back({id ? id + 3 : w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, scrolls && !(w->Flags & ImGuiWindowFlags_NoScrollbar) ? 1 : scrolls ? 2 : 0});
   }
 }
 
@@ -565,6 +573,11 @@ std::string stats_json(const App& app) {
                 app.stats.percentile(0.5f), app.stats.percentile(0.95f), app.recompute_ms, app.stats.frames,
                 app.ui_stats.percentile(0.5f), app.ui_stats.percentile(0.95f), app.heatmaps.uploads, app.last_vertices);
   return buf;
+}
+
+ImGuiWindow* find_window(const char* id) {
+  if (ImGuiWindow* w = ImGui::FindWindowByName((std::string("###") + id).c_str())) return w;
+  return ImGui::FindWindowByName(id);
 }
 
 void remember_item(App& app, const char* name) {

@@ -20,6 +20,8 @@
 #include "textures.h"
 #include "ui_state.h"
 
+struct ImGuiWindow;  // imgui_internal.h
+
 namespace attn {
 class SessionLink;  // io/session_link.h
 }
@@ -139,6 +141,21 @@ struct App {
   // A shell's way to run Learn mode's session off the UI's thread (a std::thread, a Web Worker), asked
   // when Learn mode starts; null or returning null: in slices of each frame (io/session_link.h).
   std::function<std::unique_ptr<attn::SessionLink>()> session_link;
+
+  // Languages (i18n.h, languages.cpp). load_language: the shell fetches a catalogue that is not
+  // compiled in (the web shell: lang/<code>.txt from the page's own origin) and hands it to
+  // choose_language; unset where every catalogue is compiled in.
+  std::function<void(const std::string& code)> load_language;
+  // The CJK font, a subset of WenQuanYi Micro Hei made at build time: its bytes (not owned) once the
+  // shell has them, and the shell's way to fetch them, asked once, when a CJK language is chosen or
+  // CJK text is typed. cjk_chars: the characters the atlas takes from it (the catalogue's and the
+  // tokens'), so the atlas holds only what is drawn; a new one rebuilds the fonts.
+  const void* cjk_font = nullptr;
+  int cjk_font_size = 0;
+  std::function<void()> load_cjk_font;
+  bool cjk_font_asked = false;
+  std::vector<ImWchar> cjk_chars;      // sorted
+  std::vector<ImWchar> cjk_ranges;     // cjk_chars as ImGui glyph ranges (alive while the atlas is built)
 };
 
 // The lab's defaults: a sentence, 4 heads, no mask; the UI clamps input to 256 tokens.
@@ -167,11 +184,29 @@ void notify(App& app, std::string message);
 void report_problem(App& app, std::string title, std::string detail);
 bool notice_showing(const App& app);
 
+// Makes `code` the UI's language. `text`: its catalogue, where the shell loaded it (empty: compiled in;
+// when it is neither, the shell is asked to load it and the language changes when it arrives).
+// Returns "" or why not; the language then stays as it was.
+std::string choose_language(App& app, const std::string& code, std::string_view text = {});
+// The language menu's items (the bar's button opens the popup "language").
+void language_menu(App& app);
+// The CJK font's bytes arrived from the shell (not owned): the atlas takes them at the next rebuild.
+void set_cjk_font(App& app, const void* ttf, int size);
+// Characters of `text` that need the CJK font: asks for it, or rebuilds the atlas with them.
+void want_cjk_text(App& app, std::string_view text);
+
+// Merges the CJK font's glyphs for app.cjk_chars into the font last added to the atlas (setup_style).
+void merge_cjk_font(App& app, float size_px);
+
 // Sets fonts and style for a UI scale (1 = 16 px text). Needs the font file bytes (not owned).
 void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale);
 
 // A new UI scale (0.75–3; 1 = 16 px text): fonts and sizes are rebuilt before the next frame.
 void set_ui_scale(App& app, float scale);
+
+// A top-level window by its id: a translated window is named "title###id" (i18n.h tr_id), so its
+// title changes with the language and its id does not; an untranslated one by its plain name.
+ImGuiWindow* find_window(const char* id);
 
 // Remembers the last item's rectangle under `name` (for layout_json: tests and scripted tours).
 void remember_item(App& app, const char* name);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "app.h"
+#include "i18n.h"
 #include "mask.h"
 #include "positional.h"
 #include "panels.h"
@@ -52,7 +53,7 @@ bool slider_int(App& app, const char* label, int* v, int lo, int hi, const char*
 }  // namespace
 
 void draw_controls_panel(App& app) {
-  ImGui::Begin("Controls");
+  ImGui::Begin(tr_id("window.controls", "Controls"));
   attn::Config& c = app.config;
   const attn::Result& r = app.engine.result();
 

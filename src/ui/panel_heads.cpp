@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "i18n.h"
 #include "handmade_heads.h"
 #include "heatmap.h"
 #include "panels.h"
@@ -51,7 +52,7 @@ void draw_handmade_control(App& app) {
 }  // namespace
 
 void draw_heads_panel(App& app) {
-  ImGui::Begin("All heads");
+  ImGui::Begin(tr_id("window.heads", "All heads"));
   const attn::Result& r = app.engine.result();
   if (r.n == 0) {
     ImGui::End();

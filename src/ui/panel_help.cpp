@@ -1,5 +1,6 @@
 // Help: keyboard shortcuts and how to read the lab.
 #include "app.h"
+#include "i18n.h"
 #include "panels.h"
 
 namespace attnlab {
@@ -7,7 +8,7 @@ namespace attnlab {
 void draw_help_window(App& app) {
   ImGui::SetNextWindowSize(ImVec2(520 * app.style_scale, 460 * app.style_scale), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f), ImGuiCond_FirstUseEver, ImVec2(0.5f, 0.5f));
-  if (!ImGui::Begin("Help", &app.ui.show_help)) {
+  if (!ImGui::Begin(tr_id("window.help", "Help"), &app.ui.show_help)) {
     ImGui::End();
     return;
   }

@@ -1,6 +1,7 @@
 // Input: the text box (retokenised on every keystroke), the tokens as chips, and in cross-attention
 // mode a second box for the source sequence.
 #include "app.h"
+#include "i18n.h"
 #include "imgui_stdlib.h"
 #include "panels.h"
 #include "widgets.h"
@@ -51,7 +52,7 @@ void draw_text_line(App& app) {
 }
 
 void draw_input_panel(App& app) {
-  ImGui::Begin("Input");
+  ImGui::Begin(tr_id("window.input", "Input"));
   const attn::Result& r = app.engine.result();
   ImGui::TextUnformatted(app.config.cross ? "Target (queries)" : "Text");
   help_marker("Type anything. Words, punctuation, each CJK character and each emoji become tokens; "

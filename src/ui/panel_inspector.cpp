@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app.h"
+#include "i18n.h"
 #include "positional.h"
 #include "explain.h"
 #include "handmade_heads.h"
@@ -157,7 +158,7 @@ void explain_cell(const App& app, const CellRef& c, int max_rows) {
 }  // namespace
 
 void draw_inspector_panel(App& app) {
-  ImGui::Begin("Inspector");
+  ImGui::Begin(tr_id("window.inspector", "Inspector"));
   const attn::Result& r = app.engine.result();
   CellRef c = in_range(r, app.ui.selected) ? app.ui.selected : app.ui.hover;
   if (!in_range(r, c)) {

@@ -6,13 +6,14 @@
 #include <vector>
 
 #include "app.h"
+#include "i18n.h"
 #include "panels.h"
 #include "widgets.h"
 
 namespace attnlab {
 
 void draw_lines_panel(App& app) {
-  ImGui::Begin("Lines");
+  ImGui::Begin(tr_id("window.lines", "Lines"));
   const attn::Result& r = app.engine.result();
   ImGui::Checkbox("all heads", &app.ui.lines_all_heads);
   remember_item(app, "lines_all_heads");

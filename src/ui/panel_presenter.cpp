@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "i18n.h"
 #include "config_json.h"
 #include "heatmap.h"
 #include "imgui_internal.h"
@@ -107,7 +108,7 @@ void draw_presenter(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
   ImGui::SetNextWindowSize(io.DisplaySize, ImGuiCond_Always);
-  ImGui::Begin("Presenter", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+  ImGui::Begin(tr_id("window.presenter", "Presenter"), nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                                           ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
   const attn::Result& r = app.engine.result();
   if (app.big_font) ImGui::PushFont(app.big_font);

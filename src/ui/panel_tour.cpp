@@ -8,6 +8,7 @@
 #include "imgui_internal.h"  // BringWindowToDisplayFront
 
 #include "app.h"
+#include "i18n.h"
 #include "learn.h"
 #include "panels.h"
 #include "presets.h"
@@ -258,7 +259,7 @@ void draw_tour_window(App& app) {
     ImGui::SetNextWindowPos(ImVec2(ds.x - 6.0f, ds.y - ImGui::GetFrameHeightWithSpacing() - 6.0f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
   }
   bool open = true;
-  if (!ImGui::Begin("Tour", &open, ImGuiWindowFlags_NoCollapse)) {
+  if (!ImGui::Begin(tr_id("window.tour", "Tour"), &open, ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
     return;
   }

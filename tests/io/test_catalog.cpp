@@ -1,0 +1,150 @@
+// The UI's catalogues (assets/lang/*.txt, docs/translating.md): the format's reader and formatter, and
+// every catalogue against English — the same keys, the same placeholders, the plural forms its
+// language needs — and every key the UI's source uses present in English.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "catalog.h"
+
+namespace fs = std::filesystem;
+using attn::i18n::Catalog;
+
+namespace {
+
+std::string read(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+const fs::path kLangDir = fs::path(ATTNLAB_SOURCE_DIR) / "assets" / "lang";
+
+Catalog load(const fs::path& p) {
+  Catalog c;
+  std::string error;
+  EXPECT_TRUE(c.parse(read(p), p.filename().string(), &error)) << error;
+  return c;
+}
+
+std::set<std::string> keys(const Catalog& c) {
+  std::set<std::string> out;
+  for (const auto& m : c.messages()) out.insert(m.key);
+  return out;
+}
+
+}  // namespace
+
+// [SECTION] the format
+TEST(Catalog, ReadsMessagesContinuationsEscapesAndHeaders) {
+  Catalog c;
+  std::string error;
+  ASSERT_TRUE(c.parse("# comment\n@language de\n@name Deutsch\n@decimal ,\n\na.b = Eins {n}\n  und zwei\nc = x\\ny = z\n", "t.txt", &error)) << error;
+  EXPECT_EQ(c.code, "de");
+  EXPECT_EQ(c.name, "Deutsch");
+  ASSERT_NE(c.find("a.b"), nullptr);
+  EXPECT_EQ(c.find("a.b")->text, "Eins {n} und zwei");
+  EXPECT_EQ(c.find("c")->text, "x\ny = z");  // only the first '=' splits
+  EXPECT_EQ(c.format(*c.find("a.b"), {{"n", 3}}), "Eins 3 und zwei");
+  EXPECT_EQ(c.number(0.75, 2), "0,75");
+  EXPECT_EQ(c.find("missing"), nullptr);
+}
+
+TEST(Catalog, RefusesWhatItCannotRead) {
+  Catalog c;
+  std::string error;
+  EXPECT_FALSE(c.parse("a = 1\na = 2\n", "t.txt", &error));
+  EXPECT_EQ(error, "t.txt:2: the key a is given twice");
+  EXPECT_FALSE(c.parse("just text\n", "t.txt", &error));
+  EXPECT_EQ(error, "t.txt:1: expected 'key = text'");
+  EXPECT_FALSE(c.parse("@colour red\n", "t.txt", &error));
+  EXPECT_FALSE(c.parse("  continued\n", "t.txt", &error));
+  EXPECT_FALSE(c.parse("@language en\nn[one] = {n} token\n", "t.txt", &error));  // English needs [other] too
+  EXPECT_NE(error.find("lacks its [other] form"), std::string::npos) << error;
+  EXPECT_FALSE(c.parse("n[lots] = x\n", "t.txt", &error));
+}
+
+TEST(Catalog, PluralsFollowTheLanguagesRule) {
+  Catalog en, zh, ru;
+  std::string error;
+  ASSERT_TRUE(en.parse("@language en\nt[one] = {n} token\nt[other] = {n} tokens\n", "en", &error)) << error;
+  EXPECT_EQ(en.format(*en.find("t"), {{"n", 1}}, 1), "1 token");
+  EXPECT_EQ(en.format(*en.find("t"), {{"n", 0}}, 0), "0 tokens");
+  ASSERT_TRUE(zh.parse("@language zh\nt[other] = {n} 个词元\n", "zh", &error)) << error;
+  EXPECT_EQ(zh.format(*zh.find("t"), {{"n", 1}}, 1), "1 个词元");
+  ASSERT_TRUE(ru.parse("@language ru\nt[one] = {n} токен\nt[few] = {n} токена\nt[many] = {n} токенов\nt[other] = {n} токена\n", "ru", &error)) << error;
+  EXPECT_EQ(ru.format(*ru.find("t"), {{"n", 21}}, 21), "21 токен");
+  EXPECT_EQ(ru.format(*ru.find("t"), {{"n", 3}}, 3), "3 токена");
+  EXPECT_EQ(ru.format(*ru.find("t"), {{"n", 11}}, 11), "11 токенов");
+}
+
+TEST(Catalog, PseudoLanguageMarksLengthensAndKeepsPlaceholders) {
+  Catalog en;
+  std::string error;
+  ASSERT_TRUE(en.parse("@language en\na = Heads {n} of {total}\n", "en", &error)) << error;
+  const Catalog p = Catalog::pseudo(en);
+  const std::string t = p.find("a")->text;
+  EXPECT_EQ(t.rfind("\xC2\xAB", 0), 0u) << t;  // «
+  EXPECT_NE(t.find("{n}"), std::string::npos) << t;
+  EXPECT_NE(t.find("{total}"), std::string::npos) << t;
+  EXPECT_EQ(t.find("Heads"), std::string::npos) << t;
+  EXPECT_GE(t.size(), en.find("a")->text.size() * 14 / 10) << t;
+  EXPECT_EQ(attn::i18n::placeholders(*p.find("a")), attn::i18n::placeholders(*en.find("a")));
+}
+
+// [SECTION] the catalogues in assets/lang
+TEST(Catalogues, EveryLanguageHasEnglishsKeysAndPlaceholders) {
+  const Catalog en = load(kLangDir / "en.txt");
+  ASSERT_GT(en.messages().size(), 10u);
+  int languages = 0;
+  for (const auto& entry : fs::directory_iterator(kLangDir)) {
+    if (entry.path().extension() != ".txt" || entry.path().filename() == "en.txt") continue;
+    ++languages;
+    const std::string file = entry.path().filename().string();
+    const Catalog c = load(entry.path());
+    EXPECT_EQ(c.code + ".txt", file) << file << ": @language must be the file's name";
+    EXPECT_FALSE(c.name.empty() || c.name == "English") << file << ": @name is the language's own name";
+    int missing = 0;
+    for (const auto& m : en.messages()) {
+      const attn::i18n::Message* t = c.find(m.key);
+      if (!t) {
+        ++missing;
+        EXPECT_TRUE(c.incomplete) << file << ": the key " << m.key << " is missing (it is in en.txt)";
+        continue;
+      }
+      EXPECT_EQ(attn::i18n::placeholders(*t), attn::i18n::placeholders(m))
+          << file << ": " << m.key << " must have the placeholders English has";
+      EXPECT_EQ(t->forms.empty(), m.forms.empty()) << file << ": " << m.key << " is a plural in one language and not the other";
+    }
+    for (const auto& m : c.messages())
+      EXPECT_NE(en.find(m.key), nullptr) << file << ": the key " << m.key << " is not in en.txt (a typo, or a key English dropped)";
+    if (c.incomplete) std::printf("%s: @status incomplete, %d of %zu keys missing\n", file.c_str(), missing, en.messages().size());
+  }
+  EXPECT_GE(languages, 1);
+}
+
+// Every key the UI writes as a literal (tr("..."), tr_id("..."), trf(...), trn(...)) is in English:
+// a key that is not would show as the key itself.
+TEST(Catalogues, EveryKeyTheSourceUsesIsInEnglish) {
+  const Catalog en = load(kLangDir / "en.txt");
+  const std::regex call(R"(\btr(?:_id|f|n)?\(\s*"([A-Za-z0-9_.\-]+)\")");
+  int found = 0;
+  for (const char* dir : {"src/ui", "src/platform"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(ATTNLAB_SOURCE_DIR) / dir)) {
+      const std::string ext = entry.path().extension().string();
+      if (ext != ".cpp" && ext != ".h") continue;
+      const std::string text = read(entry.path());
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), call); it != std::sregex_iterator(); ++it) {
+        ++found;
+        EXPECT_NE(en.find((*it)[1].str()), nullptr) << entry.path().filename().string() << ": the key " << (*it)[1] << " is not in en.txt";
+      }
+    }
+  }
+  EXPECT_GT(found, 10);
+}
