@@ -116,7 +116,7 @@
     return hash.get('preset') || new URLSearchParams(location.search).get('preset');
   }
   // Parts of a link the lab reads; anything else is named in the notice (a typo, an old link).
-  const kLinkParts = new Set(['c', 'v', 'train', 'preset', 'present', 'contrast', 'scale']);
+  const kLinkParts = new Set(['c', 'v', 'train', 'preset', 'present', 'contrast', 'scale', 'lang']);
   let linkOpened = false;  // the page has opened a link before (a later one replaces what is shown)
   function applyLink() {
     const shared = configFromHash();
@@ -152,11 +152,12 @@
   }
   // The link that reopens this setup: config, view, and presenter mode when it is on.
   function linkFor(configJson) {
-    const extra = presenterState ? '&present' + (lastState && lastState.high_contrast ? '&contrast=high' : '') : '';
+    const extra = (presenterState ? '&present' + (lastState && lastState.high_contrast ? '&contrast=high' : '') : '') +
+                  '&lang=' + encodeURIComponent(languageCode);
     return location.href.split('#')[0] + '#c=' + toBase64Url(configJson) + '&v=' + toBase64Url(call('attnlab_view_state')) + extra;
   }
   window.attnlabShareRun = function (json) {
-    const url = location.href.split('#')[0] + '#train=' + toBase64Url(json);
+    const url = location.href.split('#')[0] + '#train=' + toBase64Url(json) + '&lang=' + encodeURIComponent(languageCode);
     history.replaceState(null, '', url);
     if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).catch(() => {});
   };
@@ -227,6 +228,102 @@
     saveBlob(name, blob);
   };
 
+  // ---- languages (docs/translating.md) ------------------------------------------------------------
+  // The lab's words come from the catalogues (assets/lang/<code>.txt): English is built into
+  // attnlab.wasm; another language's catalogue is fetched from lang/ (this page's origin) when it is
+  // chosen: by ?lang= or #…&lang= in the link, else the browser's languages, else English; later by
+  // the language menu or attnlab.language(code). The page's own words (loading, errors) are the
+  // catalogue's page.* messages; the English written here shows only where no catalogue can be read.
+  let languageCode = 'en';
+  let pageWords = {};
+  function word(key, english) { return pageWords[key] || english; }
+  // page.* messages of a catalogue's text (the format's plain lines and indented continuations).
+  function pageMessages(text) {
+    const out = {};
+    let last = null;
+    for (const raw of String(text).split('\n')) {
+      const line = raw.replace(/\r$/, '');
+      if (/^[ \t]+\S/.test(line) && !/^\s*#/.test(line)) { if (last) out[last] += ' ' + line.trim(); continue; }
+      last = null;
+      const m = /^\s*(page\.[A-Za-z0-9_.-]+)\s*=\s*(.*?)\s*$/.exec(line);
+      if (m) { last = m[1]; out[last] = m[2].replace(/\\n/g, '\n'); }
+    }
+    return out;
+  }
+  let languageIndex = null;  // lang/index.json: [{ code, name, cjk, file }]
+  function languagesOffered() {
+    if (!languageIndex) languageIndex = fetch('lang/index.json').then((r) => (r.ok ? r.json() : [])).catch(() => []);
+    return languageIndex;
+  }
+  // "de-AT" -> "de", "zh-Hans-CN" -> "zh": the longest prefix that a catalogue has.
+  function matchLanguage(list, wanted) {
+    let w = String(wanted || '').toLowerCase().replace(/_/g, '-');
+    while (w) {
+      const hit = list.find((l) => l.code.toLowerCase() === w);
+      if (hit) return hit.code;
+      w = w.includes('-') ? w.slice(0, w.lastIndexOf('-')) : '';
+    }
+    return null;
+  }
+  function linkLanguage() { return new URLSearchParams(location.search).get('lang') || hashParams().get('lang') || ''; }
+  const catalogues = new Map();  // code -> Promise of its text
+  function fetchCatalogue(code) {
+    if (!catalogues.has(code)) {
+      catalogues.set(code, fetch('lang/' + encodeURIComponent(code) + '.txt').then((r) => {
+        if (!r.ok) throw new Error('lang/' + code + '.txt: HTTP ' + r.status);
+        return r.text();
+      }));
+      catalogues.get(code).catch(() => catalogues.delete(code));  // a later choice tries again
+    }
+    return catalogues.get(code);
+  }
+  // The first language, decided while attnlab.wasm downloads.
+  const firstLanguage = languagesOffered().then(async (list) => {
+    const wanted = [linkLanguage(), ...(navigator.languages || [navigator.language])].filter(Boolean);
+    let code = 'en';
+    for (const w of wanted) { const m = matchLanguage(list, w); if (m) { code = m; break; } }
+    const entry = list.find((l) => l.code === code);
+    const text = entry && entry.file ? await fetchCatalogue(code).catch(() => '') : '';
+    if (text) pageWords = pageMessages(text);
+    if (loadingText && !engineStarted) loadingText.textContent = word('page.loading', loadingText.textContent);
+    return { code: text || !(entry && entry.file) ? code : 'en', text };
+  }).catch(() => ({ code: 'en', text: '' }));
+  function setLanguage(code, text) {
+    const err = call2('attnlab_set_language', code, text || '');
+    if (err) throw new Error(err);
+    if (call('attnlab_language') !== code) return;  // the lab asked for the catalogue: it comes back here
+    languageCode = code;
+    pageWords = text ? pageMessages(text) : {};
+    document.documentElement.lang = code === 'pseudo' ? 'en' : code;
+  }
+  async function chooseLanguage(code) {
+    const list = JSON.parse(call('attnlab_languages'));
+    const entry = list.find((l) => l.code === code);
+    if (!entry) throw new Error('language: unknown code "' + code + '" (attnlab.languages() lists them)');
+    const text = entry.builtin ? '' : await fetchCatalogue(code);
+    setLanguage(code, text);
+    return code;
+  }
+  // The language menu in the lab chose a language whose catalogue is not built in.
+  window.attnlabLoadLanguage = function (code) {
+    fetchCatalogue(code).then((text) => setLanguage(code, text)).catch((e) => {
+      problem(word('page.language_failed', 'This language could not be loaded'), String(e.message || e));
+    });
+  };
+  // The CJK font (fonts/cjk.ttf, a subset of WenQuanYi Micro Hei), fetched once, when a CJK language
+  // or CJK text first needs it; its bytes stay in the WebAssembly heap for the page's lifetime.
+  window.attnlabLoadCjkFont = function () {
+    fetch('fonts/cjk.ttf').then((r) => {
+      if (!r.ok) throw new Error('fonts/cjk.ttf: HTTP ' + r.status);
+      return r.arrayBuffer();
+    }).then((buf) => {
+      const M = window.Module;
+      const ptr = M._malloc(buf.byteLength);
+      M.HEAPU8.set(new Uint8Array(buf), ptr);
+      M._attnlab_set_cjk_font(ptr, buf.byteLength);
+    }).catch((e) => console.warn('Attention Lab: the CJK font could not be loaded: ' + (e.message || e)));
+  };
+
   // ---- the WebAssembly module --------------------------------------------------------------------
   let resolveReady, rejectReady;
   const ready = new Promise((res, rej) => { resolveReady = res; rejectReady = rej; });
@@ -274,7 +371,7 @@
       const out = { views: {}, widgets: {} };
       out.ui = raw._ui;
       out.windows = {};
-      for (const [name, r] of Object.entries(raw._windows || {})) out.windows[name] = { x: r.x * k, y: r.y * k, w: r.w * k, h: r.h * k, scroll: r.scroll };
+      for (const [name, r] of Object.entries(raw._windows || {})) out.windows[name] = { x: r.x * k, y: r.y * k, w: r.w * k, h: r.h * k, scroll: r.scroll, clipped: r.clipped };
       out.ui.display_w *= k;
       out.ui.display_h *= k;
       out.ui.font_px *= k;
@@ -377,7 +474,18 @@
     // What Learn mode's Inspect view shows: { open, step, mode, ablated, baseline, loss, accuracy, each }.
     inspectView() { return JSON.parse(call2('attnlab_inspect', 'view', '{}')); },
     // The link that trains the current run again (#train= its complete training config).
-    trainUrl() { return location.href.split('#')[0] + '#train=' + toBase64Url(call('attnlab_run_config')); },
+    trainUrl() { return location.href.split('#')[0] + '#train=' + toBase64Url(call('attnlab_run_config')) + '&lang=' + encodeURIComponent(languageCode); },
+    // The UI's language: language() is the current code; language(code) switches to it (its catalogue
+    // fetched from lang/ first when it is not built in) and resolves to the code, or rejects naming why.
+    // languages(): [{ code, name, cjk, menu, builtin }] as the language menu offers them.
+    language(code) {
+      if (code === undefined) return call('attnlab_language');
+      return chooseLanguage(String(code));
+    },
+    languages() { return JSON.parse(call('attnlab_languages')); },
+    // Draws a frame and returns every text the lab's widgets drew in it, one line per line on screen
+    // (what a test reads to find words that did not come from the catalogue).
+    drawnText() { return call('attnlab_drawn_text'); },
     version: '1',
   };
 
@@ -399,22 +507,23 @@
           chunks.push(value);
           got += value.length;
           if (total) bar.value = Math.round((100 * got) / total);
-          loadingText.textContent = 'Loading the attention engine… ' + (got / 1048576).toFixed(1) + ' MB';
+          loadingText.textContent = word('page.loading_mb', 'Loading the attention engine… {mb} MB').replace('{mb}', (got / 1048576).toFixed(1));
         }
         const bytes = new Uint8Array(got);
         let at = 0;
         for (const c of chunks) { bytes.set(c, at); at += c.length; }
-        loadingText.textContent = 'Starting…';
+        loadingText.textContent = word('page.starting', 'Starting…');
         const { instance, module } = await WebAssembly.instantiate(bytes, imports);
         done(instance, module);
       }).catch((e) => {
-        fatal('Attention Lab could not start', String(e.message || e));
+        fatal(word('page.cannot_start', 'Attention Lab could not start'), String(e.message || e));
         rejectReady(e);
       });
       return {};
     },
     attnlabFirstFrame() {
       engineStarted = true;
+      firstLanguage.then(({ code, text }) => { if (code !== 'en') setLanguage(code, text); });
       loading.hidden = true;
       document.getElementById('canvas').focus();
       applyLink();
@@ -427,7 +536,7 @@
     },
     attnlabPageState(json) { pageState(JSON.parse(json)); },
     onAbort(what) {
-      fatal('Attention Lab stopped', 'Something went wrong inside the engine: ' + what);
+      fatal(word('page.stopped', 'Attention Lab stopped'), word('page.stopped.detail', 'Something went wrong inside the engine: {what}').replace('{what}', what));
       rejectReady(new Error(String(what)));
     },
   };
@@ -646,6 +755,6 @@
 
   const script = document.createElement('script');
   script.src = 'attnlab.js';
-  script.onerror = () => fatal('Attention Lab could not start', 'attnlab.js is missing from this folder.');
+  script.onerror = () => fatal(word('page.cannot_start', 'Attention Lab could not start'), word('page.missing_js', 'attnlab.js is missing from this folder.'));
   document.body.appendChild(script);
 })();

@@ -19,6 +19,18 @@ constexpr uint64_t key_hash(std::string_view s) {
   return h;
 }
 
+// The hash of "a.b.c" from its parts, without building the string.
+constexpr uint64_t key_hash(std::initializer_list<std::string_view> parts) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  bool first = true;
+  for (std::string_view s : parts) {
+    if (!first) h = (h ^ (unsigned char)'.') * 0x100000001b3ull;
+    first = false;
+    for (char c : s) h = (h ^ (unsigned char)c) * 0x100000001b3ull;
+  }
+  return h;
+}
+
 // Plural categories (CLDR's names). A language's rule says which it uses and which a count picks.
 enum class Plural : uint8_t { zero, one, two, few, many, other, count };
 const char* plural_name(Plural p);

@@ -403,7 +403,8 @@ void remember_windows(App& app) {
     const bool scrolls = w->ScrollMax.y > 0.0f || w->ScrollMax.x > 0.0f;
     // A translated window is named "title###id" (i18n.h tr_id): tests and the page API see the id.
     const char* id = std::strstr(w->Name, "###");
-    app.window_rects.push_back({id ? id + 3 : w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, scrolls && !(w->Flags & ImGuiWindowFlags_NoScrollbar) ? 1 : scrolls ? 2 : 0});
+    app.window_rects.push_back({id ? id + 3 : w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, scrolls && !(w->Flags & ImGuiWindowFlags_NoScrollbar) ? 1 : scrolls ? 2 : 0,
+                                w->ContentSize.x > w->ContentRegionRect.GetWidth() + 1.0f && !(w->Flags & ImGuiWindowFlags_HorizontalScrollbar)});
   }
 }
 
@@ -439,21 +440,21 @@ void toggle_tour(App& app) {
 }
 
 constexpr Shortcut kShortcuts[] = {
-    {"]", ImGuiKey_PageDown, "] or PageDown", "next head", next_head},
-    {"[", ImGuiKey_PageUp, "[ or PageUp", "previous head", previous_head},
-    {"mM", ImGuiKey_COUNT, "M", "cycle the mask: none, causal, sliding window", cycle_mask},
-    {"/", ImGuiKey_COUNT, "/", "put the cursor in the text box", [](App& app) { app.ui.focus_text = true; }},
-    {"nN", ImGuiKey_COUNT, "N", "numbers in cells on/off", [](App& app) { app.ui.show_numbers = !app.ui.show_numbers; }},
-    {"wW", ImGuiKey_COUNT, "W", "show the weight matrices W_Q, W_K, W_V, W_O", [](App& app) { app.ui.show_weights = !app.ui.show_weights; }},
-    {"tT", ImGuiKey_COUNT, "T", "guided tour", toggle_tour},
-    {"hH?", ImGuiKey_COUNT, "H or ?", "this help", [](App& app) { app.ui.show_help = !app.ui.show_help; }},
-    {"pP", ImGuiKey_COUNT, "P", "presenter mode: arrows or PageUp/PageDown step through presets, C contrast, Esc leaves",
+    {"]", ImGuiKey_PageDown, "shortcut.next_head.keys", "shortcut.next_head", next_head},
+    {"[", ImGuiKey_PageUp, "shortcut.previous_head.keys", "shortcut.previous_head", previous_head},
+    {"mM", ImGuiKey_COUNT, "shortcut.mask.keys", "shortcut.mask", cycle_mask},
+    {"/", ImGuiKey_COUNT, "shortcut.text_box.keys", "shortcut.text_box", [](App& app) { app.ui.focus_text = true; }},
+    {"nN", ImGuiKey_COUNT, "shortcut.numbers.keys", "shortcut.numbers", [](App& app) { app.ui.show_numbers = !app.ui.show_numbers; }},
+    {"wW", ImGuiKey_COUNT, "shortcut.weights.keys", "shortcut.weights", [](App& app) { app.ui.show_weights = !app.ui.show_weights; }},
+    {"tT", ImGuiKey_COUNT, "shortcut.tour.keys", "shortcut.tour", toggle_tour},
+    {"hH?", ImGuiKey_COUNT, "shortcut.help.keys", "shortcut.help", [](App& app) { app.ui.show_help = !app.ui.show_help; }},
+    {"pP", ImGuiKey_COUNT, "shortcut.presenter.keys", "shortcut.presenter",
      [](App& app) { app.ui.presenter = true, app.ui.fullscreen_request = 1, app.ui.presenter_since = ImGui::GetFrameCount(); }},
-    {"lL", ImGuiKey_COUNT, "L", "Learn mode (and back): train a model on a toy task", [](App& app) { set_learn_mode(app, !app.ui.learn_mode); }},
-    {"", ImGuiKey_Escape, "Esc", "clear the selected cell and query", [](App& app) { app.ui.selected = {}, app.ui.query = -1; }},
+    {"lL", ImGuiKey_COUNT, "shortcut.learn.keys", "shortcut.learn", [](App& app) { set_learn_mode(app, !app.ui.learn_mode); }},
+    {"", ImGuiKey_Escape, "shortcut.escape.keys", "shortcut.escape", [](App& app) { app.ui.selected = {}, app.ui.query = -1; }},
     // Dear ImGui's own keyboard navigation, listed for the Help window.
-    {"", ImGuiKey_COUNT, "Arrows, Space", "move between controls and press them; in a matrix, move between cells (Enter clicks)", nullptr},
-    {"", ImGuiKey_COUNT, "Tab, Shift+Tab", "next or previous field or slider; Ctrl+Tab: next panel", nullptr},
+    {"", ImGuiKey_COUNT, "shortcut.arrows.keys", "shortcut.arrows", nullptr},
+    {"", ImGuiKey_COUNT, "shortcut.tab.keys", "shortcut.tab", nullptr},
 };
 
 void handle_shortcuts(App& app) {
@@ -471,6 +472,11 @@ void handle_shortcuts(App& app) {
 
 // The end of every frame, in either mode.
 void end_frame(App& app, uint64_t version_at_start) {
+  if (ImGuiContext& g = *ImGui::GetCurrentContext(); g.LogEnabled && app.capture_text) {
+    app.drawn_text = g.LogBuffer.c_str();
+    ImGui::LogFinish();
+    app.capture_text = false;
+  }
   remember_windows(app);  // every window drawn this frame, the tour and the notice included
   heatmap_collect_garbage(app.heatmaps, app.textures);
   app.tooltip_shown = false;  // any tooltip or hover card this frame (a finger that lifted must leave none)
@@ -512,6 +518,7 @@ void frame(App& app) {
   app.ui.hover_token_next = -1;
 
   if (app.labels_version != app.result_version) refresh_labels(app);
+  if (app.capture_text) ImGui::LogToBuffer(0);  // every text a widget draws this frame (depth 0: opens no tree node)
   handle_shortcuts(app);
   learn_tick(app);  // training takes its slice of the frame whichever mode is shown
   // The windows of a mode that comes back take the front as they reappear: the tour goes back in front
@@ -612,8 +619,8 @@ std::string layout_json(const App& app) {
     out += ",\"_windows\":{";
     for (size_t i = 0; i < app.window_rects.size(); ++i) {
       const WindowRect& w = app.window_rects[i];
-      std::snprintf(buf, sizeof buf, "%s\"%s\":{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f,\"scroll\":%d}", i ? "," : "",
-                    w.name.c_str(), w.x, w.y, w.w, w.h, w.scroll);
+      std::snprintf(buf, sizeof buf, "%s\"%s\":{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f,\"scroll\":%d,\"clipped\":%s}", i ? "," : "",
+                    w.name.c_str(), w.x, w.y, w.w, w.h, w.scroll, w.clipped ? "true" : "false");
       out += buf;
     }
     out += "}";

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "engine.h"
 #include "heatmap.h"
+#include "i18n.h"
 #include "imgui.h"
 #include "textures.h"
 #include "ui_state.h"
@@ -61,10 +62,12 @@ struct Placement {
 };
 
 // A drawn top-level window, for layout_json. scroll: 0 fits, 1 scrolls, 2 too big for a window that cannot scroll.
+// clipped: something in it is wider than the window, which cannot scroll sideways (a label cut at its edge).
 struct WindowRect {
   std::string name;
   float x, y, w, h;
   int scroll;
+  bool clipped = false;
 };
 
 struct App;
@@ -73,8 +76,8 @@ struct App;
 struct Shortcut {
   const char* chars;  // typed characters that trigger it ("": none)
   ImGuiKey key;       // a named key that triggers it (ImGuiKey_COUNT: none)
-  const char* keys;   // for people: "] or PageDown"
-  const char* what;
+  Key keys;           // for people: "] or PageDown" (catalogue keys, i18n.h)
+  Key what;
   void (*run)(App& app);
 };
 std::span<const Shortcut> shortcuts();
@@ -137,6 +140,10 @@ struct App {
   std::function<void(const std::string& filename, View view)> save_png;
   ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h
   ImVec2 last_display_size{0, 0};
+  // Text capture for tests (the page's attnlab.drawnText()): set, the next frame logs every text its
+  // widgets draw (Dear ImGui's log) into drawn_text, line by line as on screen.
+  bool capture_text = false;
+  std::string drawn_text;
   std::shared_ptr<LearnState> learn;  // Learn mode (learn.h), created on first use
   // A shell's way to run Learn mode's session off the UI's thread (a std::thread, a Web Worker), asked
   // when Learn mode starts; null or returning null: in slices of each frame (io/session_link.h).

@@ -89,6 +89,18 @@ std::string trf_dynamic(std::string_view key, const char* fallback, std::initial
   return m ? owner(m).format(*m, args) : std::string(fallback);
 }
 
+const char* tr_entry(std::string_view table, std::string_view name, std::string_view field, const char* english) {
+  const Message* m = lookup(attn::i18n::key_hash({table, name, field}));
+  return m ? m->text.c_str() : english;
+}
+
+const char* tr_id_entry(std::string_view table, std::string_view name, const char* english) {
+  const Message* m = lookup(attn::i18n::key_hash({table, name, "label"}));
+  if (!m) return english;
+  if (m->titled.empty()) m->titled = m->text + "###" + english;
+  return m->titled.c_str();
+}
+
 std::string num(double v, int digits) { return catalog().number(v, digits); }
 
 std::span<const Language> languages() { return state().all; }

@@ -32,6 +32,11 @@ std::string trn(Key key, long long count, std::initializer_list<attn::i18n::Arg>
 // A key built at run time ("preset.causal.name"): `fallback` when no catalogue has it.
 const char* tr_dynamic(std::string_view key, const char* fallback);
 std::string trf_dynamic(std::string_view key, const char* fallback, std::initializer_list<attn::i18n::Arg> args);
+// A field of an entry in one of the engine's tables (mask kinds, positional encodings, tasks): the
+// catalogue's "<table>.<name>.<field>" ("mask.causal.help"), else the table's own English.
+const char* tr_entry(std::string_view table, std::string_view name, std::string_view field, const char* english);
+// The label of such an entry ("<table>.<name>.label") as "text###english", so its ImGui ID stays.
+const char* tr_id_entry(std::string_view table, std::string_view name, const char* english);
 // A number with `digits` decimals, written as the current language writes it (0.75, 0,75).
 std::string num(double v, int digits);
 

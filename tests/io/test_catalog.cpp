@@ -11,6 +11,10 @@
 #include <sstream>
 
 #include "catalog.h"
+#include "handmade_heads.h"
+#include "learn/tasks.h"
+#include "mask.h"
+#include "positional.h"
 
 namespace fs = std::filesystem;
 using attn::i18n::Catalog;
@@ -133,7 +137,7 @@ TEST(Catalogues, EveryLanguageHasEnglishsKeysAndPlaceholders) {
 // a key that is not would show as the key itself.
 TEST(Catalogues, EveryKeyTheSourceUsesIsInEnglish) {
   const Catalog en = load(kLangDir / "en.txt");
-  const std::regex call(R"(\btr(?:_id|f|n)?\(\s*"([A-Za-z0-9_.\-]+)\")");
+  const std::regex call(R"(\b(?:tr(?:_id|f|n)?|Key)\(\s*"([A-Za-z0-9_.\-]+)\")");
   int found = 0;
   for (const char* dir : {"src/ui", "src/platform"}) {
     for (const auto& entry : fs::recursive_directory_iterator(fs::path(ATTNLAB_SOURCE_DIR) / dir)) {
@@ -147,4 +151,56 @@ TEST(Catalogues, EveryKeyTheSourceUsesIsInEnglish) {
     }
   }
   EXPECT_GT(found, 10);
+}
+
+// Keys in tables (the shortcuts, the tour's steps) are plain literals: any literal "section.name" whose
+// section is one of en.txt's is a key, and must be there.
+TEST(Catalogues, EveryKeyInATableIsInEnglish) {
+  const Catalog en = load(kLangDir / "en.txt");
+  std::set<std::string> sections;
+  for (const auto& m : en.messages()) sections.insert(m.key.substr(0, m.key.find('.')));
+  const std::regex literal(R"re("([a-z_]+)\.([A-Za-z0-9_.\-]+)")re");
+  int found = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(ATTNLAB_SOURCE_DIR) / "src" / "ui")) {
+    const std::string text = read(entry.path());
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), literal); it != std::sregex_iterator(); ++it) {
+      if (!sections.count((*it)[1].str())) continue;
+      const std::string key = (*it)[1].str() + "." + (*it)[2].str();
+      if (key.back() == '.' || std::regex_search(key, std::regex(R"(\.(h|cpp|json|txt|csv|png)$)"))) continue;  // a prefix; a file
+      ++found;
+      EXPECT_NE(en.find(key), nullptr) << entry.path().filename().string() << ": the key " << key << " is not in en.txt";
+    }
+  }
+  EXPECT_GT(found, 10);
+}
+
+// The engine's tables (mask kinds, positional encodings, Learn mode's tasks) carry their English for
+// the CLI and docs; the lab shows them through the catalogue ("mask.causal.help"), so en.txt holds the
+// same English for translators. A new or changed entry prints the line to put in en.txt.
+TEST(Catalogues, EngineTablesAreInEnglish) {
+  const Catalog en = load(kLangDir / "en.txt");
+  std::string missing;
+  const auto check = [&](const std::string& key, const char* english) {
+    if (!english) return;
+    const attn::i18n::Message* m = en.find(key);
+    if (!m || m->text != english) missing += key + " = " + english + "\n";
+  };
+  for (const attn::MaskKind& k : attn::mask_kinds()) {
+    check(std::string("mask.") + k.name + ".label", k.label);
+    check(std::string("mask.") + k.name + ".help", k.help);
+  }
+  for (const attn::PositionalKind& p : attn::positional_kinds()) {
+    const std::string at = std::string("positional.") + p.name + ".";
+    check(at + "label", p.label), check(at + "help", p.help), check(at + "x_title", p.x_title), check(at + "x_help", p.x_help);
+    check(at + "p_title", p.p_title), check(at + "p_help", p.p_help), check(at + "p_words", p.p_words);
+  }
+  for (const attn::HandmadeKind& h : attn::handmade_kinds()) {
+    check(std::string("handmade.") + h.name + ".label", h.label);
+    check(std::string("handmade.") + h.name + ".help", h.help);
+  }
+  for (const attn::learn::Task& t : attn::learn::tasks()) {
+    const std::string at = std::string("task.") + t.name + ".";
+    check(at + "help", t.help), check(at + "pattern", t.pattern);
+  }
+  EXPECT_EQ(missing, "") << "put these lines in assets/lang/en.txt:\n" << missing;
 }
