@@ -374,7 +374,10 @@ namespace {
 // Positions the next window (ImGui applies it to the next Begin). In columns mode the layout is
 // re-applied when the display size or mode changes, otherwise windows keep where the person put them;
 // in sidebar and tabs modes panels share places, so each is put in its place every frame.
+void resume_text_capture(App& app);  // [SECTION] text capture, below
+
 void place(App& app, const WinRect& r) {
+  resume_text_capture(app);
   const ImGuiCond cond = app.relayout || app.ui.layout != LayoutMode::columns ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), cond);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), cond);
@@ -471,12 +474,45 @@ void handle_shortcuts(App& app) {
 }
 
 // The end of every frame, in either mode.
+// [SECTION] text capture (attnlab.drawnText(), for tests)
+// Dear ImGui's log records every text a widget renders, but it is scoped to one window: each top-level
+// End() finishes it, handing a "clipboard" log to io.SetClipboardTextFn. So for the capture frame the
+// clipboard function collects the pieces, and the log is started again before each panel (place())
+// and after each remembered widget (remember_item()). Depth 0: the log opens no tree node.
+namespace {
+struct SavedClipboard {
+  void (*set)(void*, const char*) = nullptr;
+  void* user = nullptr;
+} saved_clipboard;
+}  // namespace
+
+void begin_text_capture(App& app) {
+  ImGuiIO& io = ImGui::GetIO();
+  saved_clipboard = {io.SetClipboardTextFn, io.ClipboardUserData};
+  app.drawn_text.clear();
+  io.ClipboardUserData = &app;
+  io.SetClipboardTextFn = [](void* user, const char* text) {
+    std::string& out = static_cast<App*>(user)->drawn_text;
+    out += text;
+    out += '\n';
+  };
+  ImGui::LogToClipboard(0);
+}
+
+void resume_text_capture(App& app) {
+  if (app.capture_text && !ImGui::GetCurrentContext()->LogEnabled) ImGui::LogToClipboard(0);
+}
+
+void end_text_capture(App& app) {
+  ImGui::LogFinish();
+  ImGuiIO& io = ImGui::GetIO();
+  io.SetClipboardTextFn = saved_clipboard.set;
+  io.ClipboardUserData = saved_clipboard.user;
+  app.capture_text = false;
+}
+
 void end_frame(App& app, uint64_t version_at_start) {
-  if (ImGuiContext& g = *ImGui::GetCurrentContext(); g.LogEnabled && app.capture_text) {
-    app.drawn_text = g.LogBuffer.c_str();
-    ImGui::LogFinish();
-    app.capture_text = false;
-  }
+  if (app.capture_text) end_text_capture(app);
   remember_windows(app);  // every window drawn this frame, the tour and the notice included
   heatmap_collect_garbage(app.heatmaps, app.textures);
   app.tooltip_shown = false;  // any tooltip or hover card this frame (a finger that lifted must leave none)
@@ -518,7 +554,7 @@ void frame(App& app) {
   app.ui.hover_token_next = -1;
 
   if (app.labels_version != app.result_version) refresh_labels(app);
-  if (app.capture_text) ImGui::LogToBuffer(0);  // every text a widget draws this frame (depth 0: opens no tree node)
+  if (app.capture_text) begin_text_capture(app);
   handle_shortcuts(app);
   learn_tick(app);  // training takes its slice of the frame whichever mode is shown
   // The windows of a mode that comes back take the front as they reappear: the tour goes back in front
@@ -588,6 +624,7 @@ ImGuiWindow* find_window(const char* id) {
 }
 
 void remember_item(App& app, const char* name) {
+  resume_text_capture(app);
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
   // The part not clipped by its window (what the page may cover with an HTML element), this frame only.

@@ -19,13 +19,13 @@ const kNotation = new Set(['d_model', 'd_k', 'd_v', 'softmax', 'concat', 'mask',
                            'X_src', 'ms', 'px', 'AVX2', 'AVX512', 'SSE2', 'simd128', 'scalar', 'NEON', 'RoPE']);
 function englishLeft(text, tokens) {
   const allowed = new Set([...kNotation, ...tokens.map((t) => t.toLowerCase())]);
-  const left = [];
+  const left = new Set();
   for (const line of text.split('\n')) {
     const outside = line.replace(/«[^»]*»/g, ' ').replace(/U\+[0-9A-F]{4,6}/g, ' ');
     for (const w of outside.match(/[A-Za-z][A-Za-z_0-9]{2,}/g) || [])
-      if (!allowed.has(w) && !allowed.has(w.toLowerCase())) left.push(`${w} (in "${line.trim().slice(0, 80)}")`);
+      if (!allowed.has(w) && !allowed.has(w.toLowerCase())) left.add(`${w} (in "${line.trim().slice(0, 80)}")`);
   }
-  return left;
+  return [...left];
 }
 function checkLayout(l, w, h, where) {
   for (const [name, r] of Object.entries(l.windows)) {
