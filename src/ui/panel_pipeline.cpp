@@ -92,12 +92,12 @@ void draw_pipeline_panel(App& app) {
   remember_item(app, "presets");
   if (ImGui::BeginPopup("presets")) {
     for (const Preset& p : presets()) {
-      if (ImGui::Selectable(p.name.c_str())) {
+      if (ImGui::Selectable((std::string(preset_name(p)) + "###" + p.file).c_str())) {
         const std::string err = apply_preset(app, p);
-        notify(app, err.empty() ? trf("notice.preset", {{"name", p.name}}) : err);
+        notify(app, err.empty() ? trf("notice.preset", {{"name", preset_name(p)}}) : err);
       }
       remember_item(app, ("preset:" + preset_key(p)).c_str());
-      if (ImGui::IsItemHovered() && !p.description.empty()) ImGui::SetTooltip("%s", p.description.c_str());
+      if (ImGui::IsItemHovered() && !p.description.empty()) ImGui::SetTooltip("%s", preset_description(p));
     }
     ImGui::EndPopup();
   }

@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "catalog.h"
 #include "handmade_heads.h"
 #include "learn/tasks.h"
@@ -203,4 +205,24 @@ TEST(Catalogues, EngineTablesAreInEnglish) {
     check(at + "help", t.help), check(at + "pattern", t.pattern);
   }
   EXPECT_EQ(missing, "") << "put these lines in assets/lang/en.txt:\n" << missing;
+}
+
+// The presets' names and explanations on screen come from the catalogue (preset.<key>.name,
+// .description); en.txt holds the files' own English.
+TEST(Catalogues, PresetsAreInEnglish) {
+  const Catalog en = load(kLangDir / "en.txt");
+  int presets = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(ATTNLAB_SOURCE_DIR) / "assets" / "presets")) {
+    const auto j = nlohmann::json::parse(read(entry.path()));
+    std::string key = entry.path().stem().string();
+    key.erase(0, key.find('_') + 1);  // "02_causal" -> "causal"
+    ++presets;
+    for (const char* field : {"name", "description"}) {
+      if (!j.contains(field)) continue;
+      const attn::i18n::Message* m = en.find("preset." + key + "." + field);
+      ASSERT_NE(m, nullptr) << "en.txt lacks preset." << key << "." << field;
+      EXPECT_EQ(m->text, j[field].get<std::string>()) << "preset." << key << "." << field << " differs from " << entry.path().filename();
+    }
+  }
+  EXPECT_GE(presets, 10);
 }
