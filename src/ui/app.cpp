@@ -49,7 +49,7 @@ void text_edited(App& app, attn::SequenceInput& seq) {
   if (seq.use_tokens) seq.use_tokens = false;  // typing switches explicit tokens back to text
   if (!seq.x.empty()) {
     seq.x.clear(), seq.x_rows = 0;
-    notify(app, "Explicit vectors dropped: the text now chooses the embeddings");
+    notify(app, tr("notice.vectors_dropped"));
   }
 }
 
@@ -96,8 +96,7 @@ void fit_to_tokens(App& app, attn::Config& c) {
     return o.head >= c.heads || o.row >= shape.rows || o.col >= shape.cols;
   });
   if (dropped > 0)
-    notify(app, std::to_string(dropped) + (dropped == 1 ? " edit was" : " edits were") +
-                    " dropped: the cell no longer exists at these sizes");
+    notify(app, trn("notice.edits_dropped", dropped, {{"n", (int)dropped}}));
 }
 
 }  // namespace
@@ -142,9 +141,8 @@ void sync_engine(App& app) {
   // Say what happened to the input when it was read again, not on every later recompute.
   if (app.engine.last_recomputed() & (1u << (int)attn::Stage::embed)) {
     if (r.dropped_tokens > 0)
-      notify(app, "Input clamped to " + std::to_string(r.n) + " tokens (" + std::to_string(r.dropped_tokens) +
-                      " more were left out)");
-    if (r.invalid_bytes > 0) notify(app, std::to_string(r.invalid_bytes) + " bytes of invalid UTF-8 shown as \xEF\xBF\xBD");
+      notify(app, trf("notice.input_clamped", {{"n", r.n}, {"dropped", r.dropped_tokens}}));
+    if (r.invalid_bytes > 0) notify(app, trn("notice.invalid_utf8", r.invalid_bytes, {{"n", r.invalid_bytes}}));
   }
 }
 
@@ -419,13 +417,13 @@ void cycle_mask(App& app) {
   mask.clear();
   if (!has_causal && !has_window) {
     mask.push_back({attn::MaskTerm::Kind::causal});
-    notify(app, "Mask: causal");
+    notify(app, tr("notice.mask_causal"));
   } else if (has_causal) {
     const attn::Result& r = app.engine.result();
     mask.push_back(attn::mask_kind(attn::MaskTerm::Kind::window).make(r.n, r.m));  // the table's default window
-    notify(app, "Mask: sliding window of " + std::to_string(mask.back().window) + " (causal)");
+    notify(app, trf("notice.mask_window", {{"n", mask.back().window}}));
   } else {
-    notify(app, "Mask: none");
+    notify(app, tr("notice.mask_none"));
   }
 }
 
