@@ -295,6 +295,26 @@
     languageCode = code;
     pageWords = text ? pageMessages(text) : {};
     document.documentElement.lang = code === 'pseudo' ? 'en' : code;
+    pageLabels();
+  }
+  // The page's own words outside the canvas: its title and what screen readers call its parts
+  // (index.html holds the English, which stays where a catalogue lacks a message).
+  const kPageLabels = [
+    ['title', null, 'page.title'], ['#canvas', 'aria-label', 'page.canvas'], ['#text-box', 'aria-label', 'page.text_box'],
+    ['#source-box', 'aria-label', 'page.source_box'], ['#a11y', 'aria-label', 'page.described'],
+  ];
+  const englishLabels = kPageLabels.map(([sel, attr]) => {
+    const el = document.querySelector(sel);
+    return el ? (attr ? el.getAttribute(attr) : el.textContent) : '';
+  });
+  function pageLabels() {
+    kPageLabels.forEach(([sel, attr, key], i) => {
+      const el = document.querySelector(sel);
+      if (!el) return;
+      const text = word(key, englishLabels[i]);
+      if (attr) el.setAttribute(attr, text);
+      else el.textContent = text;
+    });
   }
   async function chooseLanguage(code) {
     const list = JSON.parse(call('attnlab_languages'));

@@ -27,7 +27,7 @@ attn::MaskTerm* mask_toggle(App& app, Kind kind) {
   const attn::MaskKind& info = attn::mask_kind(kind);
   attn::MaskTerm* t = find_term(app.config, kind);
   bool on = t != nullptr;
-  const bool clicked = ImGui::Checkbox(tr_id_entry("mask", info.name, info.label), &on);
+  const bool clicked = checkbox(tr_id_entry("mask", info.name, info.label), &on);
   remember_item(app, (std::string("mask:") + info.name).c_str());
   if (clicked) {
     if (on) {
@@ -44,7 +44,7 @@ attn::MaskTerm* mask_toggle(App& app, Kind kind) {
 
 // A slider remembered as `name` (its ImGui ID too, whatever the label says in this language).
 bool slider_int(App& app, const char* name, const char* label, int* v, int lo, int hi, const char* help) {
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+  item_width_for(label, 0.55f);
   ImGui::PushID(name);
   const bool changed = ImGui::SliderInt(label, v, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::PopID();
@@ -68,7 +68,7 @@ void draw_controls_panel(App& app) {
     bool& tie = app.ui.tie_sizes;
     bool sizes_changed = slider_int(app, "d_model", "d_model", &c.d_model, 2, 512, tr("controls.d_model.help"));
     sizes_changed |= slider_int(app, "heads", tr("controls.heads"), &c.heads, 1, 16, tr("controls.heads.help"));
-    const bool tie_clicked = ImGui::Checkbox(tr_id("controls.tie", "tie"), &tie);
+    const bool tie_clicked = checkbox(tr_id("controls.tie", "tie"), &tie);
     remember_item(app, "tie_sizes");
     if (tie && (tie_clicked || sizes_changed)) c.d_k = c.d_v = std::max(1, c.d_model / std::max(c.heads, 1));
     help_marker(tr("controls.tie.help"));
@@ -86,7 +86,9 @@ void draw_controls_panel(App& app) {
       ImGui::PopStyleColor();
       remember_item(app, "sizes_note");
     } else if (concat_w != c.d_model) {
-      ImGui::TextDisabled("%s", trf("controls.concat", {{"heads", c.heads}, {"d_v", c.d_v}, {"concat", concat_w}, {"d_model", c.d_model}}).c_str());
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", trf("controls.concat", {{"heads", c.heads}, {"d_v", c.d_v}, {"concat", concat_w}, {"d_model", c.d_model}}).c_str());
+      ImGui::PopStyleColor();
       remember_item(app, "sizes_note");
     }
   }
@@ -118,7 +120,7 @@ void draw_controls_panel(App& app) {
       ImGui::PopStyleColor();
       remember_item(app, "model_origin");
     }
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    item_width_for(tr_id("controls.position", "position"), 0.55f);
     const std::string position_label = o.active && o.positional != attn::Positional::rope && c.positional == attn::Positional::none
                                            ? trf("controls.position.model", {{"positions", attn::to_string(o.positional)}})
                                            : std::string(tr_entry("positional", attn::to_string(c.positional), "label",
@@ -135,7 +137,7 @@ void draw_controls_panel(App& app) {
     help_marker(tr("controls.position.help"));
     const char* emb[] = {tr("controls.embedding.hashed"), tr("controls.embedding.table")};
     int emb_i = (int)c.embedding;
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    item_width_for(tr_id("controls.embedding", "embedding"), 0.55f);
     if (ImGui::Combo(tr_id("controls.embedding", "embedding"), &emb_i, emb, 2)) c.embedding = (attn::Embedding)emb_i;
     remember_item(app, "embedding");
     help_marker(tr("controls.embedding.help"));
@@ -157,7 +159,7 @@ void draw_controls_panel(App& app) {
       ImGui::DragFloat("##scale", &c.scale_value, 0.01f, -100.0f, 100.0f, "%.3f", ImGuiSliderFlags_AlwaysClamp);
       remember_item(app, "scale_value");
     }
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    item_width_for(tr_id("controls.temperature", "temperature"), 0.55f);
     ImGui::SliderFloat(tr_id("controls.temperature", "temperature"), &c.temperature, 0.05f, 20.0f, "%.3g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     remember_item(app, "temperature");
     help_marker(tr("controls.temperature.help"));
@@ -165,14 +167,16 @@ void draw_controls_panel(App& app) {
 
   if (ImGui::CollapsingHeader(tr_id("controls.masks", "Masks"), ImGuiTreeNodeFlags_DefaultOpen)) {
     remember_item(app, "header:Masks");
-    ImGui::TextDisabled("%s", tr("controls.masks.combine"));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", tr("controls.masks.combine"));
+    ImGui::PopStyleColor();
     mask_toggle(app, Kind::causal);
     if (attn::MaskTerm* w = mask_toggle(app, Kind::window)) {
       ImGui::Indent();
-      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+      item_width_for(tr_id("controls.window.width", "width"), 0.5f);
       ImGui::SliderInt(tr_id("controls.window.width", "width"), &w->window, 1, std::max(2, r.m), "%d", ImGuiSliderFlags_AlwaysClamp);
       remember_item(app, "window_width");
-      ImGui::Checkbox(tr_id("controls.window.back", "only look back"), &w->window_causal);
+      checkbox(tr_id("controls.window.back", "only look back"), &w->window_causal);
       remember_item(app, "window_causal");
       ImGui::Unindent();
     }
@@ -213,12 +217,12 @@ void draw_controls_panel(App& app) {
     if (ImGui::Button(tr_id("controls.reroll", "re-roll"))) c.seed = (c.seed * 6364136223846793005ull + 1442695040888963407ull) >> 33;
     remember_item(app, "reroll");
     help_marker(tr("controls.seed.help"));
-    ImGui::Checkbox(tr_id("controls.numbers", "numbers in cells"), &app.ui.show_numbers);
+    checkbox(tr_id("controls.numbers", "numbers in cells"), &app.ui.show_numbers);
     remember_item(app, "numbers");
-    ImGui::SameLine();
-    ImGui::Checkbox(tr_id("controls.weight_matrices", "W matrices"), &app.ui.show_weights);
+    same_line_if_fits(tr_id("controls.weight_matrices", "W matrices"));
+    checkbox(tr_id("controls.weight_matrices", "W matrices"), &app.ui.show_weights);
     remember_item(app, "weight_matrices");
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    item_width_for(tr_id("controls.ui_scale", "UI scale"), 0.5f);
     ImGui::SliderFloat(tr_id("controls.ui_scale", "UI scale"), &app.ui.ui_scale_edit, 0.75f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     remember_item(app, "ui_scale");
     if (ImGui::IsItemDeactivatedAfterEdit()) set_ui_scale(app, app.ui.ui_scale_edit);
