@@ -153,11 +153,11 @@
   // The link that reopens this setup: config, view, and presenter mode when it is on.
   function linkFor(configJson) {
     const extra = (presenterState ? '&present' + (lastState && lastState.high_contrast ? '&contrast=high' : '') : '') +
-                  '&lang=' + encodeURIComponent(languageCode);
+                  langPart();
     return location.href.split('#')[0] + '#c=' + toBase64Url(configJson) + '&v=' + toBase64Url(call('attnlab_view_state')) + extra;
   }
   window.attnlabShareRun = function (json) {
-    const url = location.href.split('#')[0] + '#train=' + toBase64Url(json) + '&lang=' + encodeURIComponent(languageCode);
+    const url = location.href.split('#')[0] + '#train=' + toBase64Url(json) + langPart();
     history.replaceState(null, '', url);
     if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).catch(() => {});
   };
@@ -265,6 +265,8 @@
     }
     return null;
   }
+  // "&lang=zh" for links the page makes; nothing for English, so English links stay as they always were.
+  function langPart() { return languageCode === 'en' ? '' : '&lang=' + encodeURIComponent(languageCode); }
   function linkLanguage() { return new URLSearchParams(location.search).get('lang') || hashParams().get('lang') || ''; }
   const catalogues = new Map();  // code -> Promise of its text
   function fetchCatalogue(code) {
@@ -494,7 +496,7 @@
     // What Learn mode's Inspect view shows: { open, step, mode, ablated, baseline, loss, accuracy, each }.
     inspectView() { return JSON.parse(call2('attnlab_inspect', 'view', '{}')); },
     // The link that trains the current run again (#train= its complete training config).
-    trainUrl() { return location.href.split('#')[0] + '#train=' + toBase64Url(call('attnlab_run_config')) + '&lang=' + encodeURIComponent(languageCode); },
+    trainUrl() { return location.href.split('#')[0] + '#train=' + toBase64Url(call('attnlab_run_config')) + langPart(); },
     // The UI's language: language() is the current code; language(code) switches to it (its catalogue
     // fetched from lang/ first when it is not built in) and resolves to the code, or rejects naming why.
     // languages(): [{ code, name, cjk, menu, builtin }] as the language menu offers them.

@@ -98,7 +98,7 @@ void draw_controls_panel(App& app) {
     int mode = c.cross ? 1 : 0;
     ImGui::RadioButton(tr_id("controls.self", "self"), &mode, 0);
     remember_item(app, "attention:self");
-    ImGui::SameLine();
+    same_line_if_fits(tr_id("controls.cross", "cross"));
     ImGui::RadioButton(tr_id("controls.cross", "cross"), &mode, 1);
     remember_item(app, "attention:cross");
     help_marker(tr("controls.self_cross.help"));
@@ -147,10 +147,10 @@ void draw_controls_panel(App& app) {
     help_marker(tr("controls.scale.help"));
     ImGui::RadioButton("1/\xE2\x88\x9A" "d_k", &sm, 0);
     remember_item(app, "scale:inv_sqrt_dk");
-    ImGui::SameLine();
+    same_line_if_fits(tr_id("controls.scale.none", "none"));
     ImGui::RadioButton(tr_id("controls.scale.none", "none"), &sm, 1);
     remember_item(app, "scale:none");
-    ImGui::SameLine();
+    same_line_if_fits(tr_id("controls.scale.custom", "custom"));
     ImGui::RadioButton(tr_id("controls.scale.custom", "custom"), &sm, 2);
     remember_item(app, "scale:custom");
     c.scale_mode = (attn::ScaleMode)sm;
