@@ -72,11 +72,11 @@
   const kBase64Url = /^[A-Za-z0-9_-]*$/;
   function decodePart(name, text) {  // base64url JSON -> value, or an Error saying what is wrong with it
     if (!kBase64Url.test(text))
-      return new Error('The link has characters that a link made by the lab never contains (after "' + name + '="): it was probably changed when it was copied or shared');
+      return new Error(words('page.link.characters', 'The link has characters that a link made by the lab never contains (after "{name}="): it was probably changed when it was copied or shared', { name }));
     try {
       return JSON.parse(fromBase64Url(text));
     } catch (e) {
-      return new Error('The link is incomplete or damaged (after "' + name + '="), perhaps cut short when it was copied');
+      return new Error(words('page.link.damaged', 'The link is incomplete or damaged (after "{name}="), perhaps cut short when it was copied', { name }));
     }
   }
   function hashParams() {  // "#c=..&v=..&present" -> Map (the values undecoded)
@@ -93,7 +93,7 @@
     if (!h.has('c')) return null;
     const config = decodePart('c', h.get('c'));
     if (config instanceof Error) return { error: config.message };
-    if (config === null || typeof config !== 'object' || Array.isArray(config)) return { error: 'The link does not hold a lab setup (after "c=")' };
+    if (config === null || typeof config !== 'object' || Array.isArray(config)) return { error: word('page.link.no_setup', 'The link does not hold a lab setup (after "c=")') };
     if (h.has('v')) {
       const view = decodePart('v', h.get('v'));
       if (view instanceof Error) return { error: view.message };
@@ -107,7 +107,7 @@
     if (!h.has('train')) return null;
     const run = decodePart('train', h.get('train'));
     if (run instanceof Error) return { error: run.message };
-    if (run === null || typeof run !== 'object' || Array.isArray(run)) return { error: 'The link does not hold a training setup (after "train=")' };
+    if (run === null || typeof run !== 'object' || Array.isArray(run)) return { error: word('page.link.no_training', 'The link does not hold a training setup (after "train=")') };
     return run;
   }
   // #preset=<key> or ?preset=<key>: a built-in preset (attnlab.presets() lists the keys).
@@ -123,7 +123,8 @@
     const preset = presetFromLink();
     const run = trainFromHash();
     const unknown = [...hashParams().keys()].filter((k) => !kLinkParts.has(k));
-    const instead = linkOpened ? 'The lab still shows what it showed before.' : 'The lab opened with its own example sentence instead.';
+    const instead = linkOpened ? word('page.link.still', 'The lab still shows what it showed before.')
+                               : word('page.link.instead', 'The lab opened with its own example sentence instead.');
     linkOpened = true;
     let reason = '';
     try {
@@ -139,7 +140,7 @@
       } else if (preset) {
         api.preset(preset);
       } else if (unknown.length) {
-        reason = 'The link asks for "' + unknown[0] + '", which the lab does not know (its links use c=, train=, preset= and present)';
+        reason = words('page.link.unknown', 'The link asks for "{part}", which the lab does not know (its links use c=, train=, preset= and present)', { part: unknown[0] });
       }
     } catch (e) {
       reason = 'The setup in the link was refused: ' + e.message;
@@ -147,7 +148,7 @@
     if (reason) {
       const what = run ? 'training link' : shared ? 'link to a lab setup' : preset ? 'preset link' : 'link';
       console.warn('Attention Lab: the link could not be used: ' + reason);
-      call2('attnlab_problem', 'This ' + what + ' could not be opened', reason + '. ' + instead);
+      call2('attnlab_problem', words('page.link.failed.' + what.replace(/ /g, '_'), 'This ' + what + ' could not be opened'), reason + '. ' + instead);
     }
   }
   // The link that reopens this setup: config, view, and presenter mode when it is on.
@@ -186,9 +187,10 @@
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-      tell('Saved ' + name + ' (' + sizeWords(blob.size) + ') to your downloads');
+      tell(words('page.saved', 'Saved {name} ({size}) to your downloads', { name, size: sizeWords(blob.size) }));
     } catch (e) {
-      problem(name + ' could not be saved', 'The browser refused the download: ' + (e && e.message ? e.message : e) + '. Nothing was saved.');
+      problem(words('page.not_saved', '{name} could not be saved', { name }),
+              words('page.download_refused', 'The browser refused the download: {reason}. Nothing was saved.', { reason: e && e.message ? e.message : e }));
     }
   }
   function sizeWords(bytes) {
@@ -222,7 +224,8 @@
     try {
       blob = dataUrlBlob(canvasPng(x, y, w, h));
     } catch (e) {
-      problem(name + ' could not be saved', 'The picture could not be read from the screen (' + (e && e.message ? e.message : e) + '). Nothing was saved.');
+      problem(words('page.not_saved', '{name} could not be saved', { name }),
+              words('page.picture_unreadable', 'The picture could not be read from the screen ({reason}). Nothing was saved.', { reason: e && e.message ? e.message : e }));
       return;
     }
     saveBlob(name, blob);
@@ -237,6 +240,8 @@
   let languageCode = 'en';
   let pageWords = {};
   function word(key, english) { return pageWords[key] || english; }
+  // The same with {placeholders} filled in from `args`.
+  function words(key, english, args) { return word(key, english).replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m)); }
   // page.* messages of a catalogue's text (the format's plain lines and indented continuations).
   function pageMessages(text) {
     const out = {};

@@ -226,3 +226,19 @@ TEST(Catalogues, PresetsAreInEnglish) {
   }
   EXPECT_GE(presets, 10);
 }
+
+// The page's own words (web/app.js) keep their English beside the key, for a page that cannot read a
+// catalogue: that English must be en.txt's, so the two never drift apart.
+TEST(Catalogues, PageWordsMatchEnglish) {
+  const Catalog en = load(kLangDir / "en.txt");
+  const std::string js = read(fs::path(ATTNLAB_SOURCE_DIR) / "web" / "app.js");
+  const std::regex call(R"(\bwords?\('(page\.[A-Za-z0-9_.]+)',\s*'((?:[^'\\]|\\.)*)')");
+  int found = 0;
+  for (auto it = std::sregex_iterator(js.begin(), js.end(), call); it != std::sregex_iterator(); ++it) {
+    ++found;
+    const attn::i18n::Message* m = en.find((*it)[1].str());
+    ASSERT_NE(m, nullptr) << "web/app.js uses " << (*it)[1] << ", which en.txt lacks";
+    EXPECT_EQ(m->text, (*it)[2].str()) << "web/app.js's English for " << (*it)[1] << " differs from en.txt's";
+  }
+  EXPECT_GT(found, 10);
+}
