@@ -35,11 +35,12 @@ bool checkbox(const char* label, bool* v) {
   const std::string visible = hashes ? std::string(label, hashes) : std::string(label);
   const std::string id = hashes ? std::string(hashes) : "##" + visible;
   ImGui::BeginGroup();
-  const bool changed = ImGui::Checkbox(id.c_str(), v);
+  bool changed = ImGui::Checkbox(id.c_str(), v);
   ImGui::SameLine(0, st.ItemInnerSpacing.x);
   ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - marker_width());
   ImGui::TextUnformatted(visible.c_str());
   ImGui::PopTextWrapPos();
+  if (ImGui::IsItemClicked()) *v = !*v, changed = true;  // the label toggles the box, as Checkbox's own does
   ImGui::EndGroup();
   return changed;
 }
