@@ -27,7 +27,7 @@ attn::MaskTerm* mask_toggle(App& app, Kind kind) {
   const attn::MaskKind& info = attn::mask_kind(kind);
   attn::MaskTerm* t = find_term(app.config, kind);
   bool on = t != nullptr;
-  const bool clicked = checkbox(tr_id_entry("mask", info.name, info.label), &on);
+  const bool clicked = checkbox(tr_id_entry("mask", info.name, info.label), &on, true);
   remember_item(app, (std::string("mask:") + info.name).c_str());
   if (clicked) {
     if (on) {
@@ -68,7 +68,7 @@ void draw_controls_panel(App& app) {
     bool& tie = app.ui.tie_sizes;
     bool sizes_changed = slider_int(app, "d_model", "d_model", &c.d_model, 2, 512, tr("controls.d_model.help"));
     sizes_changed |= slider_int(app, "heads", tr("controls.heads"), &c.heads, 1, 16, tr("controls.heads.help"));
-    const bool tie_clicked = checkbox(tr_id("controls.tie", "tie"), &tie);
+    const bool tie_clicked = checkbox(tr_id("controls.tie", "tie"), &tie, true);
     remember_item(app, "tie_sizes");
     if (tie && (tie_clicked || sizes_changed)) c.d_k = c.d_v = std::max(1, c.d_model / std::max(c.heads, 1));
     help_marker(tr("controls.tie.help"));
@@ -98,7 +98,7 @@ void draw_controls_panel(App& app) {
     int mode = c.cross ? 1 : 0;
     ImGui::RadioButton(tr_id("controls.self", "self"), &mode, 0);
     remember_item(app, "attention:self");
-    same_line_if_fits(tr_id("controls.cross", "cross"));
+    same_line_if_fits(tr_id("controls.cross", "cross"), true);
     ImGui::RadioButton(tr_id("controls.cross", "cross"), &mode, 1);
     remember_item(app, "attention:cross");
     help_marker(tr("controls.self_cross.help"));

@@ -26,10 +26,10 @@ void item_width_for(const char* label, float share) {
   ImGui::SetNextItemWidth(std::max(avail / 3.0f, std::min(avail * share, avail - label_w)));
 }
 
-bool checkbox(const char* label, bool* v) {
+bool checkbox(const char* label, bool* v, bool marker) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float w = ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
-  if (w + marker_width() <= ImGui::GetContentRegionAvail().x) return ImGui::Checkbox(label, v);
+  if (w + (marker ? marker_width() : 0.0f) <= ImGui::GetContentRegionAvail().x) return ImGui::Checkbox(label, v);
   // The box alone (the same id), then the label wrapped beside it.
   const char* hashes = std::strstr(label, "##");
   const std::string visible = hashes ? std::string(label, hashes) : std::string(label);
@@ -37,7 +37,7 @@ bool checkbox(const char* label, bool* v) {
   ImGui::BeginGroup();
   bool changed = ImGui::Checkbox(id.c_str(), v);
   ImGui::SameLine(0, st.ItemInnerSpacing.x);
-  ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - marker_width());
+  ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - (marker ? marker_width() : 0.0f));
   ImGui::TextUnformatted(visible.c_str());
   ImGui::PopTextWrapPos();
   if (ImGui::IsItemClicked()) *v = !*v, changed = true;  // the label toggles the box, as Checkbox's own does
@@ -45,10 +45,10 @@ bool checkbox(const char* label, bool* v) {
   return changed;
 }
 
-void same_line_if_fits(const char* label) {
+void same_line_if_fits(const char* label, bool marker) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float w = ImGui::GetFrameHeight() + ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * st.ItemInnerSpacing.x;
-  if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + w + marker_width() <= right_edge()) ImGui::SameLine();
+  if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + w + (marker ? marker_width() : 0.0f) <= right_edge()) ImGui::SameLine();
 }
 
 void help_marker(const char* text) {

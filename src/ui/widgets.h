@@ -14,9 +14,11 @@ void help_marker(const char* text);
 // room, never under a third of the line.
 void item_width_for(const char* label, float share);
 // A checkbox whose label wraps beside the box when it is longer than the line ("###id" labels keep their id).
-bool checkbox(const char* label, bool* v);
-// SameLine() when a button or checkbox labelled `label` still fits on this line; else it starts the next.
-void same_line_if_fits(const char* label);
+// marker: a help_marker() follows it on the same line, so its room is kept too.
+bool checkbox(const char* label, bool* v, bool marker = false);
+// SameLine() when a button or checkbox labelled `label` (and its help marker, if `marker`) still fits on
+// this line; else it starts the next.
+void same_line_if_fits(const char* label, bool marker = false);
 
 // A token as a rounded chip. Returns true when clicked; `hovered` reports the mouse.
 bool token_chip(const std::string& token, int index, bool selected, bool highlighted, bool* hovered,
