@@ -10,7 +10,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mode=${1:-all}
 
-demo_pkgs=(cmake make g++ python3 nodejs emscripten libglm-dev nlohmann-json3-dev fonts-dejavu-core dpkg-dev xz-utils)
+demo_pkgs=(cmake make g++ python3 nodejs emscripten libglm-dev nlohmann-json3-dev fonts-dejavu-core fonts-wqy-microhei python3-fonttools dpkg-dev xz-utils)
 test_pkgs=(git libglfw3-dev libgtest-dev
            libopenblas-dev python3-numpy xvfb xauth x11-utils imagemagick xdotool chromium npm
            libgl1-mesa-dri clang libclang-rt-dev wabt)

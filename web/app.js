@@ -72,11 +72,11 @@
   const kBase64Url = /^[A-Za-z0-9_-]*$/;
   function decodePart(name, text) {  // base64url JSON -> value, or an Error saying what is wrong with it
     if (!kBase64Url.test(text))
-      return new Error('The link has characters that a link made by the lab never contains (after "' + name + '="): it was probably changed when it was copied or shared');
+      return new Error(words('page.link.characters', 'The link has characters that a link made by the lab never contains (after "{name}="): it was probably changed when it was copied or shared', { name }));
     try {
       return JSON.parse(fromBase64Url(text));
     } catch (e) {
-      return new Error('The link is incomplete or damaged (after "' + name + '="), perhaps cut short when it was copied');
+      return new Error(words('page.link.damaged', 'The link is incomplete or damaged (after "{name}="), perhaps cut short when it was copied', { name }));
     }
   }
   function hashParams() {  // "#c=..&v=..&present" -> Map (the values undecoded)
@@ -93,7 +93,7 @@
     if (!h.has('c')) return null;
     const config = decodePart('c', h.get('c'));
     if (config instanceof Error) return { error: config.message };
-    if (config === null || typeof config !== 'object' || Array.isArray(config)) return { error: 'The link does not hold a lab setup (after "c=")' };
+    if (config === null || typeof config !== 'object' || Array.isArray(config)) return { error: word('page.link.no_setup', 'The link does not hold a lab setup (after "c=")') };
     if (h.has('v')) {
       const view = decodePart('v', h.get('v'));
       if (view instanceof Error) return { error: view.message };
@@ -107,7 +107,7 @@
     if (!h.has('train')) return null;
     const run = decodePart('train', h.get('train'));
     if (run instanceof Error) return { error: run.message };
-    if (run === null || typeof run !== 'object' || Array.isArray(run)) return { error: 'The link does not hold a training setup (after "train=")' };
+    if (run === null || typeof run !== 'object' || Array.isArray(run)) return { error: word('page.link.no_training', 'The link does not hold a training setup (after "train=")') };
     return run;
   }
   // #preset=<key> or ?preset=<key>: a built-in preset (attnlab.presets() lists the keys).
@@ -116,14 +116,15 @@
     return hash.get('preset') || new URLSearchParams(location.search).get('preset');
   }
   // Parts of a link the lab reads; anything else is named in the notice (a typo, an old link).
-  const kLinkParts = new Set(['c', 'v', 'train', 'preset', 'present', 'contrast', 'scale']);
+  const kLinkParts = new Set(['c', 'v', 'train', 'preset', 'present', 'contrast', 'scale', 'lang']);
   let linkOpened = false;  // the page has opened a link before (a later one replaces what is shown)
   function applyLink() {
     const shared = configFromHash();
     const preset = presetFromLink();
     const run = trainFromHash();
     const unknown = [...hashParams().keys()].filter((k) => !kLinkParts.has(k));
-    const instead = linkOpened ? 'The lab still shows what it showed before.' : 'The lab opened with its own example sentence instead.';
+    const instead = linkOpened ? word('page.link.still', 'The lab still shows what it showed before.')
+                               : word('page.link.instead', 'The lab opened with its own example sentence instead.');
     linkOpened = true;
     let reason = '';
     try {
@@ -139,7 +140,7 @@
       } else if (preset) {
         api.preset(preset);
       } else if (unknown.length) {
-        reason = 'The link asks for "' + unknown[0] + '", which the lab does not know (its links use c=, train=, preset= and present)';
+        reason = words('page.link.unknown', 'The link asks for "{part}", which the lab does not know (its links use c=, train=, preset= and present)', { part: unknown[0] });
       }
     } catch (e) {
       reason = 'The setup in the link was refused: ' + e.message;
@@ -147,16 +148,17 @@
     if (reason) {
       const what = run ? 'training link' : shared ? 'link to a lab setup' : preset ? 'preset link' : 'link';
       console.warn('Attention Lab: the link could not be used: ' + reason);
-      call2('attnlab_problem', 'This ' + what + ' could not be opened', reason + '. ' + instead);
+      call2('attnlab_problem', words('page.link.failed.' + what.replace(/ /g, '_'), 'This ' + what + ' could not be opened'), reason + '. ' + instead);
     }
   }
   // The link that reopens this setup: config, view, and presenter mode when it is on.
   function linkFor(configJson) {
-    const extra = presenterState ? '&present' + (lastState && lastState.high_contrast ? '&contrast=high' : '') : '';
+    const extra = (presenterState ? '&present' + (lastState && lastState.high_contrast ? '&contrast=high' : '') : '') +
+                  langPart();
     return location.href.split('#')[0] + '#c=' + toBase64Url(configJson) + '&v=' + toBase64Url(call('attnlab_view_state')) + extra;
   }
   window.attnlabShareRun = function (json) {
-    const url = location.href.split('#')[0] + '#train=' + toBase64Url(json);
+    const url = location.href.split('#')[0] + '#train=' + toBase64Url(json) + langPart();
     history.replaceState(null, '', url);
     if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(url).catch(() => {});
   };
@@ -185,9 +187,10 @@
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-      tell('Saved ' + name + ' (' + sizeWords(blob.size) + ') to your downloads');
+      tell(words('page.saved', 'Saved {name} ({size}) to your downloads', { name, size: sizeWords(blob.size) }));
     } catch (e) {
-      problem(name + ' could not be saved', 'The browser refused the download: ' + (e && e.message ? e.message : e) + '. Nothing was saved.');
+      problem(words('page.not_saved', '{name} could not be saved', { name }),
+              words('page.download_refused', 'The browser refused the download: {reason}. Nothing was saved.', { reason: e && e.message ? e.message : e }));
     }
   }
   function sizeWords(bytes) {
@@ -221,10 +224,131 @@
     try {
       blob = dataUrlBlob(canvasPng(x, y, w, h));
     } catch (e) {
-      problem(name + ' could not be saved', 'The picture could not be read from the screen (' + (e && e.message ? e.message : e) + '). Nothing was saved.');
+      problem(words('page.not_saved', '{name} could not be saved', { name }),
+              words('page.picture_unreadable', 'The picture could not be read from the screen ({reason}). Nothing was saved.', { reason: e && e.message ? e.message : e }));
       return;
     }
     saveBlob(name, blob);
+  };
+
+  // ---- languages (docs/translating.md) ------------------------------------------------------------
+  // The lab's words come from the catalogues (assets/lang/<code>.txt): English is built into
+  // attnlab.wasm; another language's catalogue is fetched from lang/ (this page's origin) when it is
+  // chosen: by ?lang= or #…&lang= in the link, else the browser's languages, else English; later by
+  // the language menu or attnlab.language(code). The page's own words (loading, errors) are the
+  // catalogue's page.* messages; the English written here shows only where no catalogue can be read.
+  let languageCode = 'en';
+  let pageWords = {};
+  function word(key, english) { return pageWords[key] || english; }
+  // The same with {placeholders} filled in from `args`.
+  function words(key, english, args) { return word(key, english).replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m)); }
+  // page.* messages of a catalogue's text (the format's plain lines and indented continuations).
+  function pageMessages(text) {
+    const out = {};
+    let last = null;
+    for (const raw of String(text).split('\n')) {
+      const line = raw.replace(/\r$/, '');
+      if (/^[ \t]+\S/.test(line) && !/^\s*#/.test(line)) { if (last) out[last] += ' ' + line.trim(); continue; }
+      last = null;
+      const m = /^\s*(page\.[A-Za-z0-9_.-]+)\s*=\s*(.*?)\s*$/.exec(line);
+      if (m) { last = m[1]; out[last] = m[2].replace(/\\n/g, '\n'); }
+    }
+    return out;
+  }
+  let languageIndex = null;  // lang/index.json: [{ code, name, cjk, file }]
+  function languagesOffered() {
+    if (!languageIndex) languageIndex = fetch('lang/index.json').then((r) => (r.ok ? r.json() : [])).catch(() => []);
+    return languageIndex;
+  }
+  // "de-AT" -> "de", "zh-Hans-CN" -> "zh": the longest prefix that a catalogue has.
+  function matchLanguage(list, wanted) {
+    let w = String(wanted || '').toLowerCase().replace(/_/g, '-');
+    while (w) {
+      const hit = list.find((l) => l.code.toLowerCase() === w);
+      if (hit) return hit.code;
+      w = w.includes('-') ? w.slice(0, w.lastIndexOf('-')) : '';
+    }
+    return null;
+  }
+  // "&lang=zh" for links the page makes; nothing for English, so English links stay as they always were.
+  function langPart() { return languageCode === 'en' ? '' : '&lang=' + encodeURIComponent(languageCode); }
+  function linkLanguage() { return new URLSearchParams(location.search).get('lang') || hashParams().get('lang') || ''; }
+  const catalogues = new Map();  // code -> Promise of its text
+  function fetchCatalogue(code) {
+    if (!catalogues.has(code)) {
+      catalogues.set(code, fetch('lang/' + encodeURIComponent(code) + '.txt').then((r) => {
+        if (!r.ok) throw new Error('lang/' + code + '.txt: HTTP ' + r.status);
+        return r.text();
+      }));
+      catalogues.get(code).catch(() => catalogues.delete(code));  // a later choice tries again
+    }
+    return catalogues.get(code);
+  }
+  // The first language, decided while attnlab.wasm downloads.
+  const firstLanguage = languagesOffered().then(async (list) => {
+    const wanted = [linkLanguage(), ...(navigator.languages || [navigator.language])].filter(Boolean);
+    let code = 'en';
+    for (const w of wanted) { const m = matchLanguage(list, w); if (m) { code = m; break; } }
+    const entry = list.find((l) => l.code === code);
+    const text = entry && entry.file ? await fetchCatalogue(code).catch(() => '') : '';
+    if (text) pageWords = pageMessages(text);
+    if (loadingText && !engineStarted) loadingText.textContent = word('page.loading', loadingText.textContent);
+    return { code: text || !(entry && entry.file) ? code : 'en', text };
+  }).catch(() => ({ code: 'en', text: '' }));
+  function setLanguage(code, text) {
+    const err = call2('attnlab_set_language', code, text || '');
+    if (err) throw new Error(err);
+    if (call('attnlab_language') !== code) return;  // the lab asked for the catalogue: it comes back here
+    languageCode = code;
+    pageWords = text ? pageMessages(text) : {};
+    document.documentElement.lang = code === 'pseudo' ? 'en' : code;
+    pageLabels();
+  }
+  // The page's own words outside the canvas: its title and what screen readers call its parts
+  // (index.html holds the English, which stays where a catalogue lacks a message).
+  const kPageLabels = [
+    ['title', null, 'page.title'], ['#canvas', 'aria-label', 'page.canvas'], ['#text-box', 'aria-label', 'page.text_box'],
+    ['#source-box', 'aria-label', 'page.source_box'], ['#a11y', 'aria-label', 'page.described'],
+  ];
+  const englishLabels = kPageLabels.map(([sel, attr]) => {
+    const el = document.querySelector(sel);
+    return el ? (attr ? el.getAttribute(attr) : el.textContent) : '';
+  });
+  function pageLabels() {
+    kPageLabels.forEach(([sel, attr, key], i) => {
+      const el = document.querySelector(sel);
+      if (!el) return;
+      const text = word(key, englishLabels[i]);
+      if (attr) el.setAttribute(attr, text);
+      else el.textContent = text;
+    });
+  }
+  async function chooseLanguage(code) {
+    const list = JSON.parse(call('attnlab_languages'));
+    const entry = list.find((l) => l.code === code);
+    if (!entry) throw new Error('language: unknown code "' + code + '" (attnlab.languages() lists them)');
+    const text = entry.builtin ? '' : await fetchCatalogue(code);
+    setLanguage(code, text);
+    return code;
+  }
+  // The language menu in the lab chose a language whose catalogue is not built in.
+  window.attnlabLoadLanguage = function (code) {
+    fetchCatalogue(code).then((text) => setLanguage(code, text)).catch((e) => {
+      problem(word('page.language_failed', 'This language could not be loaded'), String(e.message || e));
+    });
+  };
+  // The CJK font (fonts/cjk.ttf, a subset of WenQuanYi Micro Hei), fetched once, when a CJK language
+  // or CJK text first needs it; its bytes stay in the WebAssembly heap for the page's lifetime.
+  window.attnlabLoadCjkFont = function () {
+    fetch('fonts/cjk.ttf').then((r) => {
+      if (!r.ok) throw new Error('fonts/cjk.ttf: HTTP ' + r.status);
+      return r.arrayBuffer();
+    }).then((buf) => {
+      const M = window.Module;
+      const ptr = M._malloc(buf.byteLength);
+      M.HEAPU8.set(new Uint8Array(buf), ptr);
+      M._attnlab_set_cjk_font(ptr, buf.byteLength);
+    }).catch((e) => console.warn('Attention Lab: the CJK font could not be loaded: ' + (e.message || e)));
   };
 
   // ---- the WebAssembly module --------------------------------------------------------------------
@@ -274,7 +398,7 @@
       const out = { views: {}, widgets: {} };
       out.ui = raw._ui;
       out.windows = {};
-      for (const [name, r] of Object.entries(raw._windows || {})) out.windows[name] = { x: r.x * k, y: r.y * k, w: r.w * k, h: r.h * k, scroll: r.scroll };
+      for (const [name, r] of Object.entries(raw._windows || {})) out.windows[name] = { x: r.x * k, y: r.y * k, w: r.w * k, h: r.h * k, scroll: r.scroll, clipped: r.clipped };
       out.ui.display_w *= k;
       out.ui.display_h *= k;
       out.ui.font_px *= k;
@@ -377,7 +501,18 @@
     // What Learn mode's Inspect view shows: { open, step, mode, ablated, baseline, loss, accuracy, each }.
     inspectView() { return JSON.parse(call2('attnlab_inspect', 'view', '{}')); },
     // The link that trains the current run again (#train= its complete training config).
-    trainUrl() { return location.href.split('#')[0] + '#train=' + toBase64Url(call('attnlab_run_config')); },
+    trainUrl() { return location.href.split('#')[0] + '#train=' + toBase64Url(call('attnlab_run_config')) + langPart(); },
+    // The UI's language: language() is the current code; language(code) switches to it (its catalogue
+    // fetched from lang/ first when it is not built in) and resolves to the code, or rejects naming why.
+    // languages(): [{ code, name, cjk, menu, builtin }] as the language menu offers them.
+    language(code) {
+      if (code === undefined) return call('attnlab_language');
+      return chooseLanguage(String(code));
+    },
+    languages() { return JSON.parse(call('attnlab_languages')); },
+    // Draws a frame and returns every text the lab's widgets drew in it, one line per line on screen
+    // (what a test reads to find words that did not come from the catalogue).
+    drawnText() { return call('attnlab_drawn_text'); },
     version: '1',
   };
 
@@ -399,22 +534,23 @@
           chunks.push(value);
           got += value.length;
           if (total) bar.value = Math.round((100 * got) / total);
-          loadingText.textContent = 'Loading the attention engine… ' + (got / 1048576).toFixed(1) + ' MB';
+          loadingText.textContent = word('page.loading_mb', 'Loading the attention engine… {mb} MB').replace('{mb}', (got / 1048576).toFixed(1));
         }
         const bytes = new Uint8Array(got);
         let at = 0;
         for (const c of chunks) { bytes.set(c, at); at += c.length; }
-        loadingText.textContent = 'Starting…';
+        loadingText.textContent = word('page.starting', 'Starting…');
         const { instance, module } = await WebAssembly.instantiate(bytes, imports);
         done(instance, module);
       }).catch((e) => {
-        fatal('Attention Lab could not start', String(e.message || e));
+        fatal(word('page.cannot_start', 'Attention Lab could not start'), String(e.message || e));
         rejectReady(e);
       });
       return {};
     },
     attnlabFirstFrame() {
       engineStarted = true;
+      firstLanguage.then(({ code, text }) => { if (code !== 'en') setLanguage(code, text); });
       loading.hidden = true;
       document.getElementById('canvas').focus();
       applyLink();
@@ -427,7 +563,7 @@
     },
     attnlabPageState(json) { pageState(JSON.parse(json)); },
     onAbort(what) {
-      fatal('Attention Lab stopped', 'Something went wrong inside the engine: ' + what);
+      fatal(word('page.stopped', 'Attention Lab stopped'), word('page.stopped.detail', 'Something went wrong inside the engine: {what}').replace('{what}', what));
       rejectReady(new Error(String(what)));
     },
   };
@@ -653,6 +789,6 @@
 
   const script = document.createElement('script');
   script.src = 'attnlab.js';
-  script.onerror = () => fatal('Attention Lab could not start', 'attnlab.js is missing from this folder.');
+  script.onerror = () => fatal(word('page.cannot_start', 'Attention Lab could not start'), word('page.missing_js', 'attnlab.js is missing from this folder.'));
   document.body.appendChild(script);
 })();

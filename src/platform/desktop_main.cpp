@@ -38,6 +38,7 @@
 #include "glfw_input.h"
 #include "imgui_impl_glfw.h"
 #include "gl_renderer.h"
+#include "i18n.h"
 #include "learn.h"
 #include "session_link.h"
 #include "png_write.h"
@@ -47,6 +48,7 @@ namespace {
 
 struct Options {
   std::string config_path, preset, screenshot;
+  std::string lang;  // --lang CODE; empty: the system locale (LC_ALL, LC_MESSAGES, LANG), else English
   int width = 1600, height = 900, frames = 0;
   float scale = 1.0f, seconds = 0.0f;
   bool print_config = false, print_view = false, print_stats = false, print_layout = false, fullscreen = false, present = false,
@@ -80,13 +82,14 @@ bool parse_args(int argc, char** argv, Options& o) {
     else if (a == "--fullscreen") o.fullscreen = true;
     else if (a == "--present") o.present = true;
     else if (a == "--high-contrast") o.high_contrast = true;
+    else if (a == "--lang" && more) o.lang = argv[++i];
     else if (a == "--train" && more) o.train_path = argv[++i];
     else if (a == "--model" && more) o.model_path = argv[++i];
     else if (a == "--print-train") o.print_train = true;
     else if (a == "--until-trained") o.until_trained = true;
     else if (a == "--train-in-frames") o.train_in_frames = true;
     else {
-      std::fprintf(stderr, "usage: attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats] [--print-layout] [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train] [--train-in-frames]\n");
+      std::fprintf(stderr, "usage: attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--lang CODE] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats] [--print-layout] [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train] [--train-in-frames]\n");
       return false;
     }
   }
@@ -173,6 +176,28 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // The language: --lang, else the system locale's (LANGUAGE's first entry, LC_ALL, LC_MESSAGES, LANG), else English.
+  if (!opt.lang.empty()) {
+    if (!attnlab::match_language(opt.lang)) {
+      std::fprintf(stderr, "attnlab: --lang %s: unknown language (known:", opt.lang.c_str());
+      for (const attnlab::Language& l : attnlab::languages()) std::fprintf(stderr, " %s", l.code);
+      std::fprintf(stderr, ")\n");
+      return 2;
+    }
+  }
+  const attnlab::Language* lang = attnlab::match_language(opt.lang);
+  for (const char* var : {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"}) {
+    const char* v = std::getenv(var);
+    if (lang || !v || !*v) continue;
+    const std::string first = std::string(v).substr(0, std::string(v).find(':'));
+    lang = attnlab::match_language(first);
+    if (first == "C" || first == "POSIX") break;
+  }
+  if (lang) attnlab::choose_language(app, lang->code);
+  if (attnlab::embedded_cjk_font_size() > 0) {
+    attnlab::set_cjk_font(app, attnlab::embedded_cjk_font(), attnlab::embedded_cjk_font_size());
+    app.fonts_dirty = true;
+  }
   app.ui.presenter = opt.present;
   app.ui.high_contrast = opt.high_contrast;
 
@@ -197,8 +222,8 @@ int main(int argc, char** argv) {
   GLFWmonitor* monitor = opt.fullscreen ? glfwGetPrimaryMonitor() : nullptr;
   const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
   if (opt.fullscreen && !mode) std::fprintf(stderr, "attnlab: no monitor for --fullscreen; opening a window\n");
-  GLFWwindow* window = mode ? glfwCreateWindow(mode->width, mode->height, "Attention Lab", monitor, nullptr)
-                            : glfwCreateWindow(opt.width, opt.height, "Attention Lab", nullptr, nullptr);
+  GLFWwindow* window = mode ? glfwCreateWindow(mode->width, mode->height, attnlab::tr("app.title"), monitor, nullptr)
+                            : glfwCreateWindow(opt.width, opt.height, attnlab::tr("app.title"), nullptr, nullptr);
   if (!window) {
     std::fprintf(stderr, "attnlab: cannot create an OpenGL 3.2 window\n");
     glfwTerminate();
@@ -227,13 +252,14 @@ int main(int argc, char** argv) {
     std::string text, err;
     const std::string name = std::filesystem::path(paths[0]).filename().string();
     if (read_file(paths[0], text, err)) attnlab::open_file_text(*g_app, name, text);
-    else attnlab::report_problem(*g_app, "A file could not be opened", name + " was not opened: " + err + ". Nothing changed.");
+    else attnlab::report_problem(*g_app, attnlab::tr("problem.file.title"), attnlab::trf("problem.file.detail", {{"name", name}, {"reason", err}}));
   });
   // The Export menu saves into the current folder and says where.
   app.download = [&app](const std::string& name, const std::string&, const std::string& data) {
     std::ofstream out(name, std::ios::binary);
     out.write(data.data(), (std::streamsize)data.size());
-    attnlab::notify(app, out ? "Saved " + name + " in " + std::filesystem::current_path().string() : "Cannot write " + name);
+    attnlab::notify(app, out ? attnlab::trf("notice.saved_in", {{"name", name}, {"folder", std::filesystem::current_path().string()}})
+                             : attnlab::trf("notice.cannot_write", {{"name", name}}));
   };
   std::string png_name;  // a PNG asked for this frame, saved once the frame is drawn
   attnlab::View png_view = attnlab::View::count;

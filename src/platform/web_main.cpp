@@ -10,7 +10,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "app.h"
+#include "i18n.h"
 #include "config_json.h"
 #include "gl_textures.h"
 #include "glfw_input.h"
@@ -61,6 +64,9 @@ EM_JS(void, js_share_run, (const char* json), { if (window.attnlabShareRun) wind
 EM_JS(void, js_open_file, (), { if (window.attnlabOpenFile) window.attnlabOpenFile(); });
 EM_JS(void, js_first_frame, (), { if (Module.attnlabFirstFrame) Module.attnlabFirstFrame(); });
 EM_JS(void, js_page_state, (const char* json), { if (Module.attnlabPageState) Module.attnlabPageState(UTF8ToString(json)); });
+// Languages (app.js): a catalogue that is not compiled in, and the CJK font, fetched from the page's origin.
+EM_JS(void, js_load_language, (const char* code), { if (window.attnlabLoadLanguage) window.attnlabLoadLanguage(UTF8ToString(code)); });
+EM_JS(void, js_load_cjk_font, (), { if (window.attnlabLoadCjkFont) window.attnlabLoadCjkFont(); });
 
 // Tells the page what it mirrors in HTML after a frame, when it changed: where the text boxes are
 // (real <textarea>s lie over them, so phones open their keyboard and IMEs work), their text, the
@@ -261,6 +267,14 @@ EMSCRIPTEN_KEEPALIVE void attnlab_redraw() {
   main_loop(g_shell);
 }
 
+// Draws a frame now and returns every text its widgets drew, line by line (tests look for text that
+// did not come from the catalogue; docs/web-api.md).
+EMSCRIPTEN_KEEPALIVE const char* attnlab_drawn_text() {
+  g_shell->app.capture_text = true;
+  attnlab_redraw();
+  return reply(g_shell->app.drawn_text);
+}
+
 // Starts the frame statistics afresh (so a measurement does not include start-up frames).
 EMSCRIPTEN_KEEPALIVE void attnlab_reset_stats() {
   g_shell->app.stats = {};
@@ -369,6 +383,26 @@ EMSCRIPTEN_KEEPALIVE const char* attnlab_inspect(const char* command, const char
   return reply(error.empty() ? out : error);
 }
 
+// Languages (docs/web-api.md): the languages offered, the current one, and choosing one. `text` is its
+// catalogue when the page fetched it (lang/<code>.txt), "" for one compiled in; "" or why not.
+EMSCRIPTEN_KEEPALIVE const char* attnlab_languages() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const attnlab::Language& l : attnlab::languages())
+    out.push_back({{"code", l.code}, {"name", l.name}, {"cjk", l.cjk}, {"menu", !l.hidden}, {"builtin", l.text != nullptr || l.hidden}});
+  return reply(out.dump());
+}
+EMSCRIPTEN_KEEPALIVE const char* attnlab_language() { return reply(attnlab::language()); }
+EMSCRIPTEN_KEEPALIVE const char* attnlab_set_language(const char* code, const char* text) {
+  const std::string err = attnlab::choose_language(g_shell->app, code ? code : "", text ? text : "");
+  g_shell->force_draw = true;
+  return reply(err);
+}
+// The CJK font's bytes, copied into memory the page allocated with _malloc (kept for the page's lifetime).
+EMSCRIPTEN_KEEPALIVE void attnlab_set_cjk_font(const unsigned char* bytes, int size) {
+  attnlab::set_cjk_font(g_shell->app, bytes, size);
+  g_shell->force_draw = true;
+}
+
 }  // extern "C"
 
 int main() {
@@ -387,6 +421,8 @@ int main() {
   app.share = [](const std::string& json) { js_share(json.c_str()); };
   app.share_run = [](const std::string& json) { js_share_run(json.c_str()); };
   app.open_file = [] { js_open_file(); };
+  app.load_language = [](const std::string& code) { js_load_language(code.c_str()); };
+  app.load_cjk_font = [] { js_load_cjk_font(); };
   app.download = [](const std::string& name, const std::string& mime, const std::string& data) {
     js_download(name.c_str(), mime.c_str(), data.data(), (int)data.size());
   };
@@ -398,7 +434,7 @@ int main() {
   // Learn mode trains in a Web Worker when the page has one (worker_link.h), else in slices of frames.
   app.session_link = [] {
     return attnlab::make_worker_link([](const std::string& why) {
-      attnlab::report_problem(g_shell->app, "Training moved to the page's thread", why);
+      attnlab::report_problem(g_shell->app, attnlab::tr("problem.worker.title"), why);
     });
   };
 
@@ -406,7 +442,7 @@ int main() {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  shell.window = glfwCreateWindow(1280, 720, "Attention Lab", nullptr, nullptr);
+  shell.window = glfwCreateWindow(1280, 720, attnlab::tr("app.title"), nullptr, nullptr);
   if (!shell.window) return 1;
   glfwMakeContextCurrent(shell.window);
   shell.input.install(shell.window);

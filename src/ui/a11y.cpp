@@ -7,17 +7,22 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "i18n.h"
 #include "explain.h"
 
 namespace attnlab {
 
 namespace {
 
-std::string num(double v) {
-  if (!std::isfinite(v)) return v < 0 ? "minus infinity" : "infinity";
+// A number as a screen reader says it: three significant digits, the language's decimal separator.
+std::string spoken(double v) {
+  if (!std::isfinite(v)) return v < 0 ? tr("a11y.minus_infinity") : tr("a11y.infinity");
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
+  std::string out = buf;
+  if (const std::string& d = catalog().decimal; d != ".")
+    if (const size_t dot = out.find('.'); dot != std::string::npos) out.replace(dot, 1, d);
+  return out;
 }
 
 std::string quoted(const std::vector<std::string>& tokens, int i) {
@@ -40,33 +45,35 @@ std::string cell_sentence(const App& app, const CellRef& c) {
   const attn::MatView m = view_matrix(r, c.view, c.head);
   const float value = m(c.row, c.col);
   const bool per_head = view_info(c.view).per_head;
-  std::string out = std::string(view_name(c.view)) + (per_head ? ", head " + std::to_string(c.head) : "") + ": ";
+  std::string out = per_head ? trf("a11y.view_head", {{"view", view_name(c.view)}, {"h", c.head}}) : std::string(view_name(c.view));
+  out += ": ";
   switch (c.view) {
     case View::scores: case View::masked: case View::weights: {
       const attn::ScoreExplanation s = attn::explain_score(r, c.head, c.row, c.col);
       const attn::WeightExplanation w = attn::explain_weight(r, c.head, c.row, c.col);
-      out += "query " + quoted(r.tokens, c.row) + " and key " + quoted(r.source_tokens, c.col) + ". ";
-      out += "Score " + num(s.score) + ", the dot product " + num(s.dot) + " times " + num(s.alpha) + ". ";
-      if (w.fully_masked) out += "Every key is masked for this query, so all its weights are 0.";
-      else if (!w.allowed) out += "The mask hides this key: its score is minus infinity and its weight 0.";
-      else out += "Weight " + num(w.weight) + ": e to the power (" + num(w.score) + " minus the row's largest score " + num(w.row_max) +
-                  "), divided by the row's sum " + num(w.row_sum) + ", over " + std::to_string(w.allowed_keys) + " allowed keys.";
+      out += trf("a11y.score", {{"query", quoted(r.tokens, c.row)}, {"key", quoted(r.source_tokens, c.col)}, {"score", spoken(s.score)},
+                                {"dot", spoken(s.dot)}, {"scale", spoken(s.alpha)}});
+      out += ' ';
+      if (w.fully_masked) out += tr("a11y.all_masked");
+      else if (!w.allowed) out += tr("a11y.masked");
+      else out += trn("a11y.weight", w.allowed_keys, {{"weight", spoken(w.weight)}, {"score", spoken(w.score)}, {"max", spoken(w.row_max)},
+                                                      {"sum", spoken(w.row_sum)}, {"n", w.allowed_keys}});
       break;
     }
     case View::head_out: {
       const attn::OutputExplanation o = attn::explain_output(r, c.head, c.row, c.col);
-      out += "token " + quoted(r.tokens, c.row) + ", column " + std::to_string(c.col) + ": " + num(value) +
-             ", the weighted sum of the value column over the keys";
-      if (!o.terms.empty()) out += "; the largest share comes from " + quoted(r.source_tokens, o.terms[0].index) +
-                                   " (weight " + num(o.terms[0].a) + " times value " + num(o.terms[0].b) + ")";
+      out += trf("a11y.output", {{"token", quoted(r.tokens, c.row)}, {"col", c.col}, {"value", spoken(value)}});
+      if (!o.terms.empty())
+        out += trf("a11y.output.largest", {{"key", quoted(r.source_tokens, o.terms[0].index)}, {"weight", spoken(o.terms[0].a)},
+                                            {"value", spoken(o.terms[0].b)}});
       out += ".";
       break;
     }
     default: {
       const bool key_rows = view_info(c.view).rows == Labels::keys;
       const bool w_rows = view_info(c.view).rows == Labels::none;
-      out += w_rows ? "row " + std::to_string(c.row) : "token " + quoted(key_rows ? r.source_tokens : r.tokens, c.row);
-      out += ", column " + std::to_string(c.col) + ": " + num(value) + ".";
+      out += w_rows ? trf("a11y.cell.row", {{"row", c.row}, {"col", c.col}, {"value", spoken(value)}})
+                    : trf("a11y.cell.token", {{"token", quoted(key_rows ? r.source_tokens : r.tokens, c.row)}, {"col", c.col}, {"value", spoken(value)}});
     }
   }
   return out;
@@ -80,7 +87,7 @@ std::string a11y_json(const App& app) {
   // What the lab says to everyone (a saved file, a link that could not be used), for a status region.
   j["notice"] = notice_showing(app) ? (app.notice_title.empty() ? app.notice : app.notice_title + ". " + app.notice) : "";
   if (r.n == 0) {
-    j["live"] = "No tokens: type some text.";
+    j["live"] = tr("a11y.no_tokens");
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
   const CellRef c = described_cell(app);
@@ -92,9 +99,9 @@ std::string a11y_json(const App& app) {
   const int query = attention_view ? c.row : app.ui.query >= 0 ? app.ui.query : app.ui.hover_token;
   if (query >= 0 && query < r.n) {
     const attn::MatView a = view_matrix(r, View::weights, head);
-    std::string row = "Weights of query " + quoted(r.tokens, query) + " in head " + std::to_string(head) + ":";
-    for (int k = 0; k < a.cols && k < 64; ++k) row += (k ? ", " : " ") + quoted(r.source_tokens, k) + " " + num(a(query, k));
-    if (a.cols > 64) row += ", and " + std::to_string(a.cols - 64) + " more keys";
+    std::string row = trf("a11y.row", {{"query", quoted(r.tokens, query)}, {"h", head}});
+    for (int k = 0; k < a.cols && k < 64; ++k) row += (k ? ", " : " ") + quoted(r.source_tokens, k) + " " + spoken(a(query, k));
+    if (a.cols > 64) row += trf("a11y.row.more", {{"n", a.cols - 64}});
     j["row"] = row + ".";
   } else {
     j["row"] = "";
@@ -107,8 +114,9 @@ std::string a11y_json(const App& app) {
   const bool key_cols = view_info(v).cols == Labels::keys;
   const bool w_rows = view_info(v).rows == Labels::none;
   nlohmann::json t;
-  t["caption"] = std::string(view_name(v)) + (view_info(v).per_head ? ", head " + std::to_string(head) : "") +
-                 " (" + std::to_string(m.rows) + " by " + std::to_string(m.cols) + (m.rows > kMax || m.cols > kMax ? ", the first 32 rows and columns" : "") + ")";
+  const std::string name = view_info(v).per_head ? trf("a11y.view_head", {{"view", view_name(v)}, {"h", head}}) : std::string(view_name(v));
+  t["caption"] = trf(m.rows > kMax || m.cols > kMax ? Key("a11y.caption.first") : Key("a11y.caption"),
+                     {{"view", name}, {"rows", m.rows}, {"cols", m.cols}, {"max", kMax}});
   nlohmann::json cols = nlohmann::json::array(), rows = nlohmann::json::array();
   for (int k = 0; k < m.cols && k < kMax; ++k)
     cols.push_back(key_cols && k < (int)r.source_tokens.size() ? r.source_tokens[(size_t)k] : std::to_string(k));
@@ -116,7 +124,7 @@ std::string a11y_json(const App& app) {
     nlohmann::json cells = nlohmann::json::array();
     for (int k = 0; k < m.cols && k < kMax; ++k) {
       const bool hidden = (v == View::masked || v == View::weights) && !r.mask.allows(i, k);
-      cells.push_back(hidden && v == View::masked ? std::string("minus infinity") : num(m(i, k)));
+      cells.push_back(hidden && v == View::masked ? std::string(tr("a11y.minus_infinity")) : spoken(m(i, k)));
     }
     const std::vector<std::string>& labels = key_rows ? r.source_tokens : r.tokens;
     rows.push_back({{"label", !w_rows && i < (int)labels.size() ? labels[(size_t)i] : std::to_string(i)}, {"cells", cells}});

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "imgui_internal.h"
+#include "i18n.h"
 #include "mask.h"
 #include "positional.h"
 #include "heatmap.h"
@@ -48,7 +49,7 @@ void text_edited(App& app, attn::SequenceInput& seq) {
   if (seq.use_tokens) seq.use_tokens = false;  // typing switches explicit tokens back to text
   if (!seq.x.empty()) {
     seq.x.clear(), seq.x_rows = 0;
-    notify(app, "Explicit vectors dropped: the text now chooses the embeddings");
+    notify(app, tr("notice.vectors_dropped"));
   }
 }
 
@@ -95,8 +96,7 @@ void fit_to_tokens(App& app, attn::Config& c) {
     return o.head >= c.heads || o.row >= shape.rows || o.col >= shape.cols;
   });
   if (dropped > 0)
-    notify(app, std::to_string(dropped) + (dropped == 1 ? " edit was" : " edits were") +
-                    " dropped: the cell no longer exists at these sizes");
+    notify(app, trn("notice.edits_dropped", dropped, {{"n", (int)dropped}}));
 }
 
 }  // namespace
@@ -105,6 +105,8 @@ void fit_to_tokens(App& app, attn::Config& c) {
 // applied before the first frame (the desktop's --config) gets its labels on that frame.
 static void refresh_labels(App& app) {
   const attn::Result& r = app.engine.result();
+  for (const std::string& t : r.tokens) want_cjk_text(app, t);
+  for (const std::string& t : r.source_tokens) want_cjk_text(app, t);
   app.labels.clear(), app.source_labels.clear();
   for (const std::string& t : r.tokens) app.labels.push_back(drawable_label(t));
   for (const std::string& t : r.source_tokens) app.source_labels.push_back(drawable_label(t));
@@ -139,9 +141,8 @@ void sync_engine(App& app) {
   // Say what happened to the input when it was read again, not on every later recompute.
   if (app.engine.last_recomputed() & (1u << (int)attn::Stage::embed)) {
     if (r.dropped_tokens > 0)
-      notify(app, "Input clamped to " + std::to_string(r.n) + " tokens (" + std::to_string(r.dropped_tokens) +
-                      " more were left out)");
-    if (r.invalid_bytes > 0) notify(app, std::to_string(r.invalid_bytes) + " bytes of invalid UTF-8 shown as \xEF\xBF\xBD");
+      notify(app, trf("notice.input_clamped", {{"n", r.n}, {"dropped", r.dropped_tokens}}));
+    if (r.invalid_bytes > 0) notify(app, trn("notice.invalid_utf8", r.invalid_bytes, {{"n", r.invalid_bytes}}));
   }
 }
 
@@ -202,6 +203,7 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
     cfg.FontDataOwnedByAtlas = false;
     cfg.OversampleH = 2;
     io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(ttf), ttf_size, std::round(16.0f * app.style_scale), &cfg, ranges);
+    merge_cjk_font(app, std::round(16.0f * app.style_scale));
   } else {
     ImFontConfig cfg;
     cfg.SizePixels = std::round(13.0f * app.style_scale);
@@ -213,12 +215,14 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
     ImFontConfig cfg;
     cfg.FontDataOwnedByAtlas = false;
     app.big_font = io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(ttf), ttf_size, std::round(26.0f * app.dpi_scale), &cfg, ranges);
+    merge_cjk_font(app, std::round(26.0f * app.dpi_scale));
   } else {
     ImFontConfig cfg;
     cfg.SizePixels = std::round(26.0f * app.dpi_scale);
     app.big_font = io.Fonts->AddFontDefault(&cfg);
   }
   io.Fonts->Build();
+  app.labels_version = ~0ull;  // what the new atlas can draw changes the token labels
   // Keyboard: arrows move between controls, Space/Enter press them, Tab cycles the fields (ImGui 1.86
   // navigation). Windows move only by their title bars, so a finger dragging a panel scrolls it.
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
@@ -312,7 +316,7 @@ Placement choose_layout(const App& app, float W, float H) {
     if (body_h < 0.5f * H) P.status = {}, body.h = H - y0;
     if (dock_tour) {  // a strip across the bottom, as tall as the tour's text (at most a third of the screen; it scrolls)
       if (P.status.w > 0) body.h += P.status.h, P.status = {};  // the status line gives its room to the panel and the tour
-      const ImGuiWindow* t = ImGui::FindWindowByName("Tour");
+      const ImGuiWindow* t = find_window("Tour");
       const float want = t && t->ContentSize.y > 0.0f ? t->ContentSize.y + 2.0f * st.WindowPadding.y + ImGui::GetFrameHeight() : 0.34f * H;
       const float h = std::clamp(want, std::min(160.0f * s, 0.34f * H), 0.34f * H);
       body.h -= h;
@@ -368,7 +372,10 @@ namespace {
 // Positions the next window (ImGui applies it to the next Begin). In columns mode the layout is
 // re-applied when the display size or mode changes, otherwise windows keep where the person put them;
 // in sidebar and tabs modes panels share places, so each is put in its place every frame.
+void resume_text_capture(App& app);  // [SECTION] text capture, below
+
 void place(App& app, const WinRect& r) {
+  resume_text_capture(app);
   const ImGuiCond cond = app.relayout || app.ui.layout != LayoutMode::columns ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), cond);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), cond);
@@ -380,7 +387,7 @@ void keep_on_screen(App& app, const char* name) {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float margin = 4.0f * app.style_scale;
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(50.0f, d.x - 2 * margin), std::max(50.0f, d.y - 2 * margin)));
-  if (ImGuiWindow* w = ImGui::FindWindowByName(name)) {
+  if (ImGuiWindow* w = find_window(name)) {
     const ImVec2 size(std::min(w->Size.x, d.x - 2 * margin), std::min(w->Size.y, d.y - 2 * margin));
     const ImVec2 pos(std::clamp(w->Pos.x, margin, std::max(margin, d.x - margin - size.x)),
                      std::clamp(w->Pos.y, margin, std::max(margin, d.y - margin - size.y)));
@@ -395,7 +402,10 @@ void remember_windows(App& app) {
     if (!w->Active || w->Hidden || w->IsFallbackWindow || (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)))
       continue;
     const bool scrolls = w->ScrollMax.y > 0.0f || w->ScrollMax.x > 0.0f;
-    app.window_rects.push_back({w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, scrolls && !(w->Flags & ImGuiWindowFlags_NoScrollbar) ? 1 : scrolls ? 2 : 0});
+    // A translated window is named "title###id" (i18n.h tr_id): tests and the page API see the id.
+    const char* id = std::strstr(w->Name, "###");
+    app.window_rects.push_back({id ? id + 3 : w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, scrolls && !(w->Flags & ImGuiWindowFlags_NoScrollbar) ? 1 : scrolls ? 2 : 0,
+                                w->ContentSize.x > w->ContentRegionRect.GetWidth() + 1.0f && !(w->Flags & ImGuiWindowFlags_HorizontalScrollbar)});
   }
 }
 
@@ -407,13 +417,13 @@ void cycle_mask(App& app) {
   mask.clear();
   if (!has_causal && !has_window) {
     mask.push_back({attn::MaskTerm::Kind::causal});
-    notify(app, "Mask: causal");
+    notify(app, tr("notice.mask_causal"));
   } else if (has_causal) {
     const attn::Result& r = app.engine.result();
     mask.push_back(attn::mask_kind(attn::MaskTerm::Kind::window).make(r.n, r.m));  // the table's default window
-    notify(app, "Mask: sliding window of " + std::to_string(mask.back().window) + " (causal)");
+    notify(app, trf("notice.mask_window", {{"n", mask.back().window}}));
   } else {
-    notify(app, "Mask: none");
+    notify(app, tr("notice.mask_none"));
   }
 }
 
@@ -431,21 +441,21 @@ void toggle_tour(App& app) {
 }
 
 constexpr Shortcut kShortcuts[] = {
-    {"]", ImGuiKey_PageDown, "] or PageDown", "next head", next_head},
-    {"[", ImGuiKey_PageUp, "[ or PageUp", "previous head", previous_head},
-    {"mM", ImGuiKey_COUNT, "M", "cycle the mask: none, causal, sliding window", cycle_mask},
-    {"/", ImGuiKey_COUNT, "/", "put the cursor in the text box", [](App& app) { app.ui.focus_text = true; }},
-    {"nN", ImGuiKey_COUNT, "N", "numbers in cells on/off", [](App& app) { app.ui.show_numbers = !app.ui.show_numbers; }},
-    {"wW", ImGuiKey_COUNT, "W", "show the weight matrices W_Q, W_K, W_V, W_O", [](App& app) { app.ui.show_weights = !app.ui.show_weights; }},
-    {"tT", ImGuiKey_COUNT, "T", "guided tour", toggle_tour},
-    {"hH?", ImGuiKey_COUNT, "H or ?", "this help", [](App& app) { app.ui.show_help = !app.ui.show_help; }},
-    {"pP", ImGuiKey_COUNT, "P", "presenter mode: arrows or PageUp/PageDown step through presets, C contrast, Esc leaves",
+    {"]", ImGuiKey_PageDown, "shortcut.next_head.keys", "shortcut.next_head", next_head},
+    {"[", ImGuiKey_PageUp, "shortcut.previous_head.keys", "shortcut.previous_head", previous_head},
+    {"mM", ImGuiKey_COUNT, "shortcut.mask.keys", "shortcut.mask", cycle_mask},
+    {"/", ImGuiKey_COUNT, "shortcut.text_box.keys", "shortcut.text_box", [](App& app) { app.ui.focus_text = true; }},
+    {"nN", ImGuiKey_COUNT, "shortcut.numbers.keys", "shortcut.numbers", [](App& app) { app.ui.show_numbers = !app.ui.show_numbers; }},
+    {"wW", ImGuiKey_COUNT, "shortcut.weights.keys", "shortcut.weights", [](App& app) { app.ui.show_weights = !app.ui.show_weights; }},
+    {"tT", ImGuiKey_COUNT, "shortcut.tour.keys", "shortcut.tour", toggle_tour},
+    {"hH?", ImGuiKey_COUNT, "shortcut.help.keys", "shortcut.help", [](App& app) { app.ui.show_help = !app.ui.show_help; }},
+    {"pP", ImGuiKey_COUNT, "shortcut.presenter.keys", "shortcut.presenter",
      [](App& app) { app.ui.presenter = true, app.ui.fullscreen_request = 1, app.ui.presenter_since = ImGui::GetFrameCount(); }},
-    {"lL", ImGuiKey_COUNT, "L", "Learn mode (and back): train a model on a toy task", [](App& app) { set_learn_mode(app, !app.ui.learn_mode); }},
-    {"", ImGuiKey_Escape, "Esc", "clear the selected cell and query", [](App& app) { app.ui.selected = {}, app.ui.query = -1; }},
+    {"lL", ImGuiKey_COUNT, "shortcut.learn.keys", "shortcut.learn", [](App& app) { set_learn_mode(app, !app.ui.learn_mode); }},
+    {"", ImGuiKey_Escape, "shortcut.escape.keys", "shortcut.escape", [](App& app) { app.ui.selected = {}, app.ui.query = -1; }},
     // Dear ImGui's own keyboard navigation, listed for the Help window.
-    {"", ImGuiKey_COUNT, "Arrows, Space", "move between controls and press them; in a matrix, move between cells (Enter clicks)", nullptr},
-    {"", ImGuiKey_COUNT, "Tab, Shift+Tab", "next or previous field or slider; Ctrl+Tab: next panel", nullptr},
+    {"", ImGuiKey_COUNT, "shortcut.arrows.keys", "shortcut.arrows", nullptr},
+    {"", ImGuiKey_COUNT, "shortcut.tab.keys", "shortcut.tab", nullptr},
 };
 
 void handle_shortcuts(App& app) {
@@ -462,7 +472,45 @@ void handle_shortcuts(App& app) {
 }
 
 // The end of every frame, in either mode.
+// [SECTION] text capture (attnlab.drawnText(), for tests)
+// Dear ImGui's log records every text a widget renders, but it is scoped to one window: each top-level
+// End() finishes it, handing a "clipboard" log to io.SetClipboardTextFn. So for the capture frame the
+// clipboard function collects the pieces, and the log is started again before each panel (place())
+// and after each remembered widget (remember_item()). Depth 0: the log opens no tree node.
+namespace {
+struct SavedClipboard {
+  void (*set)(void*, const char*) = nullptr;
+  void* user = nullptr;
+} saved_clipboard;
+}  // namespace
+
+void begin_text_capture(App& app) {
+  ImGuiIO& io = ImGui::GetIO();
+  saved_clipboard = {io.SetClipboardTextFn, io.ClipboardUserData};
+  app.drawn_text.clear();
+  io.ClipboardUserData = &app;
+  io.SetClipboardTextFn = [](void* user, const char* text) {
+    std::string& out = static_cast<App*>(user)->drawn_text;
+    out += text;
+    out += '\n';
+  };
+  ImGui::LogToClipboard(0);
+}
+
+void resume_text_capture(App& app) {
+  if (app.capture_text && !ImGui::GetCurrentContext()->LogEnabled) ImGui::LogToClipboard(0);
+}
+
+void end_text_capture(App& app) {
+  ImGui::LogFinish();
+  ImGuiIO& io = ImGui::GetIO();
+  io.SetClipboardTextFn = saved_clipboard.set;
+  io.ClipboardUserData = saved_clipboard.user;
+  app.capture_text = false;
+}
+
 void end_frame(App& app, uint64_t version_at_start) {
+  if (app.capture_text) end_text_capture(app);
   remember_windows(app);  // every window drawn this frame, the tour and the notice included
   heatmap_collect_garbage(app.heatmaps, app.textures);
   app.tooltip_shown = false;  // any tooltip or hover card this frame (a finger that lifted must leave none)
@@ -504,6 +552,7 @@ void frame(App& app) {
   app.ui.hover_token_next = -1;
 
   if (app.labels_version != app.result_version) refresh_labels(app);
+  if (app.capture_text) begin_text_capture(app);
   handle_shortcuts(app);
   learn_tick(app);  // training takes its slice of the frame whichever mode is shown
   // The windows of a mode that comes back take the front as they reappear: the tour goes back in front
@@ -567,7 +616,13 @@ std::string stats_json(const App& app) {
   return buf;
 }
 
+ImGuiWindow* find_window(const char* id) {
+  if (ImGuiWindow* w = ImGui::FindWindowByName((std::string("###") + id).c_str())) return w;
+  return ImGui::FindWindowByName(id);
+}
+
 void remember_item(App& app, const char* name) {
+  resume_text_capture(app);
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
   // The part not clipped by its window (what the page may cover with an HTML element), this frame only.
@@ -599,8 +654,8 @@ std::string layout_json(const App& app) {
     out += ",\"_windows\":{";
     for (size_t i = 0; i < app.window_rects.size(); ++i) {
       const WindowRect& w = app.window_rects[i];
-      std::snprintf(buf, sizeof buf, "%s\"%s\":{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f,\"scroll\":%d}", i ? "," : "",
-                    w.name.c_str(), w.x, w.y, w.w, w.h, w.scroll);
+      std::snprintf(buf, sizeof buf, "%s\"%s\":{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f,\"scroll\":%d,\"clipped\":%s}", i ? "," : "",
+                    w.name.c_str(), w.x, w.y, w.w, w.h, w.scroll, w.clipped ? "true" : "false");
       out += buf;
     }
     out += "}";

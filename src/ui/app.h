@@ -16,9 +16,12 @@
 #include "config.h"
 #include "engine.h"
 #include "heatmap.h"
+#include "i18n.h"
 #include "imgui.h"
 #include "textures.h"
 #include "ui_state.h"
+
+struct ImGuiWindow;  // imgui_internal.h
 
 namespace attn {
 class SessionLink;  // io/session_link.h
@@ -59,10 +62,12 @@ struct Placement {
 };
 
 // A drawn top-level window, for layout_json. scroll: 0 fits, 1 scrolls, 2 too big for a window that cannot scroll.
+// clipped: something in it is wider than the window, which cannot scroll sideways (a label cut at its edge).
 struct WindowRect {
   std::string name;
   float x, y, w, h;
   int scroll;
+  bool clipped = false;
 };
 
 struct App;
@@ -71,8 +76,8 @@ struct App;
 struct Shortcut {
   const char* chars;  // typed characters that trigger it ("": none)
   ImGuiKey key;       // a named key that triggers it (ImGuiKey_COUNT: none)
-  const char* keys;   // for people: "] or PageDown"
-  const char* what;
+  Key keys;           // for people: "] or PageDown" (catalogue keys, i18n.h)
+  Key what;
   void (*run)(App& app);
 };
 std::span<const Shortcut> shortcuts();
@@ -135,10 +140,29 @@ struct App {
   std::function<void(const std::string& filename, View view)> save_png;
   ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h
   ImVec2 last_display_size{0, 0};
+  // Text capture for tests (the page's attnlab.drawnText()): set, the next frame logs every text its
+  // widgets draw (Dear ImGui's log) into drawn_text, line by line as on screen.
+  bool capture_text = false;
+  std::string drawn_text;
   std::shared_ptr<LearnState> learn;  // Learn mode (learn.h), created on first use
   // A shell's way to run Learn mode's session off the UI's thread (a std::thread, a Web Worker), asked
   // when Learn mode starts; null or returning null: in slices of each frame (io/session_link.h).
   std::function<std::unique_ptr<attn::SessionLink>()> session_link;
+
+  // Languages (i18n.h, languages.cpp). load_language: the shell fetches a catalogue that is not
+  // compiled in (the web shell: lang/<code>.txt from the page's own origin) and hands it to
+  // choose_language; unset where every catalogue is compiled in.
+  std::function<void(const std::string& code)> load_language;
+  // The CJK font, a subset of WenQuanYi Micro Hei made at build time: its bytes (not owned) once the
+  // shell has them, and the shell's way to fetch them, asked once, when a CJK language is chosen or
+  // CJK text is typed. cjk_chars: the characters the atlas takes from it (the catalogue's and the
+  // tokens'), so the atlas holds only what is drawn; a new one rebuilds the fonts.
+  const void* cjk_font = nullptr;
+  int cjk_font_size = 0;
+  std::function<void()> load_cjk_font;
+  bool cjk_font_asked = false;
+  std::vector<ImWchar> cjk_chars;      // sorted
+  std::vector<ImWchar> cjk_ranges;     // cjk_chars as ImGui glyph ranges (alive while the atlas is built)
 };
 
 // The lab's defaults: a sentence, 4 heads, no mask; the UI clamps input to 256 tokens.
@@ -167,11 +191,29 @@ void notify(App& app, std::string message);
 void report_problem(App& app, std::string title, std::string detail);
 bool notice_showing(const App& app);
 
+// Makes `code` the UI's language. `text`: its catalogue, where the shell loaded it (empty: compiled in;
+// when it is neither, the shell is asked to load it and the language changes when it arrives).
+// Returns "" or why not; the language then stays as it was.
+std::string choose_language(App& app, const std::string& code, std::string_view text = {});
+// The language menu's items (the bar's button opens the popup "language").
+void language_menu(App& app);
+// The CJK font's bytes arrived from the shell (not owned): the atlas takes them at the next rebuild.
+void set_cjk_font(App& app, const void* ttf, int size);
+// Characters of `text` that need the CJK font: asks for it, or rebuilds the atlas with them.
+void want_cjk_text(App& app, std::string_view text);
+
+// Merges the CJK font's glyphs for app.cjk_chars into the font last added to the atlas (setup_style).
+void merge_cjk_font(App& app, float size_px);
+
 // Sets fonts and style for a UI scale (1 = 16 px text). Needs the font file bytes (not owned).
 void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale);
 
 // A new UI scale (0.75–3; 1 = 16 px text): fonts and sizes are rebuilt before the next frame.
 void set_ui_scale(App& app, float scale);
+
+// A top-level window by its id: a translated window is named "title###id" (i18n.h tr_id), so its
+// title changes with the language and its id does not; an untranslated one by its plain name.
+ImGuiWindow* find_window(const char* id);
 
 // Remembers the last item's rectangle under `name` (for layout_json: tests and scripted tours).
 void remember_item(App& app, const char* name);

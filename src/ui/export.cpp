@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "i18n.h"
 #include "config_json.h"
 #include "json_util.h"
 #include "positional.h"
@@ -62,24 +63,24 @@ std::string export_file_name(const App& app, View v, const char* extension) {
 
 void export_view_items(App& app, View v) {
   const bool can_download = (bool)app.download, can_png = (bool)app.save_png;
-  if (ImGui::MenuItem("Save as PNG (what you see)", nullptr, false, can_png)) app.save_png(export_file_name(app, v, "png"), v);
+  if (ImGui::MenuItem(tr_id("export.view_png", "view_png"), nullptr, false, can_png)) app.save_png(export_file_name(app, v, "png"), v);
   remember_item(app, "view_menu:png");
-  if (ImGui::MenuItem("Save numbers as CSV", nullptr, false, can_download))
+  if (ImGui::MenuItem(tr_id("export.view_csv", "view_csv"), nullptr, false, can_download))
     app.download(export_file_name(app, v, "csv"), "text/csv", view_csv(app, v));
   remember_item(app, "view_menu:csv");
-  if (ImGui::MenuItem("Show large")) app.ui.zoom_view = v;
+  if (ImGui::MenuItem(tr_id("export.show_large", "show_large"))) app.ui.zoom_view = v;
   remember_item(app, "view_menu:large");
 }
 
 void export_menu_items(App& app) {
   const bool can_download = (bool)app.download, can_png = (bool)app.save_png;
-  if (!can_download && !can_png) ImGui::TextDisabled("(this build cannot save files)");
-  if (ImGui::MenuItem("The whole lab as PNG", nullptr, false, can_png)) app.save_png(export_file_name(app, View::count, "png"), View::count);
+  if (!can_download && !can_png) ImGui::TextDisabled("%s", tr("export.cannot_save"));
+  if (ImGui::MenuItem(tr_id("export.lab_png", "lab_png"), nullptr, false, can_png)) app.save_png(export_file_name(app, View::count, "png"), View::count);
   remember_item(app, "export:png");
-  if (ImGui::MenuItem("Result as JSON (attnlab-cli's format)", nullptr, false, can_download))
+  if (ImGui::MenuItem(tr_id("export.result_json", "result_json"), nullptr, false, can_download))
     app.download("attention-lab_result.json", "application/json", attn::result_to_json(app.engine.result(), app.engine.config(), 2));
   remember_item(app, "export:json");
-  if (ImGui::MenuItem("Config as JSON (for attnlab-cli)", nullptr, false, can_download))
+  if (ImGui::MenuItem(tr_id("export.config_json", "config_json"), nullptr, false, can_download))
     app.download("attention-lab_config.json", "application/json", attn::config_to_json(app.engine.config(), 2));
   remember_item(app, "export:config");
   // One view or one matrix: sections that open in place (a click), listing the views. Not submenus:
@@ -94,7 +95,7 @@ void export_menu_items(App& app) {
     ImGui::EndDisabled();
     return open && enabled;
   };
-  if (section("One view as PNG", "export:view_png", 1, can_png)) {
+  if (section(tr("export.one_png"), "export:view_png", 1, can_png)) {
     ImGui::Indent();
     for (int k = 0; k < (int)View::count; ++k) {
       if (!app.view_rects[k].drawn_last) continue;  // on screen last frame (this one draws the matrices after the menus)
@@ -103,7 +104,7 @@ void export_menu_items(App& app) {
     }
     ImGui::Unindent();
   }
-  if (section("One matrix as CSV", "export:view_csv", 2, can_download)) {
+  if (section(tr("export.one_csv"), "export:view_csv", 2, can_download)) {
     ImGui::Indent();
     for (int k = 0; k < (int)View::count; ++k) {
       const View v = (View)k;

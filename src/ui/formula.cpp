@@ -1,6 +1,8 @@
 // The formula strip as data: one part per symbol, each pointing at the matrix it produces.
 #include "formula.h"
 
+#include "i18n.h"
+
 #include "positional.h"
 
 #include <cmath>
@@ -28,8 +30,8 @@ std::string scale_words(const attn::Config& c) {
   switch (c.scale_mode) {
     case attn::ScaleMode::inv_sqrt_dk:
       return "1/\xE2\x88\x9A" "d_k = 1/\xE2\x88\x9A" + std::to_string(c.d_k) + " = " + number(1.0 / std::sqrt((double)c.d_k));
-    case attn::ScaleMode::none: return "none (\xC3\x97" "1)";
-    case attn::ScaleMode::custom: return "custom \xC3\x97" + number(c.scale_value);
+    case attn::ScaleMode::none: return tr("formula.scale.none");
+    case attn::ScaleMode::custom: return trf("formula.scale.custom", {{"factor", number(c.scale_value)}});
   }
   return "?";
 }
@@ -44,38 +46,35 @@ std::vector<FormulaPart> formula_parts(const attn::Config& c) {
 
   text("out = ");
   if (multi) {
-    part("concat", View::concat, "Put the " + std::to_string(c.heads) + " heads' outputs side by side (each head runs what is inside the brackets with its own W_Q, W_K, W_V)");
+    part("concat", View::concat, trf("formula.concat", {{"heads", c.heads}}));
     text("(");
   }
-  part("softmax", View::weights, "Turn each row of scores into weights that are positive and sum to 1");
+  part("softmax", View::weights, tr("formula.softmax"));
   text("(");
   if (has_mask(c)) {
-    part("mask", View::masked, "Hidden pairs get a score of \xE2\x88\x92\xE2\x88\x9E, so their weight is exactly 0");
+    part("mask", View::masked, tr("formula.mask"));
     text("(");
   }
   part(rope ? "rot(Q)" : "Q", View::q,
-       rope ? "Queries X\xC2\xB7W_Q, each row rotated by RoPE according to its position"
-            : "Queries: X\xC2\xB7W_Q, one row per token");
+       rope ? tr("formula.q.rope") : tr("formula.q"));
   text("\xC2\xB7");
   part(rope ? "rot(K)\xE1\xB5\x80" : "K\xE1\xB5\x80", View::k,
-       std::string(rope ? "Keys (transposed), rotated by RoPE: " : "Keys (transposed): ") +
-           (c.cross ? "X_src\xC2\xB7W_K, from the source sequence" : "X\xC2\xB7W_K"));
+       tr(rope ? (c.cross ? Key("formula.k.rope.cross") : Key("formula.k.rope")) : (c.cross ? Key("formula.k.cross") : Key("formula.k"))));
   if (c.scale_mode == attn::ScaleMode::inv_sqrt_dk)
     part(" / \xE2\x88\x9A" "d_k", View::scores,
-         "Divide by \xE2\x88\x9A" "d_k = \xE2\x88\x9A" + std::to_string(c.d_k) +
-             ": dot products grow with d_k, and this keeps their spread (and the softmax) from saturating");
+         trf("formula.sqrt_dk", {{"d_k", c.d_k}}));
   else if (c.scale_mode == attn::ScaleMode::custom)
-    part(" \xC2\xB7 " + number(c.scale_value), View::scores, "A custom factor on every score instead of 1/\xE2\x88\x9A" "d_k");
+    part(" \xC2\xB7 " + number(c.scale_value), View::scores, tr("formula.custom"));
   if (tau)
-    part(" / \xCF\x84", View::scores, "Temperature \xCF\x84 = " + number(c.temperature) + ": above 1 flattens the weights, below 1 sharpens them");
+    part(" / \xCF\x84", View::scores, trf("formula.temperature", {{"tau", number(c.temperature)}}));
   if (has_mask(c)) text(")");
   text(")");
-  part(" \xC2\xB7 V", View::head_out, std::string("Mix the value rows with the weights") + (c.cross ? " (V = X_src\xC2\xB7W_V, from the source)" : ""));
+  part(" \xC2\xB7 V", View::head_out, tr(c.cross ? Key("formula.v.cross") : Key("formula.v")));
   if (multi) text(")");
-  part(" \xC2\xB7 W_O", View::output, "Project back to d_model numbers per token");
-  if (c.cross) text("   (Q from X; K, V from X_src)");
+  part(" \xC2\xB7 W_O", View::output, tr("formula.w_o"));
+  if (c.cross) text(std::string("   ") + tr("formula.cross"));
   if (tau) text("   \xCF\x84 = " + number(c.temperature));
-  if (c.scale_mode == attn::ScaleMode::none) text("   no scaling");
+  if (c.scale_mode == attn::ScaleMode::none) text(std::string("   ") + tr("formula.no_scaling"));
   return p;
 }
 

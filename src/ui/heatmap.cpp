@@ -4,6 +4,8 @@
 //   drawing    — cells, numbers, labels, highlights, colour bar, notes, mouse
 #include "heatmap.h"
 
+#include "i18n.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -313,8 +315,8 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
       ev.label_row = std::clamp((int)((mp.y - origin.y) / ch), 0, m.rows - 1);
     if (ImGui::IsWindowHovered() && mp.x >= origin.x && mp.x < grid_max.x && mp.y >= p0.y && mp.y < origin.y)
       ev.label_col = std::clamp((int)((mp.x - origin.x) / cw), 0, m.cols - 1);
-    if (ev.label_row >= 0) ImGui::SetTooltip("row %d: %s", ev.label_row, row_label(s, ev.label_row).c_str());
-    if (ev.label_col >= 0) ImGui::SetTooltip("column %d: %s", ev.label_col, col_label(s, ev.label_col).c_str());
+    if (ev.label_row >= 0) ImGui::SetTooltip("%s", trf("heatmap.row", {{"i", ev.label_row}, {"label", row_label(s, ev.label_row)}}).c_str());
+    if (ev.label_col >= 0) ImGui::SetTooltip("%s", trf("heatmap.column", {{"i", ev.label_col}, {"label", col_label(s, ev.label_col)}}).c_str());
   }
 
   // [4] highlights: the hovered token's row/column, edited cells, the selected cell
@@ -352,11 +354,10 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
     dl->AddText(ImGui::GetFont(), small, ImVec2(bx + bw + 2.0f, bottom - small), text_col, lo_s);
     if (!seq && bottom - top > 4.0f * small)
       dl->AddText(ImGui::GetFont(), small, ImVec2(bx + bw + 2.0f, (top + bottom - small) * 0.5f), 0xFF9A9A9Au,
-                  s.range_fixed ? "fixed" : "fit");
+                  s.range_fixed ? tr("heatmap.fixed") : tr("heatmap.fit"));
     if (s.downsample > 1) {
-      char note[48];
-      std::snprintf(note, sizeof note, "every %d%s", s.downsample, s.downsample == 2 ? "nd" : s.downsample == 3 ? "rd" : "th");
-      dl->AddText(ImGui::GetFont(), small, ImVec2(origin.x, grid_max.y + 1.0f), 0xFF40D0FFu, note);
+      const std::string note = trf("heatmap.every", {{"n", s.downsample}});
+      dl->AddText(ImGui::GetFont(), small, ImVec2(origin.x, grid_max.y + 1.0f), 0xFF40D0FFu, note.c_str());
     }
   }
 

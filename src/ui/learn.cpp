@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "i18n.h"
 #include "model_json.h"
 #include "presets.h"
 
@@ -184,8 +185,7 @@ std::string learn_open_in_lab(App& app, int layer) {
   app.layout_dirty = true;
   const lrn::ModelSpec& s = L.run().run_setup.spec;
   app.ui.origin = {true, L.run().run_setup.task, layer, s.layers, lab.step, s.positional};
-  notify(app, "Layer " + std::to_string(layer) + " of the " + L.run().run_setup.task + " model at step " + std::to_string(lab.step) +
-                  ": X is its residual stream, the weights are the trained ones");
+  notify(app, trf("notice.opened_layer", {{"layer", layer}, {"task", L.run().run_setup.task}, {"step", lab.step}}));
   return "";
 }
 
@@ -242,7 +242,7 @@ std::string learn_open_model(App& app, std::string_view text) {
   L.setup = open.setup, L.settings_dirty = false, L.error.clear();
   app.ui.learn_mode = true;
   app.layout_dirty = true;
-  notify(app, "Opened a " + open.setup.task + " model trained for " + std::to_string(open.step) + " steps");
+  notify(app, trf("notice.opened_model", {{"task", open.setup.task}, {"step", open.step}}));
   return "";
 }
 
@@ -257,11 +257,10 @@ std::string open_file_text(App& app, const std::string& name, std::string_view t
     err = learn_open_model(app, text);
   } else {
     err = apply_setup(app, std::string(text));
-    if (err.empty()) app.ui.learn_mode = false, notify(app, "Opened " + name);
+    if (err.empty()) app.ui.learn_mode = false, notify(app, trf("notice.opened", {{"name", name}}));
   }
   if (!err.empty())
-    report_problem(app, "A file could not be opened",
-                   name + " was not opened: " + err + ". Nothing changed: the lab shows what it showed before.");
+    report_problem(app, tr("problem.file.title"), trf("problem.file.detail_lab", {{"name", name}, {"reason", err}}));
   return err;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "app.h"
+#include "i18n.h"
 #include "mask.h"
 #include "positional.h"
 #include "panels.h"
@@ -26,7 +27,7 @@ attn::MaskTerm* mask_toggle(App& app, Kind kind) {
   const attn::MaskKind& info = attn::mask_kind(kind);
   attn::MaskTerm* t = find_term(app.config, kind);
   bool on = t != nullptr;
-  const bool clicked = ImGui::Checkbox(info.label, &on);
+  const bool clicked = checkbox(tr_id_entry("mask", info.name, info.label), &on, true);
   remember_item(app, (std::string("mask:") + info.name).c_str());
   if (clicked) {
     if (on) {
@@ -37,14 +38,17 @@ attn::MaskTerm* mask_toggle(App& app, Kind kind) {
     }
     t = find_term(app.config, kind);
   }
-  help_marker(info.help);
+  help_marker(tr_entry("mask", info.name, "help", info.help));
   return t;
 }
 
-bool slider_int(App& app, const char* label, int* v, int lo, int hi, const char* help) {
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+// A slider remembered as `name` (its ImGui ID too, whatever the label says in this language).
+bool slider_int(App& app, const char* name, const char* label, int* v, int lo, int hi, const char* help) {
+  item_width_for(label, 0.55f);
+  ImGui::PushID(name);
   const bool changed = ImGui::SliderInt(label, v, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp);
-  remember_item(app, label);
+  ImGui::PopID();
+  remember_item(app, name);
   help_marker(help);
   return changed;
 }
@@ -52,52 +56,52 @@ bool slider_int(App& app, const char* label, int* v, int lo, int hi, const char*
 }  // namespace
 
 void draw_controls_panel(App& app) {
-  ImGui::Begin("Controls");
+  ImGui::Begin(tr_id("window.controls", "Controls"));
   attn::Config& c = app.config;
   const attn::Result& r = app.engine.result();
 
-  if (ImGui::CollapsingHeader("Sizes", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (ImGui::CollapsingHeader(tr_id("controls.sizes", "Sizes"), ImGuiTreeNodeFlags_DefaultOpen)) {
     remember_item(app, "header:Sizes");
     static_assert(attn::Limits::max_heads >= 16);
     // The tie is the learner's choice, kept in UiState: ticked, d_k and d_v follow d_model / heads
     // (rounded down when heads do not divide d_model); unticked, they stay where the learner sets them.
     bool& tie = app.ui.tie_sizes;
-    bool sizes_changed = slider_int(app, "d_model", &c.d_model, 2, 512, "Width of every token vector (embedding and output).");
-    sizes_changed |= slider_int(app, "heads", &c.heads, 1, 16, "How many attention heads run side by side, each with its own W_Q, W_K, W_V.");
-    const bool tie_clicked = ImGui::Checkbox("d_k = d_v = d_model / heads", &tie);
+    bool sizes_changed = slider_int(app, "d_model", "d_model", &c.d_model, 2, 512, tr("controls.d_model.help"));
+    sizes_changed |= slider_int(app, "heads", tr("controls.heads"), &c.heads, 1, 16, tr("controls.heads.help"));
+    const bool tie_clicked = checkbox(tr_id("controls.tie", "tie"), &tie, true);
     remember_item(app, "tie_sizes");
     if (tie && (tie_clicked || sizes_changed)) c.d_k = c.d_v = std::max(1, c.d_model / std::max(c.heads, 1));
-    help_marker("The usual choice keeps the total work constant as heads change (d_model / heads, rounded down when "
-                "it does not divide). Untick to set d_k and d_v freely.");
+    help_marker(tr("controls.tie.help"));
     ImGui::BeginDisabled(tie);
-    slider_int(app, "d_k", &c.d_k, 1, 128, "Length of each query and key vector: the dot products are sums of d_k terms.");
-    slider_int(app, "d_v", &c.d_v, 1, 128, "Length of each value vector, and so of each head's output row.");
+    slider_int(app, "d_k", "d_k", &c.d_k, 1, 128, tr("controls.d_k.help"));
+    slider_int(app, "d_v", "d_v", &c.d_v, 1, 128, tr("controls.d_v.help"));
     ImGui::EndDisabled();
     // Say when the heads' outputs do not add up to d_model: the concat is narrower or wider, and W_O
     // maps it back. (Silent rounding once hid d_k 3 and a concat of 30 behind d_model 32 and 10 heads.)
     const int concat_w = c.heads * c.d_v;
     if (tie && c.d_model % c.heads != 0) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.35f, 1.0f));
-      ImGui::TextWrapped("%d heads do not divide d_model %d: each head gets d_k = d_v = %d (%d / %d rounded down), so the "
-                         "concat is %d \xC3\x97 %d = %d wide and W_O maps %d back to %d.",
-                         c.heads, c.d_model, c.d_v, c.d_model, c.heads, c.heads, c.d_v, concat_w, concat_w, c.d_model);
+      ImGui::TextWrapped("%s", trf("controls.not_divisible", {{"heads", c.heads}, {"d_model", c.d_model}, {"d_v", c.d_v},
+                                                               {"concat", concat_w}}).c_str());
       ImGui::PopStyleColor();
       remember_item(app, "sizes_note");
     } else if (concat_w != c.d_model) {
-      ImGui::TextDisabled("concat: %d heads \xC3\x97 d_v %d = %d wide; W_O maps it to d_model %d", c.heads, c.d_v, concat_w, c.d_model);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", trf("controls.concat", {{"heads", c.heads}, {"d_v", c.d_v}, {"concat", concat_w}, {"d_model", c.d_model}}).c_str());
+      ImGui::PopStyleColor();
       remember_item(app, "sizes_note");
     }
   }
 
-  if (ImGui::CollapsingHeader("Attention", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (ImGui::CollapsingHeader(tr_id("controls.attention", "Attention"), ImGuiTreeNodeFlags_DefaultOpen)) {
     remember_item(app, "header:Attention");
     int mode = c.cross ? 1 : 0;
-    ImGui::RadioButton("self", &mode, 0);
+    ImGui::RadioButton(tr_id("controls.self", "self"), &mode, 0);
     remember_item(app, "attention:self");
-    ImGui::SameLine();
-    ImGui::RadioButton("cross", &mode, 1);
+    same_line_if_fits(tr_id("controls.cross", "cross"), true);
+    ImGui::RadioButton(tr_id("controls.cross", "cross"), &mode, 1);
     remember_item(app, "attention:cross");
-    help_marker("Self: a sequence attends to itself. Cross: queries from one text, keys and values from another.");
+    help_marker(tr("controls.self_cross.help"));
     if ((mode == 1) != c.cross) {
       c.cross = mode == 1;
       if (c.cross && app.source.empty()) app.source = "le chat dort sur le tapis";
@@ -108,47 +112,46 @@ void draw_controls_panel(App& app) {
     const ModelOrigin& o = app.ui.origin;
     if (o.active && o.positional != attn::Positional::rope) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.9f, 0.6f, 1.0f));
-      ImGui::TextWrapped("The %s model (layer %d of %d, step %d) was trained with %s positions: they are already in X, "
-                         "its residual stream%s.", o.task.c_str(), o.layer, o.layers, o.step,
-                         o.positional == attn::Positional::none ? "no" : attn::positional_kind(o.positional).label,
-                         o.positional == attn::Positional::none ? " (none added here either)" : ", so the lab adds none");
+      const attn::PositionalKind& op = attn::positional_kind(o.positional);
+      const Key says = o.positional == attn::Positional::none ? Key("controls.model_origin.no_positions") : Key("controls.model_origin");
+      ImGui::TextWrapped("%s", trf(says,
+                                   {{"task", o.task}, {"layer", o.layer}, {"layers", o.layers}, {"step", o.step},
+                                    {"positions", tr_entry("positional", op.name, "label", op.label)}}).c_str());
       ImGui::PopStyleColor();
       remember_item(app, "model_origin");
     }
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    item_width_for(tr_id("controls.position", "position"), 0.55f);
     const std::string position_label = o.active && o.positional != attn::Positional::rope && c.positional == attn::Positional::none
-                                           ? std::string("none added (model's ") + attn::to_string(o.positional) + " in X)"
-                                           : std::string(attn::positional_kind(c.positional).label);
-    if (ImGui::BeginCombo("position", position_label.c_str())) {
+                                           ? trf("controls.position.model", {{"positions", attn::to_string(o.positional)}})
+                                           : std::string(tr_entry("positional", attn::to_string(c.positional), "label",
+                                                                  attn::positional_kind(c.positional).label));
+    if (ImGui::BeginCombo(tr_id("controls.position", "position"), position_label.c_str())) {
       for (const attn::PositionalKind& p : pe) {
-        if (ImGui::Selectable(p.label, p.kind == c.positional)) c.positional = p.kind;
+        if (ImGui::Selectable(tr_id_entry("positional", p.name, p.label), p.kind == c.positional)) c.positional = p.kind;
         remember_item(app, (std::string("position:") + attn::to_string(p.kind)).c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr_entry("positional", p.name, "help", p.help));
       }
       ImGui::EndCombo();
     }
     remember_item(app, "position");
-    help_marker("Attention by itself ignores word order. Sinusoidal and learned encodings add a position vector "
-                "to X; RoPE instead rotates pairs of Q and K coordinates by an angle that grows with position.");
-    const char* emb[] = {"hashed (random per word)", "interpretable table"};
+    help_marker(tr("controls.position.help"));
+    const char* emb[] = {tr("controls.embedding.hashed"), tr("controls.embedding.table")};
     int emb_i = (int)c.embedding;
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    if (ImGui::Combo("embedding", &emb_i, emb, 2)) c.embedding = (attn::Embedding)emb_i;
+    item_width_for(tr_id("controls.embedding", "embedding"), 0.55f);
+    if (ImGui::Combo(tr_id("controls.embedding", "embedding"), &emb_i, emb, 2)) c.embedding = (attn::Embedding)emb_i;
     remember_item(app, "embedding");
-    help_marker("Hashed: every word gets a fixed random vector. Interpretable: the first 8 dimensions mean "
-                "animal, person, thing, place, action, function word, plural, feeling.");
+    help_marker(tr("controls.embedding.help"));
 
     int sm = (int)c.scale_mode;
-    ImGui::TextUnformatted("scale");
-    help_marker("Scores are q\xC2\xB7k times this. 1/\xE2\x88\x9A" "d_k keeps their spread near 1 whatever d_k is; "
-                "without it, large d_k makes softmax pick one key almost always.");
+    ImGui::TextUnformatted(tr("controls.scale"));
+    help_marker(tr("controls.scale.help"));
     ImGui::RadioButton("1/\xE2\x88\x9A" "d_k", &sm, 0);
     remember_item(app, "scale:inv_sqrt_dk");
-    ImGui::SameLine();
-    ImGui::RadioButton("none", &sm, 1);
+    same_line_if_fits(tr_id("controls.scale.none", "none"));
+    ImGui::RadioButton(tr_id("controls.scale.none", "none"), &sm, 1);
     remember_item(app, "scale:none");
-    ImGui::SameLine();
-    ImGui::RadioButton("custom", &sm, 2);
+    same_line_if_fits(tr_id("controls.scale.custom", "custom"));
+    ImGui::RadioButton(tr_id("controls.scale.custom", "custom"), &sm, 2);
     remember_item(app, "scale:custom");
     c.scale_mode = (attn::ScaleMode)sm;
     if (c.scale_mode == attn::ScaleMode::custom) {
@@ -156,29 +159,30 @@ void draw_controls_panel(App& app) {
       ImGui::DragFloat("##scale", &c.scale_value, 0.01f, -100.0f, 100.0f, "%.3f", ImGuiSliderFlags_AlwaysClamp);
       remember_item(app, "scale_value");
     }
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    ImGui::SliderFloat("temperature", &c.temperature, 0.05f, 20.0f, "%.3g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    item_width_for(tr_id("controls.temperature", "temperature"), 0.55f);
+    ImGui::SliderFloat(tr_id("controls.temperature", "temperature"), &c.temperature, 0.05f, 20.0f, "%.3g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     remember_item(app, "temperature");
-    help_marker("Scores are divided by \xCF\x84. Small \xCF\x84 sharpens the weights toward the best key; large \xCF\x84 "
-                "spreads them toward uniform.");
+    help_marker(tr("controls.temperature.help"));
   }
 
-  if (ImGui::CollapsingHeader("Masks", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (ImGui::CollapsingHeader(tr_id("controls.masks", "Masks"), ImGuiTreeNodeFlags_DefaultOpen)) {
     remember_item(app, "header:Masks");
-    ImGui::TextDisabled("Masks combine: a key must pass all of them.");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", tr("controls.masks.combine"));
+    ImGui::PopStyleColor();
     mask_toggle(app, Kind::causal);
     if (attn::MaskTerm* w = mask_toggle(app, Kind::window)) {
       ImGui::Indent();
-      ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-      ImGui::SliderInt("width", &w->window, 1, std::max(2, r.m), "%d", ImGuiSliderFlags_AlwaysClamp);
+      item_width_for(tr_id("controls.window.width", "width"), 0.5f);
+      ImGui::SliderInt(tr_id("controls.window.width", "width"), &w->window, 1, std::max(2, r.m), "%d", ImGuiSliderFlags_AlwaysClamp);
       remember_item(app, "window_width");
-      ImGui::Checkbox("only look back", &w->window_causal);
+      checkbox(tr_id("controls.window.back", "only look back"), &w->window_causal);
       remember_item(app, "window_causal");
       ImGui::Unindent();
     }
     if (attn::MaskTerm* p = mask_toggle(app, Kind::padding)) {
       ImGui::Indent();
-      ImGui::TextDisabled("click keys to hide them:");
+      ImGui::TextDisabled("%s", tr("controls.padding.click"));
       for (int j = 0; j < r.m && j < (int)app.source_labels.size(); ++j) {
         const bool hidden = std::find(p->keys.begin(), p->keys.end(), j) != p->keys.end();
         bool hovered = false;
@@ -194,38 +198,39 @@ void draw_controls_panel(App& app) {
     }
     if (attn::MaskTerm* cm = mask_toggle(app, Kind::custom)) {
       ImGui::SameLine();
-      if (ImGui::SmallButton("allow all")) std::fill(cm->cells.begin(), cm->cells.end(), 1);
+      if (ImGui::SmallButton(tr_id("controls.custom.allow_all", "allow all"))) std::fill(cm->cells.begin(), cm->cells.end(), 1);
       remember_item(app, "allow_all");
     }
     if (!r.mask.fully_masked_rows.empty())
-      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%d query row(s) see no key: their weights and output are 0",
-                         (int)r.mask.fully_masked_rows.size());
+      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s",
+                         trn("controls.rows_see_no_key", (long long)r.mask.fully_masked_rows.size(),
+                             {{"n", (int)r.mask.fully_masked_rows.size()}}).c_str());
   }
 
-  if (ImGui::CollapsingHeader("Weights and view", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (ImGui::CollapsingHeader(tr_id("controls.weights_view", "Weights and view"), ImGuiTreeNodeFlags_DefaultOpen)) {
     remember_item(app, "header:Weights and view");
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
     int seed = (int)(c.seed & 0x7FFFFFFF);
-    if (ImGui::InputInt("seed", &seed)) c.seed = (uint64_t)std::max(seed, 0);
+    if (ImGui::InputInt(tr_id("controls.seed", "seed"), &seed)) c.seed = (uint64_t)std::max(seed, 0);
     remember_item(app, "seed");
     ImGui::SameLine();
-    if (ImGui::Button("re-roll")) c.seed = (c.seed * 6364136223846793005ull + 1442695040888963407ull) >> 33;
+    if (ImGui::Button(tr_id("controls.reroll", "re-roll"))) c.seed = (c.seed * 6364136223846793005ull + 1442695040888963407ull) >> 33;
     remember_item(app, "reroll");
-    help_marker("The seed chooses the random embeddings and weight matrices. Same seed, same numbers, on every machine.");
-    ImGui::Checkbox("numbers in cells", &app.ui.show_numbers);
+    help_marker(tr("controls.seed.help"));
+    checkbox(tr_id("controls.numbers", "numbers in cells"), &app.ui.show_numbers);
     remember_item(app, "numbers");
-    ImGui::SameLine();
-    ImGui::Checkbox("W matrices", &app.ui.show_weights);
+    same_line_if_fits(tr_id("controls.weight_matrices", "W matrices"));
+    checkbox(tr_id("controls.weight_matrices", "W matrices"), &app.ui.show_weights);
     remember_item(app, "weight_matrices");
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-    ImGui::SliderFloat("UI scale", &app.ui.ui_scale_edit, 0.75f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    item_width_for(tr_id("controls.ui_scale", "UI scale"), 0.5f);
+    ImGui::SliderFloat(tr_id("controls.ui_scale", "UI scale"), &app.ui.ui_scale_edit, 0.75f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     remember_item(app, "ui_scale");
     if (ImGui::IsItemDeactivatedAfterEdit()) set_ui_scale(app, app.ui.ui_scale_edit);
-    help_marker("Larger text and cells for a projector. Applies when you release the slider.");
+    help_marker(tr("controls.ui_scale.help"));
     if (!c.overrides.empty()) {
-      ImGui::Text("%d edited numbers", (int)c.overrides.size());
+      ImGui::TextUnformatted(trn("controls.edited", (long long)c.overrides.size(), {{"n", (int)c.overrides.size()}}).c_str());
       ImGui::SameLine();
-      if (ImGui::SmallButton("reset all edits")) c.overrides.clear();
+      if (ImGui::SmallButton(tr_id("controls.reset_edits", "reset all edits"))) c.overrides.clear();
       remember_item(app, "reset_edits");
     }
   }

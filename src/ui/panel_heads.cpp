@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "i18n.h"
 #include "handmade_heads.h"
 #include "heatmap.h"
 #include "panels.h"
@@ -20,10 +21,11 @@ void draw_handmade_control(App& app) {
   const int h = app.ui.head;
   auto it = std::find_if(c.handmade.begin(), c.handmade.end(), [&](const attn::HandmadeHead& x) { return x.head == h; });
   const bool given = !c.w_q.empty() || !c.w_k.empty() || !c.w_v.empty();
-  const char* base = given ? "given in the config" : "random (untrained)";
-  const char* current = it == c.handmade.end() ? base : attn::handmade_label(it->kind);
+  const char* base = given ? tr("heads.given") : tr("heads.random");
+  const attn::HandmadeKind* chosen_kind = it == c.handmade.end() ? nullptr : attn::find_handmade_kind(it->kind);
+  const char* current = !chosen_kind ? base : tr_entry("handmade", chosen_kind->name, "label", chosen_kind->label);
   ImGui::AlignTextToFramePadding();
-  ImGui::Text("head %d:", h);
+  ImGui::TextUnformatted(trf("heads.head_colon", {{"h", h}}).c_str());
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("(?)").x - 12.0f));
   if (ImGui::BeginCombo("##handmade", current)) {
@@ -31,27 +33,26 @@ void draw_handmade_control(App& app) {
     remember_item(app, "handmade:none");
     for (const attn::HandmadeKind& k : attn::handmade_kinds()) {
       const bool chosen = it != c.handmade.end() && it->kind == k.name;
-      if (ImGui::Selectable((std::string("hand-built: ") + k.label).c_str(), chosen) && !chosen) {
+      const std::string label = trf("heads.hand_built", {{"pattern", tr_entry("handmade", k.name, "label", k.label)}}) + "###" + k.name;
+      if (ImGui::Selectable(label.c_str(), chosen) && !chosen) {
         std::erase_if(c.handmade, [&](const attn::HandmadeHead& x) { return x.head == h; });
         c.handmade.push_back({h, k.name});
         const std::string changed = attn::meet_handmade_needs(c, k.name);
-        if (!changed.empty()) notify(app, std::string("For the ") + k.label + " head: " + changed);
+        if (!changed.empty()) notify(app, trf("heads.needs", {{"pattern", tr_entry("handmade", k.name, "label", k.label)}, {"changed", changed}}));
       }
       remember_item(app, (std::string("handmade:") + k.name).c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.help);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr_entry("handmade", k.name, "help", k.help));
     }
     ImGui::EndCombo();
   }
   remember_item(app, "handmade");
-  help_marker("A hand-built head has W_Q, W_K and W_V written by hand so that it shows one pattern on purpose. "
-              "It is constructed, not learned: a trained model finds its own weights. Random heads show what "
-              "untrained weights do: patterns by chance.");
+  help_marker(tr("heads.handmade.help"));
 }
 
 }  // namespace
 
 void draw_heads_panel(App& app) {
-  ImGui::Begin("All heads");
+  ImGui::Begin(tr_id("window.heads", "All heads"));
   const attn::Result& r = app.engine.result();
   if (r.n == 0) {
     ImGui::End();
@@ -72,8 +73,10 @@ void draw_heads_panel(App& app) {
     const attn::Config& c = app.engine.config();
     const attn::HandmadeHead* hand = nullptr;
     for (const attn::HandmadeHead& hh : c.handmade) if (hh.head == h) hand = &hh;
-    if (hand) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(h)), "head %d: %s", h, attn::handmade_label(hand->kind));
-    else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(h)), "head %d", h);
+    const attn::HandmadeKind* hk = hand ? attn::find_handmade_kind(hand->kind) : nullptr;
+    if (hk) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(h)), "%s",
+                               trf("heads.head_pattern", {{"h", h}, {"pattern", tr_entry("handmade", hk->name, "label", hk->label)}}).c_str());
+    else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(h)), "%s", trf("heads.head", {{"h", h}}).c_str());
     HeatmapSpec s;
     s.id = "thumb";
     s.m = r.weights_head(h);
@@ -87,7 +90,7 @@ void draw_heads_panel(App& app) {
     const HeatmapEvent ev = draw_heatmap(s, ImVec2(side, side * std::min(aspect, 1.5f)));
     if (ev.hovered) app.ui.hover_next = {View::weights, h, ev.row, ev.col};
     if (ev.clicked) app.ui.head = h;
-    if (ev.hovered) ImGui::SetTooltip("head %d: click to show it in the matrices", h);
+    if (ev.hovered) ImGui::SetTooltip("%s", trf("heads.thumb.tip", {{"h", h}}).c_str());
     if (h == app.ui.head)
       ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), head_color(h), 0, 0, 2.0f);
     ImGui::PopID();

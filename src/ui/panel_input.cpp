@@ -1,6 +1,7 @@
 // Input: the text box (retokenised on every keystroke), the tokens as chips, and in cross-attention
 // mode a second box for the source sequence.
 #include "app.h"
+#include "i18n.h"
 #include "imgui_stdlib.h"
 #include "panels.h"
 #include "widgets.h"
@@ -46,16 +47,15 @@ void draw_text_line(App& app) {
   if (app.config.cross) return;  // two texts: the Input tab has both
   text_box(app, "##text", app.text, app.config.target, ImGui::GetTextLineHeightWithSpacing() * 2.2f);
   remember_item(app, "text");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The text attention works on: edit it here or in the Input tab");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("input.text.tip"));
   if (!app.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f), "%s", app.error.c_str());
 }
 
 void draw_input_panel(App& app) {
-  ImGui::Begin("Input");
+  ImGui::Begin(tr_id("window.input", "Input"));
   const attn::Result& r = app.engine.result();
-  ImGui::TextUnformatted(app.config.cross ? "Target (queries)" : "Text");
-  help_marker("Type anything. Words, punctuation, each CJK character and each emoji become tokens; "
-              "the lab keeps up to 256. Press / to put the cursor here.");
+  ImGui::TextUnformatted(app.config.cross ? tr("input.target") : tr("input.text"));
+  help_marker(tr("input.text.help"));
   if (app.ui.focus_text && !app.external_text_boxes) {  // (the web page focuses its own <textarea>)
     ImGui::SetKeyboardFocusHere();
     app.ui.focus_text = false;
@@ -67,22 +67,22 @@ void draw_input_panel(App& app) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
     ImGui::TextWrapped("%s", app.error.c_str());
     ImGui::PopStyleColor();
-    ImGui::TextDisabled("(still showing the last valid input)");
+    ImGui::TextDisabled("%s", tr("input.last_valid"));
   }
-  ImGui::Text("%d tokens", r.n);
+  ImGui::TextUnformatted(trn("status.tokens", r.n, {{"n", r.n}}).c_str());
   if (r.dropped_tokens > 0) {
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "(%d more left out: limit %d)", r.dropped_tokens, attn::Limits::max_tokens_ui);
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s",
+                       trf("input.dropped", {{"n", r.dropped_tokens}, {"limit", attn::Limits::max_tokens_ui}}).c_str());
   }
   chips(app, app.labels, true);
   if (app.config.cross) {
     ImGui::Separator();
-    ImGui::TextUnformatted("Source (keys and values)");
-    help_marker("In cross-attention the queries come from the target above, the keys and values from this text, "
-                "as when a translator's decoder looks back at the sentence it is translating.");
+    ImGui::TextUnformatted(tr("input.source"));
+    help_marker(tr("input.source.help"));
     text_box(app, "##source", app.source, app.config.source, box_h);
     remember_item(app, "source");
-    ImGui::Text("%d tokens", r.m);
+    ImGui::TextUnformatted(trn("status.tokens", r.m, {{"n", r.m}}).c_str());
     chips(app, app.source_labels, false);
   }
   ImGui::End();

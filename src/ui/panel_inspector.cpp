@@ -1,9 +1,11 @@
 // Inspector: the exact computation behind the selected (or hovered) cell, and, for X/Q/K/V/W cells,
 // a drag box to change the number by hand. Also the small hover card drawn next to the mouse.
+#include <cstdio>
 #include <algorithm>
 #include <cmath>
 
 #include "app.h"
+#include "i18n.h"
 #include "positional.h"
 #include "explain.h"
 #include "handmade_heads.h"
@@ -19,13 +21,20 @@ const std::string& token(const std::vector<std::string>& t, int i) {
   return i >= 0 && i < (int)t.size() ? t[(size_t)i] : none;
 }
 
+// A number as the cards write it: %.*g (the point as decimal separator, as in the CLI's output).
+std::string g(double v, int digits) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
 void term_table(const std::vector<attn::Term>& terms, const char* index_name, const char* a, const char* b,
                 const std::vector<std::string>* labels, int max_rows) {
   if (ImGui::BeginTable("terms", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
     ImGui::TableSetupColumn(index_name);
     ImGui::TableSetupColumn(a);
     ImGui::TableSetupColumn(b);
-    ImGui::TableSetupColumn("product");
+    ImGui::TableSetupColumn(tr("inspector.product"));
     ImGui::TableHeadersRow();
     for (int t = 0; t < (int)terms.size() && t < max_rows; ++t) {
       const attn::Term& x = terms[(size_t)t];
@@ -41,26 +50,29 @@ void term_table(const std::vector<attn::Term>& terms, const char* index_name, co
     }
     ImGui::EndTable();
   }
-  if ((int)terms.size() > max_rows) ImGui::TextDisabled("... and %d smaller terms", (int)terms.size() - max_rows);
+  if ((int)terms.size() > max_rows) {
+    const int more = (int)terms.size() - max_rows;
+    ImGui::TextDisabled("%s", trn("inspector.smaller_terms", more, {{"n", more}}).c_str());
+  }
 }
 
 void explain_attention_cell(const App& app, int h, int i, int j, int max_rows) {
   const attn::Result& r = app.engine.result();
   const attn::ScoreExplanation s = attn::explain_score(r, h, i, j);
   const attn::WeightExplanation w = attn::explain_weight(r, h, i, j);
-  ImGui::TextWrapped("query %d \"%s\" \xE2\x86\x92 key %d \"%s\", head %d", i, token(app.labels, i).c_str(), j,
-                     token(app.source_labels, j).c_str(), h);
+  ImGui::TextWrapped("%s", trf("inspector.query_key", {{"i", i}, {"query", token(app.labels, i)}, {"j", j},
+                                                       {"key", token(app.source_labels, j)}, {"h", h}}).c_str());
   text_wrapped_words("score = q\xC2\xB7k \xC3\x97 scale/\xCF\x84 = %.5g \xC3\x97 %.4g = %.5g", s.dot, s.alpha, s.score);
   term_table(s.terms, "c", "q[c]", "k[c]", nullptr, max_rows);
   if (w.fully_masked) {
-    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "every key is masked for this query:\nweights 0, output row 0");
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s", tr("inspector.all_masked"));
   } else if (!w.allowed) {
-    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "masked: logit \xE2\x88\x92\xE2\x88\x9E, weight exactly 0");
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s", tr("inspector.masked"));
   } else {
     ImGui::Text("weight = exp(s \xE2\x88\x92 max) / \xCE\xA3");
     ImGui::Text("       = exp(%.4g \xE2\x88\x92 %.4g) / %.5g", w.score, w.row_max, w.row_sum);
     ImGui::Text("       = %.5g / %.5g = %.5g", w.exp_shifted, w.row_sum, w.weight);
-    ImGui::TextDisabled("(max and \xCE\xA3 over the %d allowed keys of this row)", w.allowed_keys);
+    ImGui::TextDisabled("%s", trn("inspector.allowed_keys", w.allowed_keys, {{"n", w.allowed_keys}}).c_str());
   }
 }
 
@@ -68,7 +80,7 @@ void explain_output_cell(const App& app, int h, int i, int c, int max_rows) {
   const attn::Result& r = app.engine.result();
   const attn::OutputExplanation o = attn::explain_output(r, h, i, c);
   ImGui::Text("O[%d][%d] = \xCE\xA3_j a_ij \xC2\xB7 v_j[%d] = %.5g", i, c, c, o.value);
-  term_table(o.terms, "key j", "a_ij", "v_j", &app.source_labels, max_rows);
+  term_table(o.terms, tr("inspector.key_j"), "a_ij", "v_j", &app.source_labels, max_rows);
 }
 
 // The edit on this cell of `t`, if the person changed it by hand.
@@ -82,15 +94,15 @@ void explain_projection_cell(const App& app, attn::Target t, int h, int i, int c
   const attn::Result& r = app.engine.result();
   // An edited cell holds the typed number: say so first, not what the formula would have given.
   if (const attn::Override* o = edit_of(app.engine.config(), t, h, i, c)) {
-    ImGui::TextColored(ImVec4(1.0f, 0.65f, 0.0f, 1.0f), "edited by hand: set to %.5g", o->value);
-    ImGui::TextDisabled("(the product below, and any RoPE rotation, are replaced by this number)");
+    ImGui::TextColored(ImVec4(1.0f, 0.65f, 0.0f, 1.0f), "%s", trf("inspector.edited", {{"value", g(o->value, 5)}}).c_str());
+    ImGui::TextDisabled("%s", tr("inspector.edited.replaces"));
   }
   const attn::ProjectionExplanation p = attn::explain_projection(r, t, h, i, c);
   const bool source = r.cross && (t == attn::Target::k || t == attn::Target::v);
   const char* in = t == attn::Target::w_o ? "concat" : source ? "x_src" : "x";
   ImGui::Text("= \xCE\xA3_r %s[%d][r] \xC2\xB7 W[r][%d] = %.5g", in, i, c, p.sum);
   if (p.rotated && !edit_of(app.engine.config(), t, h, i, c))
-    ImGui::TextDisabled("then rotated by RoPE by position %d's angle: %.5g", i, p.value);
+    ImGui::TextDisabled("%s", trf("inspector.rotated", {{"i", i}, {"value", g(p.value, 5)}}).c_str());
   term_table(p.terms, "r", in, "W", nullptr, max_rows);
 }
 
@@ -98,25 +110,25 @@ void explain_x_cell(const App& app, View v, int i, int col) {
   const attn::Config& c = app.engine.config();
   if (v == View::x)
     if (const attn::Override* o = edit_of(c, attn::Target::x, 0, i, col)) {
-      ImGui::TextColored(ImVec4(1.0f, 0.65f, 0.0f, 1.0f), "edited by hand: set to %.5g", o->value);
+      ImGui::TextColored(ImVec4(1.0f, 0.65f, 0.0f, 1.0f), "%s", trf("inspector.edited", {{"value", g(o->value, 5)}}).c_str());
       return;
     }
-  const char* emb = c.embedding == attn::Embedding::interpretable ? "the interpretable table (feature columns first)"
-                                                                   : "a random vector seeded by the word";
+  const char* emb = c.embedding == attn::Embedding::interpretable ? tr("inspector.embedding.table") : tr("inspector.embedding.hashed");
   const attn::Result& r = app.engine.result();
   const attn::PositionalKind& pk = attn::positional_kind(c.positional);  // what it adds, in its own words
+  const char* p_words = pk.p_words ? tr_entry("positional", pk.name, "p_words", pk.p_words) : "";
   const bool has_p = v == View::x && r.positions.size() == (size_t)r.n * r.d_model && i < r.n && col < r.d_model;
   const float x = v == View::x ? r.x_view()(i, col) : r.x_source_view()(i, col);
   const float p = has_p ? r.positions_view()(i, col) : 0.0f;
   if (pk.add && v == View::x_source) {
-    ImGui::TextWrapped("= embedding (%s) + %s of source position %d", emb, pk.p_words, i);
+    ImGui::TextWrapped("%s", trf("inspector.x.source", {{"embedding", emb}, {"p", p_words}, {"i", i}}).c_str());
   } else if (pk.add) {
     ImGui::Text("X = E + P = %.4g + %.4g = %.4g", x - p, p, x);
-    ImGui::TextWrapped("E: embedding (%s); P: %s of position %d, column %d", emb, pk.p_words, i, col);
+    ImGui::TextWrapped("%s", trf("inspector.x.e_p", {{"embedding", emb}, {"p", p_words}, {"i", i}, {"col", col}}).c_str());
   } else if (pk.rotates_qk) {
-    ImGui::TextWrapped("= embedding (%s) only: %s rotates Q and K later instead of adding to X", emb, pk.label);
+    ImGui::TextWrapped("%s", trf("inspector.x.rotates", {{"embedding", emb}, {"positions", tr_entry("positional", pk.name, "label", pk.label)}}).c_str());
   } else {
-    ImGui::TextWrapped("= embedding (%s) only: no position information", emb);
+    ImGui::TextWrapped("%s", trf("inspector.x.none", {{"embedding", emb}}).c_str());
   }
 }
 
@@ -141,14 +153,13 @@ void explain_cell(const App& app, const CellRef& c, int max_rows) {
     default: {
       const attn::Config& cfg = app.engine.config();
       if (const attn::Override* o = edit_of(cfg, view_target(c.view), c.head, c.row, c.col)) {
-        ImGui::TextColored(ImVec4(1.0f, 0.65f, 0.0f, 1.0f), "edited by hand: set to %.5g", o->value);
+        ImGui::TextColored(ImVec4(1.0f, 0.65f, 0.0f, 1.0f), "%s", trf("inspector.edited", {{"value", g(o->value, 5)}}).c_str());
         break;
       }
       bool hand = false;
       for (const attn::HandmadeHead& hh : cfg.handmade) hand = hand || (hh.head == c.head && c.view != View::w_o);
-      if (hand) ImGui::TextWrapped("a hand-built weight: this head's W_Q, W_K, W_V were written for one pattern (not learned)");
-      else ImGui::TextWrapped("a random weight (Glorot-uniform from seed %llu), untrained: the same on every machine for the same seed",
-                              (unsigned long long)cfg.seed);
+      if (hand) ImGui::TextWrapped("%s", tr("inspector.weight.hand_built"));
+      else ImGui::TextWrapped("%s", trf("inspector.weight.random", {{"seed", std::to_string(cfg.seed)}}).c_str());
       break;
     }
   }
@@ -157,25 +168,24 @@ void explain_cell(const App& app, const CellRef& c, int max_rows) {
 }  // namespace
 
 void draw_inspector_panel(App& app) {
-  ImGui::Begin("Inspector");
+  ImGui::Begin(tr_id("window.inspector", "Inspector"));
   const attn::Result& r = app.engine.result();
   CellRef c = in_range(r, app.ui.selected) ? app.ui.selected : app.ui.hover;
   if (!in_range(r, c)) {
-    ImGui::TextWrapped("Hover any cell to see exactly how it was computed. Click a cell of X, Q, K, V or a W "
-                       "matrix to edit its number; click a Weights cell to mask that pair.");
+    ImGui::TextWrapped("%s", tr("inspector.empty"));
     ImGui::End();
     return;
   }
   const bool is_selected = c == app.ui.selected;
   const bool per_head = view_info(c.view).per_head;
-  if (per_head) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(c.head)), "head %d", c.head), ImGui::SameLine();
+  if (per_head) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(c.head)), "%s", trf("heads.head", {{"h", c.head}}).c_str()), ImGui::SameLine();
   ImGui::Text("%s[%d][%d] = %.6g", view_name(c.view), c.row, c.col, cell_value(r, c));
   // What happened to this cell, in one line: masked, edited, rotated.
   if ((c.view == View::masked || c.view == View::weights || c.view == View::scores) && !r.mask.allows(c.row, c.col))
-    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), c.view == View::scores ? "masked next: this score becomes \xE2\x88\x92\xE2\x88\x9E" : "masked: \xE2\x88\x92\xE2\x88\x9E before softmax, weight 0");
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s", c.view == View::scores ? tr("inspector.masked_next") : tr("inspector.masked_before"));
   if (is_selected) {
     ImGui::SameLine();
-    if (ImGui::SmallButton("unselect")) app.ui.selected = {};
+    if (ImGui::SmallButton(tr_id("inspector.unselect", "unselect"))) app.ui.selected = {};
     remember_item(app, "inspector_unselect");
   }
   if (view_editable(c.view) && is_selected) {
@@ -186,15 +196,15 @@ void draw_inspector_panel(App& app) {
     });
     float v = it != app.config.overrides.end() ? it->value : cell_value(r, c);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-    if (ImGui::DragFloat("value", &v, 0.01f, -100.0f, 100.0f, "%.4f", ImGuiSliderFlags_AlwaysClamp)) {
+    if (ImGui::DragFloat(tr_id("inspector.value", "value"), &v, 0.01f, -100.0f, 100.0f, "%.4f", ImGuiSliderFlags_AlwaysClamp)) {
       if (it != app.config.overrides.end()) it->value = v;
       else app.config.overrides.push_back({t, head, c.row, c.col, v});
     }
     remember_item(app, "inspector_value");
-    help_marker("Drag to change this number; everything downstream recomputes as you drag.");
+    help_marker(tr("inspector.value.help"));
     if (it != app.config.overrides.end()) {
       ImGui::SameLine();
-      if (ImGui::SmallButton("reset")) app.config.overrides.erase(it);
+      if (ImGui::SmallButton(tr_id("inspector.reset", "reset"))) app.config.overrides.erase(it);
       remember_item(app, "inspector_reset");
     }
   }

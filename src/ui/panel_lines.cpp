@@ -6,18 +6,18 @@
 #include <vector>
 
 #include "app.h"
+#include "i18n.h"
 #include "panels.h"
 #include "widgets.h"
 
 namespace attnlab {
 
 void draw_lines_panel(App& app) {
-  ImGui::Begin("Lines");
+  ImGui::Begin(tr_id("window.lines", "Lines"));
   const attn::Result& r = app.engine.result();
-  ImGui::Checkbox("all heads", &app.ui.lines_all_heads);
+  ImGui::Checkbox(tr_id("lines.all_heads", "all heads"), &app.ui.lines_all_heads);
   remember_item(app, "lines_all_heads");
-  help_marker("Each line joins a query (left) to a key (right); thicker and brighter means more weight. "
-              "Hover or click a token to follow just its lines.");
+  help_marker(tr("lines.help"));
   if (r.n == 0) {
     ImGui::End();
     return;
@@ -102,7 +102,7 @@ void draw_lines_panel(App& app) {
       }
     }
   }
-  if (per_query < r.m) ImGui::TextDisabled("strongest 3 keys per query; hover a token for all");
+  if (per_query < r.m) ImGui::TextDisabled("%s", tr("lines.strongest"));
   // Hover a query label to follow its lines.
   ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y));
   ImGui::InvisibleButton("queries", ImVec2(std::max(1.0f, label_w), std::max(1.0f, row_h * r.n)));

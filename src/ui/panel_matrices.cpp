@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app.h"
+#include "i18n.h"
 #include "export.h"
 #include "formula.h"
 #include "handmade_heads.h"
@@ -62,55 +63,55 @@ Block block_of(const App& app, View v) {
   const std::string src = r.cross ? "X_src" : "X";
   switch (v) {
     case View::x:
-      return {.view = v, .title = pk.x_title, .help = pk.x_help, .rows = q_tok, .per_head = false, .max_cell = 30.0f,
+      return {.view = v, .title = tr_entry("positional", pk.name, "x_title", pk.x_title), .help = tr_entry("positional", pk.name, "x_help", pk.x_help), .rows = q_tok, .per_head = false, .max_cell = 30.0f,
               .stretch = r.cross ? 1.3f : 1.6f};
     case View::x_source:
-      return {.view = v, .title = "X_src (source)", .help = "The source sequence's rows: in cross-attention the keys and values come from here, the queries from X.",
+      return {.view = v, .title = tr("matrix.x_source.title"), .help = tr("matrix.x_source.help"),
               .rows = k_tok, .query_rows = false, .per_head = false, .max_cell = 30.0f, .stretch = 1.3f};
     case View::position:
-      return {.view = v, .title = pk.p_title ? pk.p_title : "P", .help = pk.p_help ? pk.p_help : "No position vectors: this encoding adds none.",
+      return {.view = v, .title = pk.p_title ? tr_entry("positional", pk.name, "p_title", pk.p_title) : "P", .help = pk.p_help ? tr_entry("positional", pk.name, "p_help", pk.p_help) : tr("matrix.position.none.help"),
               .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.3f};
     case View::q:
       return {.view = v, .title = rope ? "2  Q = rot(X\xC2\xB7W_Q)" : "2  Q = X\xC2\xB7W_Q",
-              .help = rope ? "Queries, each row rotated by RoPE by an angle set by its position." : "Queries: what each token is looking for. Row i is token i's query for this head.",
+              .help = rope ? tr("matrix.q.rope.help") : tr("matrix.q.help"),
               .rows = q_tok};
     case View::k:
       return {.view = v, .title = rope ? "K = rot(" + src + "\xC2\xB7W_K)" : "K = " + src + "\xC2\xB7W_K",
-              .help = rope ? "Keys, rotated like the queries: a query-key dot product then depends on how far apart they are."
-                      : r.cross ? "Keys: computed from the source sequence, what each source token offers to be found by."
-                                : "Keys: what each token offers to be found by. Queries are compared with these.",
+              .help = rope ? tr("matrix.k.rope.help")
+                      : r.cross ? tr("matrix.k.cross.help")
+                                : tr("matrix.k.help"),
               .rows = k_tok, .query_rows = false};
     case View::v:
-      return {.view = v, .title = "V = " + src + "\xC2\xB7W_V", .help = "Values: what each token hands over when it is attended to (never rotated).",
+      return {.view = v, .title = "V = " + src + "\xC2\xB7W_V", .help = tr("matrix.v.help"),
               .rows = k_tok, .query_rows = false};
     case View::scores: {
       std::string title = "3  S = Q\xC2\xB7K\xE1\xB5\x80";
       for (const FormulaPart& p : formula_parts(c))
         if (p.view == View::scores) title += p.text;
       return {.view = v, .title = title,
-              .help = "Every query dotted with every key, then scaled. Big means 'this key matches what I look for'. Right: each row's spread (largest minus smallest), which softmax turns into sharpness.",
+              .help = tr("matrix.scores.help"),
               .rows = q_tok, .cols = k_tok, .key_cols = true, .min_cell = kLessonCell};
     }
     case View::masked:
-      return {.view = v, .title = "4  masked S", .help = "The same scores with hidden pairs set to minus infinity. Click a cell to hide or allow that pair.",
+      return {.view = v, .title = tr("matrix.masked.title"), .help = tr("matrix.masked.help"),
               .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .neg_inf = true, .min_cell = kLessonCell};
     case View::weights:
       return {.view = v, .title = "5  A = softmax(S)",
-              .help = "Each row is turned into positive weights that sum to 1: how much query i takes from each key. Right: the row's entropy in bits (0 = all weight on one key; log2 of the number of keys = even) and its largest weight. Click a cell to mask it and watch the row renormalise.",
+              .help = tr("matrix.weights.help"),
               .cmap = Colormap::sequential, .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .max_cell = 48.0f,
               .min_cell = kLessonCell, .stretch = 1.3f, .own_labels = true};
     case View::head_out:
-      return {.view = v, .title = "6  O = A\xC2\xB7V", .help = "Each output row is a weighted average of the value rows, with this head's weights.", .rows = q_tok};
+      return {.view = v, .title = "6  O = A\xC2\xB7V", .help = tr("matrix.head_out.help"), .rows = q_tok};
     case View::concat:
-      return {.view = v, .title = "7  concat(O\xE2\x82\x81\xE2\x80\xA6O\xE2\x82\x95)", .help = "All heads' outputs side by side, one block of d_v columns per head.",
+      return {.view = v, .title = "7  concat(O\xE2\x82\x81\xE2\x80\xA6O\xE2\x82\x95)", .help = tr("matrix.concat.help"),
               .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f};
     case View::output:
-      return {.view = v, .title = "8  out = concat\xC2\xB7W_O", .help = "The output projection mixes the heads back into d_model numbers per token.",
+      return {.view = v, .title = "8  out = concat\xC2\xB7W_O", .help = tr("matrix.output.help"),
               .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f};
-    case View::w_q: return {.view = v, .title = "W_Q", .help = "Learned in a real model; seeded random here (or hand-built). Click a cell to edit it.", .query_rows = false};
-    case View::w_k: return {.view = v, .title = "W_K", .help = "Key projection for this head.", .query_rows = false};
-    case View::w_v: return {.view = v, .title = "W_V", .help = "Value projection for this head.", .query_rows = false};
-    case View::w_o: return {.view = View::w_o, .title = "W_O", .help = "Output projection, shared by all heads.", .query_rows = false, .per_head = false, .max_cell = 24.0f, .stretch = 2.0f};
+    case View::w_q: return {.view = v, .title = "W_Q", .help = tr("matrix.w_q.help"), .query_rows = false};
+    case View::w_k: return {.view = v, .title = "W_K", .help = tr("matrix.w_k.help"), .query_rows = false};
+    case View::w_v: return {.view = v, .title = "W_V", .help = tr("matrix.w_v.help"), .query_rows = false};
+    case View::w_o: return {.view = View::w_o, .title = "W_O", .help = tr("matrix.w_o.help"), .query_rows = false, .per_head = false, .max_cell = 24.0f, .stretch = 2.0f};
     case View::count: break;  // (no default: a view added without its block is a compiler warning)
   }
   return {.view = View::count, .title = "?", .help = ""};
@@ -124,7 +125,7 @@ void toggle_mask_cell(App& app, int i, int j) {
   if (!custom) {
     app.config.mask.push_back(attn::mask_kind(attn::MaskTerm::Kind::custom).make(r.n, r.m));  // all allowed
     custom = &app.config.mask.back();
-    notify(app, "Custom mask on: click cells to hide or allow single pairs");
+    notify(app, tr("notice.custom_mask"));
   }
   if (custom->rows != r.n || custom->cols != r.m) return;
   uint8_t& cell = custom->cells[(size_t)i * r.m + j];
@@ -144,7 +145,7 @@ std::vector<std::string> row_notes(const attn::Result& r, int head) {
     for (int j = 0; j < r.m; ++j)
       if (r.mask.allows(i, j)) lo = std::min(lo, s(i, j)), hi = std::max(hi, s(i, j));
     const size_t k = (size_t)head * r.n + i;
-    if (hi < lo) std::snprintf(buf, sizeof buf, "\xE2\x80\x94 all masked");
+    if (hi < lo) std::snprintf(buf, sizeof buf, "\xE2\x80\x94 %s", tr("matrix.all_masked"));
     else std::snprintf(buf, sizeof buf, "%4.1f %5.2f %4.2f", (double)(hi - lo), r.entropy[k], r.max_weight[k]);
     notes.push_back(buf);
   }
@@ -213,16 +214,11 @@ void handle_event(App& app, const Block& b, const HeatmapEvent& ev, bool record_
 // The colour range in words, and its switch (a click on the colour bar): "fixed ±5" keeps colours
 // comparable while settings change; "fit" stretches them over this matrix's own numbers.
 std::string range_words(const App& app, const Block& b, float fit_range) {
-  if (b.cmap == Colormap::sequential) return "Weights are always coloured on [0, 1], so every head and setting compares directly.";
+  if (b.cmap == Colormap::sequential) return tr("matrix.colours.weights");
   const float fixed = app.ui.fixed_range[(int)b.view];
-  char buf[320];
-  if (fixed > 0.0f)
-    std::snprintf(buf, sizeof buf, "Colours: fixed at \xC2\xB1%.3g, the same whatever you change, so \xE2\x88\x9A" "d_k and temperature "
-                  "change what you see (this matrix's own largest is %.3g). Click the colour bar to fit them to this matrix instead.", fixed, fit_range);
-  else
-    std::snprintf(buf, sizeof buf, "Colours: fitted to this matrix's largest number, \xC2\xB1%.3g; they rescale as settings change. "
-                  "Click the colour bar to fix this range so changes can be compared.", fit_range);
-  return buf;
+  const auto g3 = [](float v) { char buf[32]; std::snprintf(buf, sizeof buf, "%.3g", v); return std::string(buf); };
+  if (fixed > 0.0f) return trf("matrix.colours.fixed", {{"range", g3(fixed)}, {"largest", g3(fit_range)}});
+  return trf("matrix.colours.fitted", {{"range", g3(fit_range)}});
 }
 
 void toggle_range(App& app, const Block& b, float fit_range) {
@@ -266,7 +262,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
     ImGui::SameLine();
     if (ImGui::SmallButton("\xE2\x86\x97")) app.ui.zoom_view = b.view;  // ↗
     remember_item(app, (std::string("enlarge:") + view_key(b.view)).c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show %s large, with its numbers", view_name(b.view));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", trf("matrix.zoom.tip", {{"view", view_name(b.view)}}).c_str());
   }
   // A pipeline or tour click scrolls here and highlights the block.
   if (app.ui.focus_view == b.view) {
@@ -288,24 +284,24 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   if (ev.bar_clicked) toggle_range(app, b, colors.fit_range);
   const attn::Positional pos = app.engine.config().positional;
   if (b.view == View::x && !zoomed && attn::positional_kind(pos).add) {
-    if (ImGui::SmallButton(app.ui.show_position ? "hide P" : "show P")) app.ui.show_position = !app.ui.show_position;
+    if (ImGui::SmallButton(tr_id(app.ui.show_position ? Key("matrix.hide_p") : Key("matrix.show_p"), "show_p"))) app.ui.show_position = !app.ui.show_position;
     remember_item(app, "show_p");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("P: the position vectors that are added to the embeddings to make X");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("matrix.show_p.tip"));
     if (ev.numbers_hidden) ImGui::SameLine();
   }
   if (b.view == View::masked && !zoomed && !has_mask(app.engine.config())) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::TextDisabled("no mask yet: the same as S");
+    ImGui::TextDisabled("%s", tr("matrix.no_mask"));
     ImGui::PopTextWrapPos();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Press M, pick a mask in Controls, or click a weight to hide pairs: their scores become \xE2\x88\x92\xE2\x88\x9E here.");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("matrix.no_mask.tip"));
   }
   if (ev.numbers_hidden && !zoomed) {
     // Say why there are no numbers, and offer the view where they fit.
     // (short where the block is narrow: a label cut at the column's edge reads "numbers: enlarg")
-    const bool roomy = ImGui::CalcTextSize("numbers: enlarge").x + 2.0f * ImGui::GetStyle().FramePadding.x <= width;
-    if (ImGui::SmallButton(roomy ? "numbers: enlarge###numbers" : "numbers \xE2\x86\x97###numbers")) app.ui.zoom_view = b.view;
+    const bool roomy = ImGui::CalcTextSize(tr("matrix.numbers_enlarge")).x + 2.0f * ImGui::GetStyle().FramePadding.x <= width;
+    if (ImGui::SmallButton(tr_id(roomy ? Key("matrix.numbers_enlarge") : Key("matrix.numbers_short"), "numbers"))) app.ui.zoom_view = b.view;
     remember_item(app, (std::string("numbers_enlarge:") + view_key(b.view)).c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The cells are too small for numbers at this size. Click to show %s large, with its numbers.", view_name(b.view));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", trf("matrix.numbers_enlarge.tip", {{"view", view_name(b.view)}}).c_str());
   }
   ImGui::EndGroup();
   if (!zoomed) {
@@ -476,9 +472,8 @@ void draw_zoom_window(App& app) {
   ImGui::SetNextWindowPos(ImVec2(ds.x * 0.5f, ds.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(ds.x * 0.94f, ds.y * 0.9f), ImGuiCond_Appearing);
   bool open = true;
-  char title[64];
-  std::snprintf(title, sizeof title, "%s, large###zoom", view_name(app.ui.zoom_view));
-  if (ImGui::Begin(title, &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_HorizontalScrollbar)) {
+  const std::string title = trf("matrix.zoom.title", {{"view", view_name(app.ui.zoom_view)}}) + "###zoom";
+  if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_HorizontalScrollbar)) {
     Block b = block_of(app, app.ui.zoom_view);
     add_notes(app, b);
     b.max_cell = 90.0f;  // as large as the window allows both ways (draw_block passes its height)
@@ -491,30 +486,28 @@ void draw_zoom_window(App& app) {
 std::string weights_badge(const App& app, const attn::Config& c) {
   const ModelOrigin& o = app.ui.origin;
   if (o.active)
-    return "weights: trained (" + o.task + ", layer " + std::to_string(o.layer) + " of " + std::to_string(o.layers) + ", step " +
-           std::to_string(o.step) + ")";
-  if (!c.w_q.empty() || !c.w_k.empty() || !c.w_v.empty() || !c.w_o.empty()) return "weights: given in the config";
-  std::string out = "weights: random (seed " + std::to_string(c.seed) + ")";
-  if (!c.handmade.empty()) {
-    out = "weights: ";
-    for (const attn::HandmadeHead& h : c.handmade)
-      out += "head " + std::to_string(h.head) + " hand-built (" + attn::handmade_label(h.kind) + "), ";
-    out += (int)c.handmade.size() >= c.heads ? "W_O random (seed " : "the rest random (seed ";
-    out += std::to_string(c.seed) + ")";
+    return trf("matrix.badge.trained", {{"task", o.task}, {"layer", o.layer}, {"layers", o.layers}, {"step", o.step}});
+  if (!c.w_q.empty() || !c.w_k.empty() || !c.w_v.empty() || !c.w_o.empty()) return tr("matrix.badge.given");
+  const std::string seed = std::to_string(c.seed);
+  if (c.handmade.empty()) return trf("matrix.badge.random", {{"seed", seed}});
+  std::string heads;
+  for (const attn::HandmadeHead& h : c.handmade) {
+    const attn::HandmadeKind* k = attn::find_handmade_kind(h.kind);
+    heads += trf("matrix.badge.hand_built_head", {{"h", h.head}, {"pattern", k ? tr_entry("handmade", k->name, "label", k->label) : h.kind.c_str()}}) + ", ";
   }
-  return out;
+  return trf((int)c.handmade.size() >= c.heads ? Key("matrix.badge.hand_built_all") : Key("matrix.badge.hand_built"), {{"heads", heads}, {"seed", seed}});
 }
 
 }  // namespace
 
 void draw_matrices_panel(App& app) {
-  ImGui::Begin("Matrices", nullptr, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::Begin(tr_id("window.matrices", "Matrices"), nullptr, ImGuiWindowFlags_HorizontalScrollbar);
   const attn::Result& r = app.engine.result();
   // One panel at a time (a phone, a projector's large scale): the sentence leads, editable, so the
   // first screen holds it and its weights.
   if (app.ui.layout == LayoutMode::tabs) draw_text_line(app);
   if (r.n == 0) {
-    ImGui::TextDisabled("Type some text to begin.");
+    ImGui::TextDisabled("%s", tr("matrix.empty"));
     ImGui::End();
     return;
   }
@@ -522,7 +515,7 @@ void draw_matrices_panel(App& app) {
   const int h = std::clamp(app.ui.head, 0, r.heads - 1);
   // Head selector
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Head");
+  ImGui::TextUnformatted(tr("matrix.head"));
   for (int k = 0; k < r.heads; ++k) {
     ImGui::SameLine(0, 3.0f);
     ImGui::PushID(k);
@@ -543,14 +536,7 @@ void draw_matrices_panel(App& app) {
   ImGui::TextColored(random ? ImVec4(1.0f, 0.75f, 0.4f, 1.0f) : ImVec4(0.6f, 0.9f, 0.6f, 1.0f), "%s", badge.c_str());
   remember_item(app, "weights_badge");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s", app.ui.origin.active
-                                ? "These weights were learned: a layer of the model Learn mode trained. X is its residual stream at\n"
-                                  "this layer (the embeddings and positions, plus what earlier layers wrote), on the probe's tokens."
-                            : random ? "These weights are untrained: drawn at random from the seed. Patterns you see are chance,\n"
-                                       "not meaning. A trained model learns its weights; Controls \xE2\x86\x92 hand-built heads\n"
-                                       "sets one head's weights by hand to show a pattern on purpose."
-                                     : "Hand-built heads have W_Q, W_K and W_V written by hand for one pattern (see Controls);\n"
-                                       "they are constructed, not learned. The other weights are random from the seed.");
+    ImGui::SetTooltip("%s", app.ui.origin.active ? tr("matrix.badge.trained.tip") : random ? tr("matrix.badge.random.tip") : tr("matrix.badge.hand_built.tip"));
   // A preset's explanation, on screen until closed.
   if (!app.ui.note.empty()) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.16f, 0.20f, 0.12f, 1.0f));
@@ -561,7 +547,7 @@ void draw_matrices_panel(App& app) {
     ImGui::SameLine(ImGui::GetContentRegionAvail().x + ImGui::GetCursorPosX() - ImGui::GetFrameHeight());
     if (ImGui::SmallButton("x")) app.ui.note.clear();
     remember_item(app, "note_close");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Close this explanation");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("matrix.note.close"));
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
     ImGui::TextUnformatted(app.ui.note.c_str());
     ImGui::PopTextWrapPos();
@@ -591,7 +577,7 @@ void draw_matrices_panel(App& app) {
   app.ui.lesson_first = in.height + att.height > first_screen;
   const auto hint = [] {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("How they are computed, step by step: X, then Q, K and V, below.");
+    ImGui::TextDisabled("%s", tr("matrix.how"));
     ImGui::PopTextWrapPos();
   };
   const auto draw = [&](const char* id, RowPlan& plan) {

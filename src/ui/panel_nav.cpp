@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "app.h"
+#include "i18n.h"
 #include "imgui_internal.h"
 #include "learn.h"
 #include "panels.h"
@@ -25,6 +26,20 @@ const char* pane_label(Pane p) {
   return "?";
 }
 
+// What the tab says: the panel's window title in the current language.
+const char* pane_title(Pane p) {
+  switch (p) {
+    case Pane::input: return tr("window.input");
+    case Pane::controls: return tr("window.controls");
+    case Pane::matrices: return tr("window.matrices");
+    case Pane::inspector: return tr("window.inspector");
+    case Pane::heads: return tr("window.heads");
+    case Pane::lines: return tr("window.lines");
+    case Pane::count: break;
+  }
+  return "?";
+}
+
 // Buttons flow along the bar and wrap onto a second line when the next would not fit (a phone's
 // width): every one stays reachable, none off the edge.
 void next_button(bool& first, const char* label) {
@@ -40,9 +55,11 @@ void next_button(bool& first, const char* label) {
 // One tab-like button; the current one is highlighted. Remembered as "tab_<label>" for tests.
 void tab(App& app, Pane p, Pane& current, bool& first) {
   const bool on = p == current;
-  next_button(first, pane_label(p));
+  next_button(first, pane_title(p));
   if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-  if (ImGui::Button(pane_label(p))) current = p;
+  ImGui::PushID(pane_label(p));
+  if (ImGui::Button(pane_title(p))) current = p;
+  ImGui::PopID();
   if (on) ImGui::PopStyleColor();
   remember_item(app, (std::string("tab_") + pane_label(p)).c_str());
 }
@@ -57,7 +74,7 @@ void draw_nav_bar(App& app) {
   if (app.ui.layout == LayoutMode::tabs) {
     for (Pane p : {Pane::matrices, Pane::input, Pane::controls, Pane::inspector, Pane::heads, Pane::lines}) tab(app, p, app.ui.pane, first);
   } else {
-    const char* side = app.ui.side_collapsed ? "Show side panels" : "Hide side panels";
+    const char* side = app.ui.side_collapsed ? tr("nav.show_side") : tr("nav.hide_side");
     next_button(first, side);
     if (ImGui::Button(side)) {
       app.ui.side_collapsed = !app.ui.side_collapsed;
@@ -67,17 +84,17 @@ void draw_nav_bar(App& app) {
     if (app.ui.layout == LayoutMode::sidebar && !app.ui.side_collapsed)
       for (Pane p : {Pane::input, Pane::controls, Pane::inspector, Pane::heads, Pane::lines}) tab(app, p, app.ui.side_pane, first);
   }
-  next_button(first, "Present");
-  if (ImGui::Button("Present")) {
+  next_button(first, tr("nav.present"));
+  if (ImGui::Button(tr_id("nav.present", "present"))) {
     app.ui.presenter = true;
     app.ui.fullscreen_request = 1;
   }
   remember_item(app, "present");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Full-screen view for a projector (P); arrows step through the presets");
-  next_button(first, "Learn");
-  if (ImGui::Button("Learn")) set_learn_mode(app, true);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("nav.present.tip"));
+  next_button(first, tr("nav.learn"));
+  if (ImGui::Button(tr_id("nav.learn", "learn"))) set_learn_mode(app, true);
   remember_item(app, "mode_learn");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Learn: train a model on a toy task and watch its heads form (L)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("nav.learn.tip"));
   ImGui::End();
 }
 

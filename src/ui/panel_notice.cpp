@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "app.h"
+#include "i18n.h"
 #include "imgui_internal.h"
 #include "panels.h"
 
@@ -47,7 +48,7 @@ void draw_notice(App& app) {
     ImGui::TextUnformatted(app.notice.c_str());
     ImGui::PopTextWrapPos();
     if (app.notice_sticky) {
-      if (ImGui::Button("OK")) app.notice.clear(), app.notice_title.clear(), app.notice_sticky = false;
+      if (ImGui::Button(tr_id("notice.ok", "ok"))) app.notice.clear(), app.notice_title.clear(), app.notice_sticky = false;
       remember_item(app, "notice_ok");
     }
   }

@@ -7,6 +7,7 @@
 #include "config_json.h"
 #include "export.h"
 #include "formula.h"
+#include "i18n.h"
 #include "panels.h"
 #include "presets.h"
 #include "widgets.h"
@@ -43,9 +44,11 @@ void draw_pipeline_panel(App& app) {
   // the formula shrinks its text (never below 60%), so on a projector everything stays on screen.
   const ImGuiStyle& st = ImGui::GetStyle();
   const std::vector<FormulaPart> parts = formula_parts(app.engine.config());
-  const auto button_w = [&](const char* t) { return ImGui::CalcTextSize(t).x + 2.0f * st.FramePadding.x; };
+  const auto button_w = [&](const char* t) { return ImGui::CalcTextSize(t, nullptr, true).x + 2.0f * st.FramePadding.x; };
   float buttons_w = 0.0f;
-  for (const char* b : {"Presets", "Export", "Share", "Tour", "Help"}) buttons_w += button_w(b) + st.ItemSpacing.x;
+  const char* language_label = tr_id("bar.language", "language");
+  for (const char* b : {tr("bar.presets"), tr("bar.export"), tr("bar.share"), tr("bar.tour"), tr("bar.help"), language_label})
+    buttons_w += button_w(b) + st.ItemSpacing.x;
   // The formula's width in two parts: its text, which a smaller font scale shrinks, and the buttons'
   // padding and gaps, which it does not (so the shrunk formula is sure to leave the buttons room).
   float text_w = 0.0f, fixed_w = 0.0f;
@@ -57,14 +60,14 @@ void draw_pipeline_panel(App& app) {
   }
   const float formula_w = text_w + fixed_w;
   const float gap = 18.0f * app.style_scale;
-  const float title_w = ImGui::CalcTextSize("Attention Lab").x + gap;
+  const float title_w = ImGui::CalcTextSize(tr("app.title")).x + gap;
   const float room = ImGui::GetContentRegionAvail().x - buttons_w - gap;
   const bool title = title_w + formula_w <= room;
   const float fit = (room - fixed_w) / std::max(text_w, 1.0f);
   const float shrink = std::clamp(fit, 0.6f, 1.0f);
   if (title) {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Attention Lab");
+    ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s", tr("app.title"));
     ImGui::SameLine(0, gap);
   }
   // The formula for the current settings (formula.h): each symbol a button to its matrix. On a
@@ -85,45 +88,50 @@ void draw_pipeline_panel(App& app) {
   ImGui::SetWindowFontScale(1.0f);
   if (formula) ImGui::SameLine(std::max(ImGui::GetCursorPosX() + gap, ImGui::GetWindowContentRegionMax().x - buttons_w + st.ItemSpacing.x));
 
-  if (ImGui::Button("Presets")) ImGui::OpenPopup("presets");
+  if (ImGui::Button(tr_id("bar.presets", "presets"))) ImGui::OpenPopup("presets");
   remember_item(app, "presets");
   if (ImGui::BeginPopup("presets")) {
     for (const Preset& p : presets()) {
-      if (ImGui::Selectable(p.name.c_str())) {
+      if (ImGui::Selectable((std::string(preset_name(p)) + "###" + p.file).c_str())) {
         const std::string err = apply_preset(app, p);
-        notify(app, err.empty() ? "Preset: " + p.name : err);
+        notify(app, err.empty() ? trf("notice.preset", {{"name", preset_name(p)}}) : err);
       }
       remember_item(app, ("preset:" + preset_key(p)).c_str());
-      if (ImGui::IsItemHovered() && !p.description.empty()) ImGui::SetTooltip("%s", p.description.c_str());
+      if (ImGui::IsItemHovered() && !p.description.empty()) ImGui::SetTooltip("%s", preset_description(p));
     }
     ImGui::EndPopup();
   }
   ImGui::SameLine();
-  if (ImGui::Button("Export")) ImGui::OpenPopup("export");
+  if (ImGui::Button(tr_id("bar.export", "export"))) ImGui::OpenPopup("export");
   remember_item(app, "export");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Save a PNG of the lab or of one view, a matrix as CSV, or the whole result as JSON.\nRight-click any matrix for its own menu.");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bar.export.tip"));
   if (ImGui::BeginPopup("export")) {
     export_menu_items(app);
     ImGui::EndPopup();
   }
   ImGui::SameLine();
-  if (ImGui::Button("Share") && app.share) {
+  if (ImGui::Button(tr_id("bar.share", "share")) && app.share) {
     app.share(attn::config_to_json(app.engine.config()));
-    notify(app, "Link to this exact setup copied");
+    notify(app, tr("notice.link_copied"));
   }
   remember_item(app, "share");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy a link that reopens the lab with these settings, edits and masks");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bar.share.tip"));
   ImGui::SameLine();
-  const bool tour_clicked = ImGui::Button("Tour");
+  const bool tour_clicked = ImGui::Button(tr_id("bar.tour", "tour"));
   remember_item(app, "tour");
   if (tour_clicked) {
     app.ui.show_tour = !app.ui.show_tour;
     if (app.ui.show_tour) tour_open_step(app, app.ui.tour_step);
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A guided tour: each step sets the lab up, points at a matrix and asks you to try one thing");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bar.tour.tip"));
   ImGui::SameLine();
-  if (ImGui::Button("Help")) app.ui.show_help = !app.ui.show_help;
+  if (ImGui::Button(tr_id("bar.help", "help"))) app.ui.show_help = !app.ui.show_help;
   remember_item(app, "help");
+  ImGui::SameLine();
+  if (ImGui::Button(language_label)) ImGui::OpenPopup("language");
+  remember_item(app, "language");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bar.language.tip"));
+  language_menu(app);
   ImGui::End();
 }
 

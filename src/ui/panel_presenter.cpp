@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "i18n.h"
 #include "config_json.h"
 #include "heatmap.h"
 #include "imgui_internal.h"
@@ -27,7 +28,7 @@ void open_preset(App& app, int k) {
   attn::Config c;
   std::string err = attn::parse_config(all[(size_t)k].json, c);
   if (err.empty()) err = apply_config(app, c);
-  if (!err.empty()) notify(app, "Preset " + all[(size_t)k].file + " is broken: " + err);
+  if (!err.empty()) notify(app, trf("notice.preset_broken", {{"file", all[(size_t)k].file}, {"reason", err}}));
   app.ui.presenter_preset = k;
 }
 
@@ -107,7 +108,7 @@ void draw_presenter(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
   ImGui::SetNextWindowSize(io.DisplaySize, ImGuiCond_Always);
-  ImGui::Begin("Presenter", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+  ImGui::Begin(tr_id("window.presenter", "Presenter"), nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                                           ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
   const attn::Result& r = app.engine.result();
   if (app.big_font) ImGui::PushFont(app.big_font);
@@ -116,7 +117,7 @@ void draw_presenter(App& app) {
   const bool is_preset = k >= 0 && k < (int)all.size();
   // [1] what this is: the preset's name and its place in the list
   ImGui::TextColored(app.ui.high_contrast ? ImVec4(1, 1, 0.3f, 1) : ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s",
-                     is_preset ? all[(size_t)k].name.c_str() : "Attention Lab");
+                     is_preset ? preset_name(all[(size_t)k]) : tr("app.title"));
   if (is_preset) {
     ImGui::SameLine();
     ImGui::TextDisabled("%d/%d", k + 1, (int)all.size());
@@ -124,14 +125,14 @@ void draw_presenter(App& app) {
   // [2] the formula with this setup's numbers
   char formula[160];
   const char* scale = app.config.scale_mode == attn::ScaleMode::inv_sqrt_dk ? " / \xE2\x88\x9A" "d\xE2\x82\x96" : "";
-  std::snprintf(formula, sizeof formula, "A = softmax(mask(Q\xC2\xB7K\xE1\xB5\x80%s / \xCF\x84))     d\xE2\x82\x96 = %d,  \xCF\x84 = %.2g,  head %d of %d",
-                scale, r.d_k, app.config.temperature, std::clamp(app.ui.head, 0, r.heads - 1), r.heads);
+  const std::string head_of = trf("presenter.head_of", {{"h", std::clamp(app.ui.head, 0, r.heads - 1)}, {"n", r.heads}});
+  std::snprintf(formula, sizeof formula, "A = softmax(mask(Q\xC2\xB7K\xE1\xB5\x80%s / \xCF\x84))     d\xE2\x82\x96 = %d,  \xCF\x84 = %.2g,  %s",
+                scale, r.d_k, app.config.temperature, head_of.c_str());
   ImGui::TextUnformatted(formula);
   if (app.big_font) ImGui::PopFont();
   // The keys, wrapped to the screen's width (a projector at UI scale 2 has room for half of them).
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("\xE2\x86\x90 \xE2\x86\x92 or PageUp/PageDown: presets \xC2\xB7 S: scores or weights \xC2\xB7 C: contrast \xC2\xB7 "
-                      "F: full screen \xC2\xB7 P or Esc: leave");
+  ImGui::TextDisabled("%s", tr("presenter.keys"));
   ImGui::PopTextWrapPos();
   remember_item(app, "presenter_keys");
 
@@ -143,7 +144,7 @@ void draw_presenter(App& app) {
     const float gap = ImGui::GetStyle().ItemSpacing.x * 3.0f;
     const bool masked = std::find(r.mask.allowed.begin(), r.mask.allowed.end(), 0) != r.mask.allowed.end();
     const View s_view = masked ? View::masked : View::scores;
-    const char* s_title = s_view == View::masked ? "S (masked: \xE2\x88\x92\xE2\x88\x9E)" : "S = Q\xC2\xB7K\xE1\xB5\x80\xC2\xB7scale/\xCF\x84";
+    const char* s_title = s_view == View::masked ? tr("presenter.s_masked") : "S = Q\xC2\xB7K\xE1\xB5\x80\xC2\xB7scale/\xCF\x84";
     const bool both = cell_side(app, r.n, r.m, (avail.x - gap) * 0.5f, avail.y) >= need;
     if (both) {
       const ImVec2 half((avail.x - gap) * 0.5f, avail.y);
@@ -154,11 +155,11 @@ void draw_presenter(App& app) {
       // One fits: say which, and how to see the other (the button, or S on the keyboard or clicker).
       if (app.big_font) ImGui::PopFont();
       const bool scores = app.ui.presenter_scores;
-      if (ImGui::Button(scores ? "Show A, the weights (S)" : "Show S, the scores (S)")) app.ui.presenter_scores = !scores;
+      if (ImGui::Button(tr_id(scores ? Key("presenter.show_a") : Key("presenter.show_s"), "presenter_switch"))) app.ui.presenter_scores = !scores;
       remember_item(app, "presenter_swap");
       ImGui::SameLine();
       ImGui::AlignTextToFramePadding();
-      ImGui::TextDisabled(scores ? "S and A do not both fit at this size: showing S" : "S and A do not both fit at this size: showing A");
+      ImGui::TextDisabled("%s", scores ? tr("presenter.only_s") : tr("presenter.only_a"));
       if (app.big_font) ImGui::PushFont(app.big_font);
       const ImVec2 rest = ImGui::GetContentRegionAvail();
       if (scores) big_matrix(app, s_view, s_title, rest);

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "i18n.h"
 #include "panels.h"
 
 namespace attnlab {
@@ -16,21 +17,19 @@ void draw_status_bar(App& app) {
   char recompute[32];
   if (app.recompute_ms < 1.0f) std::snprintf(recompute, sizeof recompute, "%.0f \xC2\xB5s", app.recompute_ms * 1000.0f);
   else std::snprintf(recompute, sizeof recompute, "%.2f ms", app.recompute_ms);
-  char sizes[160];
-  if (r.cross) std::snprintf(sizes, sizeof sizes, "%d queries \xC3\x97 %d source keys", r.n, r.m);
-  else std::snprintf(sizes, sizeof sizes, "%d tokens", r.n);
+  const std::string sizes = r.cross ? trf("status.cross_sizes", {{"n", r.n}, {"m", r.m}}) : trn("status.tokens", r.n, {{"n", r.n}});
+  const std::string heads = trn("status.heads", r.heads, {{"n", r.heads}});
   // The whole line where it fits; on a narrow screen the sizes alone, in the short form.
-  char line[320];
-  std::snprintf(line, sizeof line, "%s  \xC2\xB7  %d head%s  \xC2\xB7  d_model %d, d_k %d, d_v %d  \xC2\xB7  computed in %s (%s)  \xC2\xB7  drawn in %.0f ms",
-                sizes, r.heads, r.heads == 1 ? "" : "s", r.d_model, r.d_k, r.d_v, recompute, app.engine.kernel_set().name,
-                app.stats.percentile(0.5f));
-  if (ImGui::CalcTextSize(line).x > ImGui::GetContentRegionAvail().x)
-    std::snprintf(line, sizeof line, "%s \xC2\xB7 %d head%s \xC2\xB7 d_model %d, d_k %d \xC2\xB7 %s", sizes, r.heads, r.heads == 1 ? "" : "s",
-                  r.d_model, r.d_k, recompute);
-  ImGui::TextUnformatted(line);
+  std::string line = trf("status.line", {{"sizes", sizes}, {"heads", heads}, {"d_model", r.d_model}, {"d_k", r.d_k}, {"d_v", r.d_v},
+                                         {"time", recompute}, {"kernels", app.engine.kernel_set().name},
+                                         {"frame_ms", num(app.stats.percentile(0.5f), 0)}});
+  if (ImGui::CalcTextSize(line.c_str()).x > ImGui::GetContentRegionAvail().x)
+    line = trf("status.line_short", {{"sizes", sizes}, {"heads", heads}, {"d_model", r.d_model}, {"d_k", r.d_k}, {"time", recompute}});
+  ImGui::TextUnformatted(line.c_str());
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Computing every matrix took %s with the %s kernels; a whole frame takes %.2f ms (95%% under %.2f ms).",
-                      recompute, app.engine.kernel_set().name, app.stats.percentile(0.5f), app.stats.percentile(0.95f));
+    ImGui::SetTooltip("%s", trf("status.tip", {{"time", recompute}, {"kernels", app.engine.kernel_set().name},
+                                               {"frame_ms", num(app.stats.percentile(0.5f), 2)},
+                                               {"p95_ms", num(app.stats.percentile(0.95f), 2)}}).c_str());
   ImGui::End();
 }
 

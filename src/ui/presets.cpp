@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app.h"
+#include "i18n.h"
 #include "config_json.h"
 #include "view_state.h"
 
@@ -94,8 +95,13 @@ std::string apply_setup(App& app, const std::string& json) {
   return "";
 }
 
+const char* preset_name(const Preset& p) { return tr_entry("preset", preset_key(p), "name", p.name.c_str()); }
+const char* preset_description(const Preset& p) { return tr_entry("preset", preset_key(p), "description", p.description.c_str()); }
+
 std::string apply_preset(App& app, const Preset& p) {
   if (std::string err = apply_setup(app, p.json); !err.empty()) return "preset " + p.file + ": " + err;
+  app.ui.note_title = preset_name(p);  // the note on screen in the learner's language
+  app.ui.note = preset_description(p);
   return "";
 }
 

@@ -20,6 +20,10 @@ std::span<const Preset> presets();
 // its file name ("02_causal.json", "02_causal") or its title; nullptr if none.
 const Preset* find_preset(std::string_view key);
 std::string preset_key(const Preset& p);  // the short name
+// Its name and explanation as the lab shows them: the catalogue's preset.<key>.name and .description
+// (i18n.h), else the file's English (which attnlab.presets() returns, in every language).
+const char* preset_name(const Preset& p);
+const char* preset_description(const Preset& p);
 std::string presets_json();                // [{key, file, name, description, view}] in menu order
 
 struct App;

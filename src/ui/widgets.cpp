@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "imgui_internal.h"
@@ -12,8 +14,46 @@
 
 namespace attnlab {
 
+namespace {
+float right_edge() { return ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x; }
+float marker_width() { return ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().ItemSpacing.x; }
+}  // namespace
+
+void item_width_for(const char* label, float share) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float label_w = ImGui::CalcTextSize(label, nullptr, true).x + st.ItemInnerSpacing.x + marker_width();
+  ImGui::SetNextItemWidth(std::max(avail / 3.0f, std::min(avail * share, avail - label_w)));
+}
+
+bool checkbox(const char* label, bool* v, bool marker) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float w = ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+  if (w + (marker ? marker_width() : 0.0f) <= ImGui::GetContentRegionAvail().x) return ImGui::Checkbox(label, v);
+  // The box alone (the same id), then the label wrapped beside it.
+  const char* hashes = std::strstr(label, "##");
+  const std::string visible = hashes ? std::string(label, hashes) : std::string(label);
+  const std::string id = hashes ? std::string(hashes) : "##" + visible;
+  ImGui::BeginGroup();
+  bool changed = ImGui::Checkbox(id.c_str(), v);
+  ImGui::SameLine(0, st.ItemInnerSpacing.x);
+  ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - (marker ? marker_width() : 0.0f));
+  ImGui::TextUnformatted(visible.c_str());
+  ImGui::PopTextWrapPos();
+  if (ImGui::IsItemClicked()) *v = !*v, changed = true;  // the label toggles the box, as Checkbox's own does
+  ImGui::EndGroup();
+  return changed;
+}
+
+void same_line_if_fits(const char* label, bool marker) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float w = ImGui::GetFrameHeight() + ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * st.ItemInnerSpacing.x;
+  if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + w + (marker ? marker_width() : 0.0f) <= right_edge()) ImGui::SameLine();
+}
+
 void help_marker(const char* text) {
-  ImGui::SameLine();
+  // Beside the last widget where there is room, else on the next line (a long label in a narrow panel).
+  if (ImGui::GetItemRectMax().x + marker_width() <= right_edge() + 0.5f) ImGui::SameLine();
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();

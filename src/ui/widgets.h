@@ -9,6 +9,17 @@ namespace attnlab {
 // A greyed "(?)" that shows `text` in a tooltip (Dear ImGui's demo idiom).
 void help_marker(const char* text);
 
+// [SECTION] room for every language: labels as long as a translation makes them
+// The next widget's width: `share` of the line, less where its label (and the "(?)" after it) needs the
+// room, never under a third of the line.
+void item_width_for(const char* label, float share);
+// A checkbox whose label wraps beside the box when it is longer than the line ("###id" labels keep their id).
+// marker: a help_marker() follows it on the same line, so its room is kept too.
+bool checkbox(const char* label, bool* v, bool marker = false);
+// SameLine() when a button or checkbox labelled `label` (and its help marker, if `marker`) still fits on
+// this line; else it starts the next.
+void same_line_if_fits(const char* label, bool marker = false);
+
 // A token as a rounded chip. Returns true when clicked; `hovered` reports the mouse.
 bool token_chip(const std::string& token, int index, bool selected, bool highlighted, bool* hovered,
                 ImU32 tint = 0);

@@ -83,19 +83,20 @@ grep -q '"text":"typed in a real window"' "$out/typed.json" && ok "typed text re
 [ -s "$out/desktop-typed.png" ] && ok "screenshot after typing" || bad "no screenshot after typing"
 
 # 2b. Export saves files into the current folder: Export (right of the formula strip), then "The whole
-# lab as PNG" and "Config as JSON", clicked where they are drawn at 1280x720.
+# lab as PNG" and "Config as JSON", clicked where they are drawn at 1280x720 in English (the language
+# button, "English", is the last one on the right).
 mkdir -p "$out/export" && rm -f "$out/export"/*
-(cd "$out/export" && DISPLAY=$display "$bin" --size 1280x720 --seconds 8 > /dev/null 2> "$out/export.err") &
+(cd "$out/export" && DISPLAY=$display "$bin" --lang en --size 1280x720 --seconds 8 > /dev/null 2> "$out/export.err") &
 app=$!
 window export
 sleep 2
-DISPLAY=$display xdotool mousemove --sync 1096 19 click 1
+DISPLAY=$display xdotool mousemove --sync 1031 19 click 1
 sleep 0.5
-DISPLAY=$display xdotool mousemove --sync 1060 36 click 1
+DISPLAY=$display xdotool mousemove --sync 995 36 click 1
 sleep 0.5
-DISPLAY=$display xdotool mousemove --sync 1096 19 click 1
+DISPLAY=$display xdotool mousemove --sync 1031 19 click 1
 sleep 0.5
-DISPLAY=$display xdotool mousemove --sync 1100 78 click 1
+DISPLAY=$display xdotool mousemove --sync 1035 78 click 1
 wait $app
 png=$(ls "$out/export"/*.png 2> /dev/null | head -1)
 if [ -n "$png" ] && [ "$(identify -format '%wx%h' "$png")" = "1280x720" ] && [ "$(identify -format '%k' "$png")" -gt 1000 ]; then

@@ -94,7 +94,7 @@ class Lab : public ::testing::Test {
     frames(2);
   }
   ImRect window(const char* name) {
-    ImGuiWindow* w = ImGui::FindWindowByName(name);
+    ImGuiWindow* w = attnlab::find_window(name);
     EXPECT_NE(w, nullptr) << name;
     return w ? w->Rect() : ImRect();
   }
@@ -111,7 +111,7 @@ class Lab : public ::testing::Test {
       const attnlab::ViewRect& r = app.view_rects[(int)v];
       return ImVec2(r.x + r.cell_w * (j + 0.5f), r.y + r.cell_h * (i + 0.5f));
     };
-    ImGuiWindow* m = ImGui::FindWindowByName(app.ui.presenter ? "Presenter" : "Matrices");
+    ImGuiWindow* m = attnlab::find_window(app.ui.presenter ? "Presenter" : "Matrices");
     for (int k = 0; k < 80 && m && app.view_rects[(int)v].drawn; ++k) {
       const ImVec2 p = at();
       const ImRect inner = m->InnerClipRect;

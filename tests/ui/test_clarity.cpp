@@ -320,19 +320,19 @@ TEST_F(Lab, TheTourDrivesTheLabAndKeepsItsHighlight) {
     EXPECT_TRUE(app.error.empty()) << "step " << k << ": " << app.error;
     // Every step's set-up (config and view JSON) parses and applies: a broken one is announced.
     EXPECT_EQ(app.notice.find("could not be set up"), std::string::npos) << "step " << k << ": " << app.notice;
-    EXPECT_NE(ImGui::FindWindowByName("Tour"), nullptr);
+    EXPECT_NE(attnlab::find_window("Tour"), nullptr);
     const ImRect tour = window("Tour");
     EXPECT_TRUE(tour.Min.x >= 0 && tour.Min.y >= 0 && tour.Max.x <= ImGui::GetIO().DisplaySize.x && tour.Max.y <= ImGui::GetIO().DisplaySize.y)
         << "step " << k << ": the tour window leaves the screen";
     if (app.ui.learn_mode) {  // the Learn chapter frames one of Learn mode's widgets (next test)
       EXPECT_FALSE(app.ui.focus_item.empty()) << "step " << k;
-      EXPECT_EQ(ImGui::FindWindowByName("Tour")->Hidden, false) << "step " << k;
+      EXPECT_EQ(attnlab::find_window("Tour")->Hidden, false) << "step " << k;
       const ImGuiWindow* front = nullptr;  // the window shown in front at the Tour's centre
       const ImRect t = window("Tour");
       for (ImGuiWindow* w : GImGui->Windows)
         if (w->WasActive && !w->Hidden && w->Rect().Contains(t.GetCenter()) && !(w->Flags & ImGuiWindowFlags_ChildWindow)) front = w;
       ASSERT_NE(front, nullptr);
-      EXPECT_STREQ(front->Name, "Tour") << "step " << k << ": the tour is behind " << front->Name;
+      EXPECT_EQ(front, attnlab::find_window("Tour")) << "step " << k << ": the tour is behind " << front->Name;
       continue;
     }
     EXPECT_LT(app.ui.focus_until, 0.0) << "step " << k << ": the highlight must last";
@@ -445,7 +445,7 @@ TEST_F(Lab, TheTourLearnChapterTrainsOpensTheModelAndCompares) {
     const ImGuiContext& g = *ImGui::GetCurrentContext();
     const auto order = [&](const char* name) {
       for (int k = 0; k < g.Windows.Size; ++k)
-        if (std::string(g.Windows[k]->Name) == name) return k;
+        if (g.Windows[k] == attnlab::find_window(name)) return k;
       return -1;
     };
     for (const char* w : {"Training", "Curves", "Attention on a probe"})
@@ -453,7 +453,7 @@ TEST_F(Lab, TheTourLearnChapterTrainsOpensTheModelAndCompares) {
   }
   type("L");
   EXPECT_FALSE(app.ui.learn_mode);
-  EXPECT_FALSE(ImGui::FindWindowByName("Tour")->Hidden) << "the tour stays open in the lab";
+  EXPECT_FALSE(attnlab::find_window("Tour")->Hidden) << "the tour stays open in the lab";
   // Two layers: the experiment's 2-layer variant is loaded; done when the 1-layer run is compared with it.
   attnlab::tour_open_step(app, first + 2);
   frames(2);
@@ -535,7 +535,7 @@ TEST_F(Lab, ViewStateRoundTripsAndBadViewsChangeNothing) {
   EXPECT_NE(attnlab::apply_view_state(fresh, "not json"), "");
   EXPECT_EQ(fresh.head, before.head) << "a refused view changes nothing";
   frames(3);  // the zoom window opens and draws
-  EXPECT_NE(ImGui::FindWindowByName("Weights, large###zoom"), nullptr);
+  EXPECT_NE(attnlab::find_window("Weights, large###zoom"), nullptr);
 }
 
 TEST_F(Lab, CsvOfAMatrixParsesBackToTheMatrix) {

@@ -170,7 +170,7 @@ TEST_F(Inspect, TheViewFitsEveryScreen) {
     app.layout_dirty = true;
     frames(3);
     if (app.widget_rects.count("learn_tab_Attention")) click("learn_tab_Attention"), frames(2);
-    const ImGuiWindow* w = ImGui::FindWindowByName("Attention on a probe");
+    const ImGuiWindow* w = attnlab::find_window("Attention on a probe");
     ASSERT_NE(w, nullptr);
     ASSERT_TRUE(w->WasActive) << sc.w << "x" << sc.h;
     for (const char* name : {"learn_view_attention", "inspect_each", "inspect_readout", "inspect_l0_h0", "inspect_l1_h1"}) {

@@ -24,14 +24,14 @@ TEST_F(Learn, TheSwitchAndTheKeyChangeModes) {
   EXPECT_TRUE(app.ui.learn_mode);
   frames(2);
   for (const char* w : {"Training", "Curves", "Attention on a probe"}) {
-    ImGuiWindow* win = ImGui::FindWindowByName(w);
+    ImGuiWindow* win = attnlab::find_window(w);
     ASSERT_NE(win, nullptr) << w;
     EXPECT_TRUE(win->Active) << w;
   }
-  EXPECT_FALSE(ImGui::FindWindowByName("Matrices")->Active);  // the lab's windows are hidden
+  EXPECT_FALSE(attnlab::find_window("Matrices")->Active);  // the lab's windows are hidden
   click("mode_lab");
   EXPECT_FALSE(app.ui.learn_mode);
-  EXPECT_TRUE(ImGui::FindWindowByName("Matrices")->Active);
+  EXPECT_TRUE(attnlab::find_window("Matrices")->Active);
   type("l");
   EXPECT_TRUE(app.ui.learn_mode);
   type("L");
@@ -389,7 +389,7 @@ TEST_F(Learn, OnAPhoneEachLearnWindowGetsTheScreenUnderTabs) {
   for (const auto& t : tabs) {
     click(t.tab);
     frames(2);
-    const ImGuiWindow* w = ImGui::FindWindowByName(t.window);
+    const ImGuiWindow* w = attnlab::find_window(t.window);
     ASSERT_NE(w, nullptr) << t.window;
     EXPECT_TRUE(w->WasActive) << t.window << " is not shown after its tab";
     EXPECT_NEAR(w->Size.x, 390.0f, 0.5f) << t.window;
@@ -397,7 +397,7 @@ TEST_F(Learn, OnAPhoneEachLearnWindowGetsTheScreenUnderTabs) {
     EXPECT_LE(w->Pos.y + w->Size.y, 844.5f) << t.window;
     for (const auto& other : tabs)
       if (other.window != t.window) {
-        const ImGuiWindow* o = ImGui::FindWindowByName(other.window);
+        const ImGuiWindow* o = attnlab::find_window(other.window);
         EXPECT_TRUE(o == nullptr || !o->WasActive) << other.window << " is shown beside " << t.window;
       }
   }

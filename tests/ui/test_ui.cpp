@@ -37,15 +37,15 @@ TEST_F(Lab, EveryPanelRunsAndTheLayoutFitsWithoutOverlap) {
     for (View v : {View::x, View::q, View::k, View::v, View::scores, View::masked, View::weights}) EXPECT_TRUE(app.view_rects[(int)v].drawn) << attnlab::view_key(v);
     app.ui.show_help = app.ui.show_tour = true;
     frames(10);
-    EXPECT_NE(ImGui::FindWindowByName("Help"), nullptr);
-    EXPECT_NE(ImGui::FindWindowByName("Tour"), nullptr);
+    EXPECT_NE(attnlab::find_window("Help"), nullptr);
+    EXPECT_NE(attnlab::find_window("Tour"), nullptr);
     // The tour has a slot of its own: it lies over none of the panels (the Lines panel gives way).
     for (const char* a : {"pipeline", "Input", "Controls", "Matrices", "Inspector", "All heads", "status"}) {
       ImRect inter = window(a);
       inter.ClipWithFull(window("Tour"));
       EXPECT_TRUE(inter.GetWidth() <= 0.5f || inter.GetHeight() <= 0.5f) << "the tour overlaps " << a;
     }
-    EXPECT_EQ(ImGui::FindWindowByName("Lines")->Active, false);
+    EXPECT_EQ(attnlab::find_window("Lines")->Active, false);
   }
 }
 

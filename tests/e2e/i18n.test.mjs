@@ -1,0 +1,115 @@
+// UI languages in Chromium (issue 21): the pseudo-language leaves no English on screen and cuts no
+// label at a phone's, a projector's (UI scale 2) and a large screen's size; CJK tokens draw as glyphs;
+// the chosen language survives a shared link; a real click on the language menu switches it.
+//   ATTNLAB_SITE=build-web/site ATTNLAB_OUT=build/e2e node --test tests/e2e/i18n.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { labSuite, openLab, frames, settle, pixelStats, decodePng } from './lib.mjs';
+
+const lab = labSuite();
+const layout = (page) => page.evaluate(() => window.attnlab.layout());
+async function until(page, fn, arg, what) {
+  await page.waitForFunction(fn, arg, { timeout: 30000, polling: 50 }).catch((e) => { throw new Error(`${what}: ${e.message}`); });
+}
+
+// Words drawn outside the pseudo-language's « » that are not the learner's own tokens or notation:
+// text that did not come from the catalogue.
+const kNotation = new Set(['d_model', 'd_k', 'd_v', 'softmax', 'concat', 'mask', 'out', 'rot', 'W_Q', 'W_K', 'W_V', 'W_O',
+                           'X_src', 'ms', 'px', 'AVX2', 'AVX512', 'SSE2', 'simd128', 'scalar', 'NEON', 'RoPE']);
+function englishLeft(text, tokens) {
+  const allowed = new Set([...kNotation, ...tokens.map((t) => t.toLowerCase())]);
+  const left = new Set();
+  for (const line of text.split('\n')) {
+    const outside = line.replace(/«[^»]*»/g, ' ').replace(/U\+[0-9A-F]{4,6}/g, ' ');
+    for (const w of outside.match(/[A-Za-z][A-Za-z_0-9]{2,}/g) || [])
+      if (!allowed.has(w) && !allowed.has(w.toLowerCase())) left.add(`${w} (in "${line.trim().slice(0, 80)}")`);
+  }
+  return [...left];
+}
+function checkLayout(l, w, h, where) {
+  for (const [name, r] of Object.entries(l.windows)) {
+    assert.ok(r.x >= -0.5 && r.y >= -0.5 && r.x + r.w <= w + 0.5 && r.y + r.h <= h + 0.5, `${where}: window ${name} leaves the screen: ${JSON.stringify(r)}`);
+    assert.notEqual(r.scroll, 2, `${where}: ${name} is too small for its contents and cannot scroll`);
+    assert.equal(r.clipped, false, `${where}: something in ${name} is wider than it and is cut at its edge`);
+  }
+}
+
+test('pseudo-language: no English left and nothing cut at 390x844, 1280x720 at UI scale 2 and 1920x1080', async () => {
+  const { page, problems } = await openLab(lab.browser, lab.server.url + '?lang=pseudo', { width: 1280, height: 720 });
+  assert.equal(await page.evaluate(() => window.attnlab.language()), 'pseudo');
+  const tokens = await page.evaluate(() => window.attnlab.result().tokens);
+  for (const [w, h, scale] of [[390, 844, 1], [1280, 720, 2], [1920, 1080, 1]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.evaluate((s) => window.attnlab.uiScale(s), scale);
+    await until(page, ([w, h, s]) => { const u = window.attnlab.layout().ui; return u.display_w === w && u.display_h === h && u.ui_scale === s; },
+                [w, h, scale], `layout at ${w}x${h} scale ${scale}`);
+    await settle(page);
+    const where = `${w}x${h} at UI scale ${scale}`;
+    let l = await layout(page);
+    // One panel at a time (a phone, or a projector's scale): each tab in turn.
+    const tabs = Object.keys(l.widgets).filter((k) => k.startsWith('tab_'));
+    for (const tab of tabs.length ? tabs : [null]) {
+      if (tab) {
+        const r = l.widgets[tab];
+        await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
+        await frames(page, 3);
+        await settle(page);
+      }
+      l = await layout(page);
+      checkLayout(l, w, h, where + (tab ? ' ' + tab : ''));
+      const text = await page.evaluate(() => window.attnlab.drawnText());
+      assert.ok(text.includes('«'), `${where}: no pseudo-language text drawn`);
+      assert.deepEqual(englishLeft(text, tokens), [], `${where}${tab ? ' ' + tab : ''}: English left on screen`);
+    }
+    await page.screenshot({ path: path.join(lab.OUT, `i18n-pseudo-${w}x${h}-s${scale}.png`) });
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('CJK tokens draw as glyphs once the CJK font has loaded on demand, not as U+ code points', async () => {
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1280, height: 720 });
+  const fontRequests = [];
+  page.on('request', (r) => { if (r.url().includes('cjk.ttf')) fontRequests.push(r.url()); });
+  assert.equal(fontRequests.length, 0, 'an English page does not load the CJK font');
+  await page.evaluate(() => window.attnlab.apply({ text: '我 爱 猫' }));
+  await until(page, () => { const t = window.attnlab.drawnText(); return t.includes('猫') && !t.includes('U+'); }, null, 'the tokens as glyphs');
+  assert.equal(fontRequests.length, 1, 'the CJK font is fetched once');
+  await settle(page);
+  // Pixels: the chip of 猫 holds a glyph (ink across its middle), and is as narrow as one character.
+  const chip = (await layout(page)).widgets.token_2;
+  const shot = decodePng(await page.screenshot({ path: path.join(lab.OUT, 'i18n-cjk-tokens.png') }));
+  const s = pixelStats(shot, { x: Math.round(chip.x + 4), y: Math.round(chip.y + 3), w: Math.round(chip.w - 8), h: Math.round(chip.h - 6) });
+  assert.ok(chip.w < 40, `the chip is one glyph wide, not "U+732B": ${chip.w.toFixed(1)} px`);
+  assert.ok(s.distinct >= 6 && s.dominant < 0.95, `the chip shows a glyph (${s.distinct} colours, ${(100 * s.dominant).toFixed(0)} % one colour)`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the language survives a shared link, and a real click on the language menu switches it', async () => {
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1280, height: 720 });
+  assert.equal(await page.evaluate(() => window.attnlab.language()), 'en');
+  const langs = await page.evaluate(() => window.attnlab.languages());
+  assert.ok(langs.some((l) => l.code === 'zh' && l.menu), 'zh is in the menu');
+  // The mouse: the bar's language button, then 简体中文 in its menu.
+  let w = (await layout(page)).widgets.language;
+  await page.mouse.click(w.x + w.w / 2, w.y + w.h / 2, { delay: 60 });
+  await frames(page, 3);
+  await until(page, () => !!window.attnlab.layout().widgets['language:zh'], null, 'the language menu opened');
+  w = (await layout(page)).widgets['language:zh'];
+  await page.mouse.click(w.x + w.w / 2, w.y + w.h / 2, { delay: 60 });
+  await until(page, () => window.attnlab.language() === 'zh', null, 'the click chose zh');
+  await until(page, () => window.attnlab.drawnText().includes('分享'), null, 'the bar in Chinese');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh');
+  await page.screenshot({ path: path.join(lab.OUT, 'i18n-zh-1280x720.png') });
+  // Share: the link names the language, and opens in it in a fresh page.
+  const url = await page.evaluate(() => window.attnlab.shareUrl());
+  assert.match(url, /[#&]lang=zh(&|$)/);
+  await page.close();
+  const opened = await openLab(lab.browser, url, { width: 1280, height: 720 });
+  await until(opened.page, () => window.attnlab.language() === 'zh', null, 'the shared link opened in zh');
+  await until(opened.page, () => window.attnlab.drawnText().includes('分享'), null, 'the shared link in Chinese');
+  assert.deepEqual([...problems, ...opened.problems], []);
+  await opened.page.close();
+});
