@@ -124,6 +124,17 @@ add_custom_command(OUTPUT ${ATTNLAB_CJK_FONT}
   COMMENT "Subsetting WenQuanYi Micro Hei into fonts/cjk.ttf")
 add_custom_target(attnlab_cjk_font DEPENDS ${ATTNLAB_CJK_FONT})
 
+# [SECTION] the UI font: DejaVu Sans cut down to the characters the atlas bakes (setup_style's
+# kUiGlyphRanges in src/ui/app.cpp; scripts/ui_font_subset.py), the same outlines: 140 KB, not 760 KB.
+set(ATTNLAB_UI_FONT ${CMAKE_BINARY_DIR}/fonts/ui.ttf)
+add_custom_command(OUTPUT ${ATTNLAB_UI_FONT}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/fonts
+  COMMAND ${ATTNLAB_FONTTOOLS_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/ui_font_subset.py ${ATTNLAB_FONT}
+          ${CMAKE_SOURCE_DIR}/src/ui/app.cpp ${ATTNLAB_UI_FONT}
+  DEPENDS ${CMAKE_SOURCE_DIR}/scripts/ui_font_subset.py ${CMAKE_SOURCE_DIR}/src/ui/app.cpp ${ATTNLAB_FONT}
+  COMMENT "Subsetting DejaVu Sans into fonts/ui.ttf")
+add_custom_target(attnlab_ui_font DEPENDS ${ATTNLAB_UI_FONT})
+
 if(NOT ATTNLAB_WEB)
   # [SECTION] desktop app: GLFW + OpenGL 3
   add_executable(attnlab
@@ -135,9 +146,9 @@ if(NOT ATTNLAB_WEB)
     src/platform/png_write.cpp
     src/platform/font_embed.cpp)
   set_source_files_properties(src/platform/font_embed.cpp PROPERTIES
-    COMPILE_DEFINITIONS "ATTNLAB_FONT_PATH=\"${ATTNLAB_FONT}\";ATTNLAB_CJK_FONT_PATH=\"${ATTNLAB_CJK_FONT}\""
-    OBJECT_DEPENDS "${ATTNLAB_FONT};${ATTNLAB_CJK_FONT}")
-  add_dependencies(attnlab attnlab_cjk_font)
+    COMPILE_DEFINITIONS "ATTNLAB_FONT_PATH=\"${ATTNLAB_UI_FONT}\";ATTNLAB_CJK_FONT_PATH=\"${ATTNLAB_CJK_FONT}\""
+    OBJECT_DEPENDS "${ATTNLAB_UI_FONT};${ATTNLAB_CJK_FONT}")
+  add_dependencies(attnlab attnlab_cjk_font attnlab_ui_font)
   target_include_directories(attnlab PRIVATE src/platform)
   target_link_libraries(attnlab PRIVATE attnlab_ui imgui_glfw_gl3)
 else()
@@ -153,7 +164,9 @@ else()
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sENVIRONMENT=web
     -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_attnlab_apply,_attnlab_config,_attnlab_result,_attnlab_stats,_attnlab_layout,_attnlab_reset_stats,_attnlab_wheel,_attnlab_touch,_attnlab_set_text,_attnlab_set_presenter,_attnlab_a11y,_attnlab_focus_text,_attnlab_set_ui_scale,_attnlab_view_state,_attnlab_set_view_state,_attnlab_formula,_attnlab_presets,_attnlab_preset,_attnlab_csv,_attnlab_redraw,_attnlab_train,_attnlab_train_status,_attnlab_train_history,_attnlab_stop_training,_attnlab_model,_attnlab_open_model,_attnlab_open_file,_attnlab_run_config,_attnlab_notify,_attnlab_problem,_attnlab_set_probe,_attnlab_wake,_attnlab_inspect,_attnlab_languages,_attnlab_language,_attnlab_set_language,_attnlab_set_cjk_font,_attnlab_drawn_text
     -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8,HEAPU8
-    --embed-file ${ATTNLAB_FONT}@/fonts/DejaVuSans.ttf)
+    --embed-file ${ATTNLAB_UI_FONT}@/fonts/DejaVuSans.ttf)
+  add_dependencies(attnlab_web attnlab_ui_font)
+  set_property(TARGET attnlab_web APPEND PROPERTY LINK_DEPENDS ${ATTNLAB_UI_FONT})
   # Learn mode's training worker: the engine and io only, loaded by web/worker.js in a Web Worker
   # (worker_main.cpp), so training never shares the page's thread; the page's first load does not wait for it.
   add_executable(attnlab_worker src/platform/worker_main.cpp)

@@ -184,6 +184,8 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
   app.style_scale = app.ui.ui_scale * app.dpi_scale;
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
+  // kUiGlyphRanges: what the atlas bakes, and what scripts/ui_font_subset.py keeps of DejaVu Sans at
+  // build time (it reads these lines): a character added here is added to the font too.
   static const ImWchar ranges[] = {
       0x0020, 0x024F,  // Latin, Latin-1, Latin Extended-A/B
       0x0370, 0x03FF,  // Greek (τ, Σ)

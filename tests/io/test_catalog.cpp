@@ -39,12 +39,6 @@ Catalog load(const fs::path& p) {
   return c;
 }
 
-std::set<std::string> keys(const Catalog& c) {
-  std::set<std::string> out;
-  for (const auto& m : c.messages()) out.insert(m.key);
-  return out;
-}
-
 }  // namespace
 
 // [SECTION] the format

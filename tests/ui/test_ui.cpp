@@ -314,5 +314,41 @@ TEST_F(Lab, EveryViewIsRegisteredOnceAndItsEntryFitsItsMatrix) {
   EXPECT_EQ(attnlab::view_info(View::scores).fixed_range, 5.0f);
 }
 
+// The UI font the shells embed is DejaVu Sans cut down at build time to the characters the atlas bakes
+// (scripts/ui_font_subset.py): it must bake exactly the atlas the whole font bakes, at every UI scale.
+TEST(UiFont, TheSubsetBakesTheSameAtlas) {
+  const auto read = [](const char* path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::vector<char> whole = read(ATTNLAB_FONT_PATH), subset = read(ATTNLAB_UI_FONT_PATH);
+  ASSERT_FALSE(whole.empty());
+  ASSERT_FALSE(subset.empty());
+  EXPECT_LT(subset.size(), whole.size() / 3) << "the subset keeps what the atlas uses only";
+  for (float scale : {1.0f, 2.0f}) {
+    struct Baked {
+      std::vector<unsigned char> pixels;
+      int w = 0, h = 0, glyphs = 0;
+    };
+    const auto bake = [&](const std::vector<char>& ttf) {
+      ImGui::CreateContext();
+      attnlab::App app;
+      attnlab::setup_style(app, ttf.data(), (int)ttf.size(), scale);
+      Baked b;
+      unsigned char* px = nullptr;
+      ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&px, &b.w, &b.h);
+      b.pixels.assign(px, px + (size_t)b.w * b.h * 4);
+      for (ImFont* f : ImGui::GetIO().Fonts->Fonts) b.glyphs += f->Glyphs.Size;
+      ImGui::DestroyContext();
+      return b;
+    };
+    const Baked a = bake(whole), b = bake(subset);
+    EXPECT_EQ(a.glyphs, b.glyphs) << "scale " << scale;
+    ASSERT_EQ(a.w, b.w);
+    ASSERT_EQ(a.h, b.h);
+    EXPECT_TRUE(a.pixels == b.pixels) << "scale " << scale << ": the atlases differ";
+  }
+}
+
 }  // namespace
 
