@@ -15,10 +15,14 @@
 // --frames N / --seconds S run that long and exit (with --screenshot, the last frame is saved as a PNG
 // first); --print-config prints the final config as JSON, --print-view the view state (as the page's
 // attnlab.view()), --print-stats the frame statistics, --print-layout where windows and widgets were
-// drawn (the page's attnlab.layout(), in window pixels).
+// drawn (the page's attnlab.layout(), in window pixels). SIGTERM or SIGINT ends a run as its bound
+// would (the same prints), once the input sent before it has been drawn. --ready-file FILE is written
+// once three frames are on screen (Dear ImGui has settled its windows), so that a script's first click
+// finds the lab drawn.
 #include <GLFW/glfw3.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <cmath>
@@ -46,6 +50,11 @@
 
 namespace {
 
+// SIGTERM or SIGINT ends a run once the input already sent has been drawn, so that a test script can
+// send its clicks and keys, stop the app and read --print-layout without guessing how long frames take.
+volatile std::sig_atomic_t g_stop_requested = 0;
+void request_stop(int) { g_stop_requested = 1; }
+
 struct Options {
   std::string config_path, preset, screenshot;
   std::string lang;  // --lang CODE; empty: the system locale (LC_ALL, LC_MESSAGES, LANG), else English
@@ -57,6 +66,7 @@ struct Options {
   std::string model_path;  // Learn mode: open this model file (paused at its step)
   bool print_train = false, until_trained = false;
   bool train_in_frames = false;  // Learn mode's session in slices of each frame, as the page does, not on its own thread
+  std::string ready_file;        // --ready-file: written once three frames are on screen (tests wait for it)
 };
 
 bool parse_args(int argc, char** argv, Options& o) {
@@ -88,8 +98,9 @@ bool parse_args(int argc, char** argv, Options& o) {
     else if (a == "--print-train") o.print_train = true;
     else if (a == "--until-trained") o.until_trained = true;
     else if (a == "--train-in-frames") o.train_in_frames = true;
+    else if (a == "--ready-file" && more) o.ready_file = argv[++i];
     else {
-      std::fprintf(stderr, "usage: attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--lang CODE] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats] [--print-layout] [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train] [--train-in-frames]\n");
+      std::fprintf(stderr, "usage: attnlab [--config FILE | --preset NAME] [--size WxH] [--scale S] [--fullscreen] [--present] [--high-contrast] [--lang CODE] [--frames N | --seconds S] [--screenshot FILE.png] [--print-config] [--print-view] [--print-stats] [--print-layout] [--train CONFIG.json [--until-trained]] [--model MODEL.json] [--print-train] [--train-in-frames] [--ready-file FILE]\n");
       return false;
     }
   }
@@ -274,11 +285,14 @@ int main(int argc, char** argv) {
   int frame_index = 0, saved_x = 40, saved_y = 40, saved_w = opt.width, saved_h = opt.height;
   const bool timed = opt.frames > 0 || opt.seconds > 0.0f || opt.until_trained;  // tests: draw every frame
   auto last_draw = std::chrono::steady_clock::now();
+  std::signal(SIGTERM, request_stop);
+  std::signal(SIGINT, request_stop);
+  int stop_frame = -1;  // the frame at which a stop was first seen
   while (!glfwWindowShouldClose(window)) {
     const auto t0 = std::chrono::steady_clock::now();
     glfwPollEvents();
     // Interactive: sleep until input while nothing changes (no busy loop at the display's rate).
-    if (!shell.input.recent_input() && !timed && frame_index > 0 &&
+    if (!g_stop_requested && !shell.input.recent_input() && !timed && frame_index > 0 &&
         !attnlab::needs_redraw(app, std::chrono::duration<double>(t0 - last_draw).count())) {
       glfwWaitEventsTimeout(0.1);
       continue;
@@ -304,13 +318,18 @@ int main(int argc, char** argv) {
       png_name.clear();
     }
     const float elapsed = std::chrono::duration<float>(std::chrono::steady_clock::now() - started).count();
+    // A stop waits two frames (each polls the events that were sent before it) and then for the input
+    // queue to be drawn and settled.
+    if (g_stop_requested && stop_frame < 0) stop_frame = frame_index;
+    const bool stopped = stop_frame >= 0 && frame_index >= stop_frame + 2 && !shell.input.recent_input();
     const bool last = (opt.frames > 0 && frame_index >= opt.frames) || (opt.seconds > 0.0f && elapsed >= opt.seconds) ||
-                      (opt.until_trained && !attnlab::learn_busy(app));
+                      (opt.until_trained && !attnlab::learn_busy(app)) || stopped;
     if (last && !opt.screenshot.empty() && !save_screenshot(window, opt.screenshot)) {
       std::fprintf(stderr, "attnlab: cannot write %s\n", opt.screenshot.c_str());
       return 1;
     }
     glfwSwapBuffers(window);
+    if (frame_index == 3 && !opt.ready_file.empty()) std::ofstream(opt.ready_file) << "drawn\n";
     if (last) break;
   }
   if (opt.print_config) std::printf("%s\n", attn::config_to_json(app.engine.config()).c_str());

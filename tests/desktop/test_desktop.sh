@@ -63,11 +63,22 @@ trap 'kill $xvfb 2>/dev/null' EXIT
 up=0
 for _ in $(seq 200); do DISPLAY=$display xdpyinfo > /dev/null 2>&1 && up=1 && break; sleep 0.1; done
 [ $up = 1 ] || bad "Xvfb on $display did not start"
-window() { DISPLAY=$display timeout 30 xdotool search --sync --name "Attention Lab" > /dev/null || bad "no window appeared ($1)"; }
-DISPLAY=$display "$bin" --size 1280x720 --seconds 9 --print-config --screenshot "$out/desktop-typed.png" > "$out/typed.json" 2> "$out/typed.err" &
+# Each run writes $ready once its first frame is on screen (--ready-file): the first click then finds
+# the lab drawn, however long start-up takes (30 s at most).
+ready="$out/ready"
+window() {
+  local up=0
+  for _ in $(seq 300); do [ -s "$ready" ] && up=1 && break; sleep 0.1; done
+  rm -f "$ready"
+  [ $up = 1 ] && DISPLAY=$display xdotool search --name "Attention Lab" > /dev/null || bad "no window appeared ($1)"
+}
+rm -f "$ready"
+# The app ends on SIGTERM once the input sent before it has been drawn (--seconds is only a bound), so
+# nothing here depends on how fast frames are.
+stop_app() { kill -TERM "$app" 2> /dev/null; wait "$app"; }
+DISPLAY=$display "$bin" --ready-file "$ready" --size 1280x720 --seconds 120 --print-config --screenshot "$out/desktop-typed.png" > "$out/typed.json" 2> "$out/typed.err" &
 app=$!
 window typing
-sleep 2
 # The text box sits under "Text" in the Input window (left column, under the formula strip and the
 # navigation bar): click it, select all, type.
 DISPLAY=$display xdotool mousemove --sync 120 165 click 1
@@ -76,7 +87,7 @@ DISPLAY=$display xdotool key --delay 80 ctrl+a
 DISPLAY=$display xdotool type --delay 60 "typed in a real window"
 sleep 0.5
 DISPLAY=$display xdotool mousemove --sync 640 715
-wait $app
+stop_app
 rc=$?
 [ $rc -eq 0 ] && ok "interactive run exits 0" || bad "interactive run exit $rc: $(cat "$out/typed.err")"
 grep -q '"text":"typed in a real window"' "$out/typed.json" && ok "typed text reached the engine" || bad "config after typing: $(head -c 300 "$out/typed.json")"
@@ -86,10 +97,9 @@ grep -q '"text":"typed in a real window"' "$out/typed.json" && ok "typed text re
 # lab as PNG" and "Config as JSON", clicked where they are drawn at 1280x720 in English (the language
 # button, "English", is the last one on the right).
 mkdir -p "$out/export" && rm -f "$out/export"/*
-(cd "$out/export" && DISPLAY=$display "$bin" --lang en --size 1280x720 --seconds 8 > /dev/null 2> "$out/export.err") &
+(cd "$out/export" && exec env DISPLAY=$display "$bin" --ready-file "$ready" --lang en --size 1280x720 --seconds 120 > /dev/null 2> "$out/export.err") &
 app=$!
 window export
-sleep 2
 DISPLAY=$display xdotool mousemove --sync 1031 19 click 1
 sleep 0.5
 DISPLAY=$display xdotool mousemove --sync 995 36 click 1
@@ -97,7 +107,9 @@ sleep 0.5
 DISPLAY=$display xdotool mousemove --sync 1031 19 click 1
 sleep 0.5
 DISPLAY=$display xdotool mousemove --sync 1035 78 click 1
-wait $app
+# The two files appear when the app has drawn the clicks (60 s at most), then it is stopped.
+for _ in $(seq 600); do [ -s "$out/export/attention-lab_config.json" ] && ls "$out/export"/*.png > /dev/null 2>&1 && break; sleep 0.1; done
+stop_app
 png=$(ls "$out/export"/*.png 2> /dev/null | head -1)
 if [ -n "$png" ] && [ "$(identify -format '%wx%h' "$png")" = "1280x720" ] && [ "$(identify -format '%k' "$png")" -gt 1000 ]; then
   ok "Export saved the lab as a PNG: $(basename "$png")"
@@ -110,22 +122,20 @@ python3 -c "import json,sys; c=json.load(open(sys.argv[1])); sys.exit(0 if c['he
 # 2c. Quick clicks all count: T opens the tour, then five clicks on Next 30 ms apart move it five steps
 # (Dear ImGui 1.86 reads buttons once per frame; the shell's input queue gives each press and release a
 # frame of its own). A first run finds where Next is drawn (--print-layout).
-DISPLAY=$display "$bin" --size 1280x720 --seconds 5 --print-layout > "$out/tour-layout.json" 2> /dev/null &
+DISPLAY=$display "$bin" --ready-file "$ready" --size 1280x720 --seconds 120 --print-layout > "$out/tour-layout.json" 2> /dev/null &
 app=$!
 window tour
-sleep 1.5
 DISPLAY=$display xdotool mousemove --sync 640 400 key t
-wait $app
+stop_app
 next=$(python3 -c "import json,sys; w=json.load(open(sys.argv[1]))['tour_next']; print(int(w['x']+w['w']/2), int(w['y']+w['h']/2))" "$out/tour-layout.json" 2> /dev/null)
 if [ -n "$next" ]; then
-  DISPLAY=$display "$bin" --size 1280x720 --seconds 7 --print-layout > "$out/tour-clicks.json" 2> /dev/null &
+  DISPLAY=$display "$bin" --ready-file "$ready" --size 1280x720 --seconds 120 --print-layout > "$out/tour-clicks.json" 2> /dev/null &
   app=$!
   window "quick clicks"
-  sleep 1.5
   DISPLAY=$display xdotool mousemove --sync 640 400 key t
   sleep 1
   DISPLAY=$display xdotool mousemove --sync $next click --repeat 5 --delay 30 1
-  wait $app
+  stop_app
   step=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['_ui']['tour']['step'])" "$out/tour-clicks.json" 2> /dev/null)
   [ "$step" = "5" ] && ok "five quick clicks on the tour's Next: step 5" || bad "five quick clicks on Next reached step ${step:-?} (of 5)"
 else
