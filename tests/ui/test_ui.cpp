@@ -1,5 +1,6 @@
 // The lab's real UI, run headless: every panel for many frames at two window sizes, and the person's
 // actions (typing, clicking cells, keyboard shortcuts, pasting nonsense) sent through ImGui's input.
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <iterator>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "lab.h"
+#include "widgets.h"
 
 namespace {
 
@@ -352,3 +354,68 @@ TEST(UiFont, TheSubsetBakesTheSameAtlas) {
 
 }  // namespace
 
+
+// Issue 16, item 10: with more tokens than the Lines panel has text lines for, only some keys can be
+// labelled; a followed query's strongest keys are labelled first, so the endpoints of its thickest lines
+// always say which token they are.
+TEST_F(Lab, TheLinesPanelLabelsTheKeysAFollowedQueryAttendsToMost) {
+  std::string text;
+  for (int i = 0; i < 48; ++i) text += (i ? " w" : "w") + std::to_string(i);
+  replace_text(text);
+  ASSERT_EQ(result().n, 48);
+  app.ui.lines_all_heads = false;
+  app.ui.head = 0;
+  for (int query : {5, 20, 47}) {
+    app.ui.query = query;
+    frames(2);
+    const auto& labelled = app.lines_key_labels;
+    ASSERT_LT(labelled.size(), 48u) << "the panel must be too short to label every key for this test";
+    // The keys of the query's row, strongest first, down to the weakest a line is drawn for.
+    std::vector<std::pair<float, int>> keys;
+    for (int j = 0; j < result().m; ++j) keys.emplace_back(result().weights_head(0)(query, j), j);
+    std::sort(keys.begin(), keys.end(), std::greater<>());
+    EXPECT_NE(std::find(labelled.begin(), labelled.end(), keys[0].second), labelled.end())
+        << "query " << query << ": its strongest key " << keys[0].second << " has no label";
+    // No two labels at the same key, and the strongest keys come before the every-k-th ones.
+    EXPECT_EQ(std::set<int>(labelled.begin(), labelled.end()).size(), labelled.size());
+    EXPECT_EQ(labelled.front(), keys[0].second);
+  }
+}
+
+// Issue 16, item 10: a card's text wraps at spaces only. Dear ImGui's own wrapping may break after a
+// '.', and a narrow hover card then showed "-0." on one line and "75922" on the next.
+TEST_F(Lab, CardTextWrapsAtSpacesSoANumberIsNeverSplit) {
+  const char* text = "weight -0.75922 = 0.1234567 × -6.1500041 + 12.25";
+  const std::vector<std::string> numbers = {"-0.75922", "0.1234567", "-6.1500041", "12.25"};
+  const auto split_one = [&](const std::string& lines) {
+    return std::any_of(numbers.begin(), numbers.end(), [&](const std::string& n) { return lines.find(n) == std::string::npos; });
+  };
+  ImGui::NewFrame();
+  ImFont* font = ImGui::GetFont();
+  // A width at which Dear ImGui's wrapping (what ImGui::TextWrapped draws) splits a number.
+  float width = 0.0f;
+  std::string theirs;
+  for (float w = 3.0f * ImGui::GetFontSize(); w < 20.0f * ImGui::GetFontSize() && width == 0.0f; w += 1.0f) {
+    theirs.clear();
+    for (const char *p = text, *end = text + std::strlen(text); p < end;) {
+      const char* cut = font->CalcWordWrapPositionA(1.0f, p, end, w);
+      if (cut == p) ++cut;
+      theirs.append(p, cut).push_back('\n');
+      p = cut;
+      while (p < end && *p == ' ') ++p;
+    }
+    if (split_one(theirs)) width = w;
+  }
+  ASSERT_GT(width, 0.0f) << "Dear ImGui no longer splits a number at any width: the case is gone";
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(width + 2.0f * ImGui::GetStyle().WindowPadding.x, 400));
+  ImGui::Begin("narrow card", nullptr, ImGuiWindowFlags_NoDecoration);
+  ImGui::LogToBuffer();
+  attnlab::text_wrapped_words("%s", text);
+  const std::string ours = ImGui::GetCurrentContext()->LogBuffer.c_str();
+  ImGui::LogFinish();
+  ImGui::End();
+  ImGui::EndFrame();
+  EXPECT_NE(ours.find('\n'), std::string::npos) << "the text wraps at that width:\n" << ours;
+  EXPECT_FALSE(split_one(ours)) << "a number is split at width " << width << ":\n" << ours << "\nDear ImGui's:\n" << theirs;
+}
