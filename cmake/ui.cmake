@@ -61,7 +61,13 @@ file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/generated/lang_data.cpp CONTENT "${lan
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ATTNLAB_LANG_FILES})
 
 add_library(attnlab_ui STATIC
+  # App and its jobs (app.h): the lab's state, the frame, layout, style, shortcuts, the page's JSON
   src/ui/app.cpp
+  src/ui/frame.cpp
+  src/ui/layout.cpp
+  src/ui/page_json.cpp
+  src/ui/shortcuts.cpp
+  src/ui/style.cpp
   src/ui/colormap.cpp
   src/ui/heatmap.cpp
   src/ui/widgets.cpp
@@ -125,13 +131,13 @@ add_custom_command(OUTPUT ${ATTNLAB_CJK_FONT}
 add_custom_target(attnlab_cjk_font DEPENDS ${ATTNLAB_CJK_FONT})
 
 # [SECTION] the UI font: DejaVu Sans cut down to the characters the atlas bakes (setup_style's
-# kUiGlyphRanges in src/ui/app.cpp; scripts/ui_font_subset.py), the same outlines: 140 KB, not 760 KB.
+# kUiGlyphRanges in src/ui/style.cpp; scripts/ui_font_subset.py), the same outlines: 140 KB, not 760 KB.
 set(ATTNLAB_UI_FONT ${CMAKE_BINARY_DIR}/fonts/ui.ttf)
 add_custom_command(OUTPUT ${ATTNLAB_UI_FONT}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/fonts
   COMMAND ${ATTNLAB_FONTTOOLS_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/ui_font_subset.py ${ATTNLAB_FONT}
-          ${CMAKE_SOURCE_DIR}/src/ui/app.cpp ${ATTNLAB_UI_FONT}
-  DEPENDS ${CMAKE_SOURCE_DIR}/scripts/ui_font_subset.py ${CMAKE_SOURCE_DIR}/src/ui/app.cpp ${ATTNLAB_FONT}
+          ${CMAKE_SOURCE_DIR}/src/ui/style.cpp ${ATTNLAB_UI_FONT}
+  DEPENDS ${CMAKE_SOURCE_DIR}/scripts/ui_font_subset.py ${CMAKE_SOURCE_DIR}/src/ui/style.cpp ${ATTNLAB_FONT}
   COMMENT "Subsetting DejaVu Sans into fonts/ui.ttf")
 add_custom_target(attnlab_ui_font DEPENDS ${ATTNLAB_UI_FONT})
 
