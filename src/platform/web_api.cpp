@@ -102,11 +102,7 @@ const PageFunction kPageFunctions[] = {
        return s.app.drawn_text;
      }},
     // Frame statistics, the input relay's state among them, and starting them afresh.
-    {"stats", 0, [](WebShell& s, const PageArgs&) {
-       std::string out = stats_json(s.app);
-       out.pop_back();  // '}': the input relay's state goes in too
-       return out + ",\"input\":" + s.input.state_json() + "}";
-     }},
+    {"stats", 0, [](WebShell& s, const PageArgs&) { return stats_json(s.app, s.input.state_json()); }},
     {"reset_stats", 0, [](WebShell& s, const PageArgs&) {
        s.app.stats = {};
        s.app.ui_stats = {};

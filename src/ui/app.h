@@ -270,8 +270,9 @@ Placement choose_layout(const App& app, float W, float H);
 // put in its place every frame.
 void place(App& app, const WinRect& r);
 
-// JSON snapshots for window.attnlab and tests (page_json.cpp).
-std::string stats_json(const App& app);
+// JSON snapshots for window.attnlab and tests (page_json.cpp). input_json: the shell's input relay's
+// state, written as the field "input" when given (the page's stats()).
+std::string stats_json(const App& app, std::string_view input_json = {});
 // Where each matrix view, named control and window was drawn, and the layout mode; see docs/web-api.md.
 std::string layout_json(const App& app);
 

@@ -31,7 +31,7 @@ void open_rect(attn::JsonWriter& w, std::string_view name, float x, float y, flo
 
 }  // namespace
 
-std::string stats_json(const App& app) {
+std::string stats_json(const App& app, std::string_view input_json) {
   std::string out;
   attn::JsonWriter w(&out, -1);
   w.begin_object();
@@ -43,6 +43,7 @@ std::string stats_json(const App& app) {
   w.key("ui_ms_p95"), number(w, "%.4f", app.ui_stats.percentile(0.95f));
   w.key("texture_uploads"), w.value((int64_t)app.heatmaps.uploads);
   w.key("vertices"), w.value((int64_t)app.last_vertices);
+  if (!input_json.empty()) w.key("input"), w.raw(input_json);
   w.end_object();
   w.flush();
   return out;
