@@ -61,7 +61,13 @@ file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/generated/lang_data.cpp CONTENT "${lan
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ATTNLAB_LANG_FILES})
 
 add_library(attnlab_ui STATIC
+  # App and its jobs (app.h): the lab's state, the frame, layout, style, shortcuts, the page's JSON
   src/ui/app.cpp
+  src/ui/frame.cpp
+  src/ui/layout.cpp
+  src/ui/page_json.cpp
+  src/ui/shortcuts.cpp
+  src/ui/style.cpp
   src/ui/colormap.cpp
   src/ui/heatmap.cpp
   src/ui/widgets.cpp
@@ -125,13 +131,13 @@ add_custom_command(OUTPUT ${ATTNLAB_CJK_FONT}
 add_custom_target(attnlab_cjk_font DEPENDS ${ATTNLAB_CJK_FONT})
 
 # [SECTION] the UI font: DejaVu Sans cut down to the characters the atlas bakes (setup_style's
-# kUiGlyphRanges in src/ui/app.cpp; scripts/ui_font_subset.py), the same outlines: 140 KB, not 760 KB.
+# kUiGlyphRanges in src/ui/style.cpp; scripts/ui_font_subset.py), the same outlines: 140 KB, not 760 KB.
 set(ATTNLAB_UI_FONT ${CMAKE_BINARY_DIR}/fonts/ui.ttf)
 add_custom_command(OUTPUT ${ATTNLAB_UI_FONT}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/fonts
   COMMAND ${ATTNLAB_FONTTOOLS_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/ui_font_subset.py ${ATTNLAB_FONT}
-          ${CMAKE_SOURCE_DIR}/src/ui/app.cpp ${ATTNLAB_UI_FONT}
-  DEPENDS ${CMAKE_SOURCE_DIR}/scripts/ui_font_subset.py ${CMAKE_SOURCE_DIR}/src/ui/app.cpp ${ATTNLAB_FONT}
+          ${CMAKE_SOURCE_DIR}/src/ui/style.cpp ${ATTNLAB_UI_FONT}
+  DEPENDS ${CMAKE_SOURCE_DIR}/scripts/ui_font_subset.py ${CMAKE_SOURCE_DIR}/src/ui/style.cpp ${ATTNLAB_FONT}
   COMMENT "Subsetting DejaVu Sans into fonts/ui.ttf")
 add_custom_target(attnlab_ui_font DEPENDS ${ATTNLAB_UI_FONT})
 
@@ -153,8 +159,9 @@ if(NOT ATTNLAB_WEB)
   target_link_libraries(attnlab PRIVATE attnlab_ui imgui_glfw_gl3)
 else()
   # [SECTION] web app: the same UI through Emscripten's GLFW and WebGL2, served with web/
-  add_executable(attnlab_web src/platform/web_main.cpp src/platform/gl_renderer.cpp src/platform/gl_textures.cpp
-                           src/platform/glfw_input.cpp src/platform/shell_frame.cpp src/platform/worker_link.cpp)
+  add_executable(attnlab_web src/platform/web_main.cpp src/platform/web_api.cpp src/platform/gl_renderer.cpp
+                           src/platform/gl_textures.cpp src/platform/glfw_input.cpp src/platform/shell_frame.cpp
+                           src/platform/worker_link.cpp)
   set_target_properties(attnlab_web PROPERTIES OUTPUT_NAME attnlab SUFFIX ".js"
                         RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/site)
   target_include_directories(attnlab_web PRIVATE src/platform)
@@ -162,7 +169,7 @@ else()
   target_link_options(attnlab_web PRIVATE
     -sUSE_GLFW=3 -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sFULL_ES3=1
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB -sENVIRONMENT=web
-    -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_attnlab_apply,_attnlab_config,_attnlab_result,_attnlab_stats,_attnlab_layout,_attnlab_reset_stats,_attnlab_wheel,_attnlab_touch,_attnlab_set_text,_attnlab_set_presenter,_attnlab_a11y,_attnlab_focus_text,_attnlab_set_ui_scale,_attnlab_view_state,_attnlab_set_view_state,_attnlab_formula,_attnlab_presets,_attnlab_preset,_attnlab_csv,_attnlab_redraw,_attnlab_train,_attnlab_train_status,_attnlab_train_history,_attnlab_stop_training,_attnlab_model,_attnlab_open_model,_attnlab_open_file,_attnlab_run_config,_attnlab_notify,_attnlab_problem,_attnlab_set_probe,_attnlab_wake,_attnlab_inspect,_attnlab_languages,_attnlab_language,_attnlab_set_language,_attnlab_set_cjk_font,_attnlab_drawn_text
+    -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_attnlab_call  # the page API: one entry point (web_api.cpp)
     -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8,HEAPU8
     --embed-file ${ATTNLAB_UI_FONT}@/fonts/DejaVuSans.ttf)
   add_dependencies(attnlab_web attnlab_ui_font)

@@ -148,14 +148,14 @@
     if (reason) {
       const what = run ? 'training link' : shared ? 'link to a lab setup' : preset ? 'preset link' : 'link';
       console.warn('Attention Lab: the link could not be used: ' + reason);
-      call2('attnlab_problem', words('page.link.failed.' + what.replace(/ /g, '_'), 'This ' + what + ' could not be opened'), reason + '. ' + instead);
+      call('problem', words('page.link.failed.' + what.replace(/ /g, '_'), 'This ' + what + ' could not be opened'), reason + '. ' + instead);
     }
   }
   // The link that reopens this setup: config, view, and presenter mode when it is on.
   function linkFor(configJson) {
     const extra = (presenterState ? '&present' + (lastState && lastState.high_contrast ? '&contrast=high' : '') : '') +
                   langPart();
-    return location.href.split('#')[0] + '#c=' + toBase64Url(configJson) + '&v=' + toBase64Url(call('attnlab_view_state')) + extra;
+    return location.href.split('#')[0] + '#c=' + toBase64Url(configJson) + '&v=' + toBase64Url(call('view_state')) + extra;
   }
   window.attnlabShareRun = function (json) {
     const url = location.href.split('#')[0] + '#train=' + toBase64Url(json) + langPart();
@@ -173,10 +173,10 @@
   // nothing is fetched, so the page's Content-Security-Policy (connect-src 'self', which refuses
   // data: URLs) stays as strict as it is. The lab says on screen what was saved, or why not.
   function tell(message) {
-    if (window.Module && window.Module._attnlab_notify) call('attnlab_notify', message);
+    if (window.Module && window.Module._attnlab_call) call('notify', message);
   }
   function problem(title, detail) {
-    if (window.Module && window.Module._attnlab_problem) call2('attnlab_problem', title, detail);
+    if (window.Module && window.Module._attnlab_call) call('problem', title, detail);
   }
   function saveBlob(name, blob) {
     try {
@@ -296,9 +296,9 @@
     return { code: text || !(entry && entry.file) ? code : 'en', text };
   }).catch(() => ({ code: 'en', text: '' }));
   function setLanguage(code, text) {
-    const err = call2('attnlab_set_language', code, text || '');
+    const err = call('set_language', code, text || '');
     if (err) throw new Error(err);
-    if (call('attnlab_language') !== code) return;  // the lab asked for the catalogue: it comes back here
+    if (call('language') !== code) return;  // the lab asked for the catalogue: it comes back here
     languageCode = code;
     pageWords = text ? pageMessages(text) : {};
     document.documentElement.lang = code === 'pseudo' ? 'en' : code;
@@ -324,7 +324,7 @@
     });
   }
   async function chooseLanguage(code) {
-    const list = JSON.parse(call('attnlab_languages'));
+    const list = JSON.parse(call('languages'));
     const entry = list.find((l) => l.code === code);
     if (!entry) throw new Error('language: unknown code "' + code + '" (attnlab.languages() lists them)');
     const text = entry.builtin ? '' : await fetchCatalogue(code);
@@ -347,7 +347,7 @@
       const M = window.Module;
       const ptr = M._malloc(buf.byteLength);
       M.HEAPU8.set(new Uint8Array(buf), ptr);
-      M._attnlab_set_cjk_font(ptr, buf.byteLength);
+      call('set_cjk_font', ptr, buf.byteLength);
     }).catch((e) => console.warn('Attention Lab: the CJK font could not be loaded: ' + (e.message || e)));
   };
 
@@ -355,14 +355,19 @@
   let resolveReady, rejectReady;
   const ready = new Promise((res, rej) => { resolveReady = res; rejectReady = rej; });
 
-  function call(name, arg) {
+  // The engine's page API: attnlab_call(packed, argc) with packed = "name\0arg1\0arg2\0…" (web_api.cpp's
+  // table, one entry per function). Arguments go as text (numbers as String(n)); the answer is text.
+  function call(name, ...args) {
     const M = window.Module;
-    if (arg === undefined) return M.UTF8ToString(M['_' + name]());
-    const size = M.lengthBytesUTF8(arg) + 1;
-    const ptr = M._malloc(size);
+    const parts = [name, ...args.map(String)];
+    const sizes = parts.map((p) => M.lengthBytesUTF8(p) + 1);
+    const ptr = M._malloc(sizes.reduce((a, b) => a + b, 0));
     try {
-      M.stringToUTF8(arg, ptr, size);
-      return M.UTF8ToString(M['_' + name](ptr));
+      let at = ptr;
+      parts.forEach((p, i) => { M.stringToUTF8(p, at, sizes[i]); at += sizes[i]; });
+      const out = M._attnlab_call(ptr, args.length);
+      if (!out) throw new Error('attnlab: the engine has no page function ' + name + ' taking ' + args.length + ' arguments');
+      return M.UTF8ToString(out);
     } finally {
       M._free(ptr);
     }
@@ -375,25 +380,25 @@
     apply(config) {
       const text = typeof config === 'string' ? config : JSON.stringify(config);
       if (text === undefined) throw new Error('config: expected an object');
-      const err = call('attnlab_apply', text);
+      const err = call('apply', text);
       if (err) throw new Error(err);
     },
-    config() { return JSON.parse(call('attnlab_config')); },
-    result() { return JSON.parse(call('attnlab_result')); },
-    stats() { return JSON.parse(call('attnlab_stats')); },
+    config() { return JSON.parse(call('config')); },
+    result() { return JSON.parse(call('result')); },
+    stats() { return JSON.parse(call('stats')); },
     // Starts stats() afresh, e.g. before measuring a scenario.
-    resetStats() { window.Module._attnlab_reset_stats(); },
+    resetStats() { call('reset_stats'); },
     // Draws n frames now (1–60), whether or not anything changed, and returns stats().frames. Input the
     // page has already received is handled on them. The lab draws only when something changes, so a
     // script that waits for "the next frames" after an input can wait forever; this cannot.
     redraw(n = 1) {
       if (!Number.isInteger(n) || n < 1 || n > 60) throw new Error('redraw: expected a whole number of frames from 1 to 60, got ' + n);
-      for (let i = 0; i < n; i++) window.Module._attnlab_redraw();
-      return JSON.parse(call('attnlab_stats')).frames;
+      for (let i = 0; i < n; i++) call('redraw');
+      return JSON.parse(call('stats')).frames;
     },
     // Where matrices and controls are drawn, in CSS pixels (for tests and scripted tours).
     layout() {
-      const raw = JSON.parse(call('attnlab_layout'));
+      const raw = JSON.parse(call('layout'));
       const k = 1 / (window.devicePixelRatio || 1);
       const out = { views: {}, widgets: {} };
       out.ui = raw._ui;
@@ -412,47 +417,47 @@
     },
     // Presenter mode on or off; contrast: true (white on black), false, or leave it out to keep it.
     presenter(on, { contrast } = {}) {
-      window.Module._attnlab_set_presenter(on ? 1 : 0, contrast === undefined ? -1 : contrast ? 1 : 0);
+      call('set_presenter', on ? 1 : 0, contrast === undefined ? -1 : contrast ? 1 : 0);
     },
     // The UI scale, 0.75–3 (1 = 16 px text); the link parameter ?scale=2 sets it too.
     uiScale(scale) {
       if (typeof scale !== 'number' || !Number.isFinite(scale)) throw new Error('uiScale: expected a number');
-      window.Module._attnlab_set_ui_scale(scale);
+      call('set_ui_scale', scale);
     },
     // What the screen-reader region says: { live, row, table: { caption, cols, rows: [{label, cells}], focus } }.
-    a11y() { return JSON.parse(call('attnlab_a11y')); },
+    a11y() { return JSON.parse(call('a11y')); },
     // The link that reopens the lab exactly: config (edits and masks included) and view (head, colour
     // ranges, numbers, the large view).
-    shareUrl() { return linkFor(call('attnlab_config')); },
+    shareUrl() { return linkFor(call('config')); },
     // A PNG data URL of the lab as shown, at the screen's resolution; with a view name ('weights',
     // 'scores', ...) just that matrix's block (title, labels, colour bar). Throws for a view not on screen.
     screenshot(view) {
-      window.Module._attnlab_redraw();
+      call('redraw');
       if (view === undefined) return canvasPng(0, 0, 0, 0);
-      const raw = JSON.parse(call('attnlab_layout'));
+      const raw = JSON.parse(call('layout'));
       const b = raw['block:' + view];
       if (!b) throw new Error('screenshot: the view "' + view + '" is not on screen');
       return canvasPng(b.x - 4, b.y - 4, b.w + 8, b.h + 8);
     },
     // One matrix as CSV text (header row of column labels, each row led by its token).
     csv(view) {
-      const text = call('attnlab_csv', String(view));
+      const text = call('csv', String(view));
       if (!text) throw new Error('csv: unknown view "' + view + '"');
       return text;
     },
     // How the lab is shown, and a way to set it (keys as in docs/web-api.md); setView throws naming a bad key.
-    view() { return JSON.parse(call('attnlab_view_state')); },
+    view() { return JSON.parse(call('view_state')); },
     setView(view) {
-      const err = call('attnlab_set_view_state', typeof view === 'string' ? view : JSON.stringify(view));
+      const err = call('set_view_state', typeof view === 'string' ? view : JSON.stringify(view));
       if (err) throw new Error(err);
     },
     // The formula strip's text, exactly as shown for the current settings.
-    formula() { return call('attnlab_formula'); },
+    formula() { return call('formula'); },
     // The built-in presets ([{key, file, name, description, view}]) and applying one by key, file or
     // title, as the Presets menu does; an unknown one throws naming those there are.
-    presets() { return JSON.parse(call('attnlab_presets')); },
+    presets() { return JSON.parse(call('presets')); },
     preset(key) {
-      const err = call('attnlab_preset', String(key));
+      const err = call('preset', String(key));
       if (err) throw new Error(err);
     },
     // Learn mode: trains a model on a toy task (options: a training config as `attnlab-cli train` reads it,
@@ -461,19 +466,19 @@
     train(options) {
       const text = typeof options === 'string' ? options : JSON.stringify(options === undefined ? {} : options);
       if (text === undefined) throw new Error('options: expected an object');
-      const err = call('attnlab_train', text);
+      const err = call('train', text);
       if (err) throw new Error(err);
     },
     // { state, task, step, steps, steps_per_s, train_loss, loss, accuracy, pattern_score, ... }
-    trainStatus() { return JSON.parse(call('attnlab_train_status')); },
+    trainStatus() { return JSON.parse(call('train_status')); },
     // Every evaluation of the run so far, each as one `attnlab-cli train --log` line.
-    trainHistory() { return JSON.parse(call('attnlab_train_history')); },
+    trainHistory() { return JSON.parse(call('train_history')); },
     // Pauses training (the weights stay; the Train button or train() goes on). Returns trainStatus().
-    stopTraining() { window.Module._attnlab_stop_training(); return api.trainStatus(); },
+    stopTraining() { call('stop_training'); return api.trainStatus(); },
     // The trained model as a model file object (docs/train.md; `attnlab-cli run` reads it), null when
     // nothing was trained.
     model() {
-      const text = call('attnlab_model');
+      const text = call('model');
       return text ? JSON.parse(text) : null;
     },
     // Opens a model file (object or JSON text) in Learn mode, paused at its step; throws an Error
@@ -481,13 +486,13 @@
     openModel(file) {
       const text = typeof file === 'string' ? file : JSON.stringify(file);
       if (text === undefined) throw new Error('model: expected a model file (an object or JSON text)');
-      const err = call('attnlab_open_model', text);
+      const err = call('open_model', text);
       if (err) throw new Error(err);
     },
     // Learn mode's probe: your own input in the task's tokens ("c f k c f"; cross-attention tasks
     // "source -> output"), or "" for the held-out example. Throws naming an unknown token.
     setProbe(text) {
-      const err = call('attnlab_set_probe', String(text ?? ''));
+      const err = call('set_probe', String(text ?? ''));
       if (err) throw new Error(err);
     },
     // Interventions on the current Learn run's weights (docs/inspect.md): the options of attnlab-cli
@@ -499,20 +504,20 @@
     circuits(options) { return inspect('circuits', options); },
     rollout(options) { return inspect('rollout', options); },
     // What Learn mode's Inspect view shows: { open, step, mode, ablated, baseline, loss, accuracy, each }.
-    inspectView() { return JSON.parse(call2('attnlab_inspect', 'view', '{}')); },
+    inspectView() { return JSON.parse(call('inspect', 'view', '{}')); },
     // The link that trains the current run again (#train= its complete training config).
-    trainUrl() { return location.href.split('#')[0] + '#train=' + toBase64Url(call('attnlab_run_config')) + langPart(); },
+    trainUrl() { return location.href.split('#')[0] + '#train=' + toBase64Url(call('run_config')) + langPart(); },
     // The UI's language: language() is the current code; language(code) switches to it (its catalogue
     // fetched from lang/ first when it is not built in) and resolves to the code, or rejects naming why.
     // languages(): [{ code, name, cjk, menu, builtin }] as the language menu offers them.
     language(code) {
-      if (code === undefined) return call('attnlab_language');
+      if (code === undefined) return call('language');
       return chooseLanguage(String(code));
     },
-    languages() { return JSON.parse(call('attnlab_languages')); },
+    languages() { return JSON.parse(call('languages')); },
     // Draws a frame and returns every text the lab's widgets drew in it, one line per line on screen
     // (what a test reads to find words that did not come from the catalogue).
-    drawnText() { return call('attnlab_drawn_text'); },
+    drawnText() { return call('drawn_text'); },
     version: '1',
   };
 
@@ -575,7 +580,7 @@
   // Registered on window in the capture phase before attnlab.js adds its own listeners, so these run
   // first and keep Emscripten's GLFW from seeing what it would get wrong.
   const canvas = document.getElementById('canvas');
-  const engineReady = () => window.Module && window.Module._attnlab_wheel && window.attnlab === api && lastState;
+  const engineReady = () => window.Module && window.Module._attnlab_call && window.attnlab === api && lastState;
   window.addEventListener('wheel', (e) => {
     if (e.target !== canvas || !engineReady()) return;
     e.preventDefault();
@@ -583,7 +588,7 @@
     // Notches as GLFW counts them: the browser reports pixels (about 100 a notch), lines or pages,
     // with down positive; GLFW's +1 is one notch up.
     const unit = e.deltaMode === 1 ? 3 : e.deltaMode === 2 ? 0.125 : 100;
-    window.Module._attnlab_wheel(-e.deltaX / unit, -e.deltaY / unit);
+    call('wheel', -e.deltaX / unit, -e.deltaY / unit);
   }, { capture: true, passive: false });
   let finger = null;  // the identifier of the finger we follow; others are ignored
   function onTouch(kind) {
@@ -598,7 +603,7 @@
       for (const t of e.changedTouches) {
         if (kind === 0 && finger === null) finger = t.identifier;
         if (t.identifier !== finger) continue;
-        window.Module._attnlab_touch(kind, t.clientX - rect.left, t.clientY - rect.top);
+        call('touch', kind, t.clientX - rect.left, t.clientY - rect.top);
         if (kind === 2) finger = null;
       }
     };
@@ -620,7 +625,7 @@
   const boxes = { text: document.getElementById('text-box'), source: document.getElementById('source-box') };
   for (const [which, box] of Object.entries(boxes)) {
     let composing = false;
-    const send = () => call2('attnlab_set_text', which, box.value);
+    const send = () => call('set_text', which, box.value);
     box.addEventListener('compositionstart', () => { composing = true; });
     box.addEventListener('compositionend', () => { composing = false; send(); });
     box.addEventListener('input', (e) => { if (!composing && !e.isComposing) send(); });
@@ -629,30 +634,26 @@
   function inspect(command, options) {
     const text = JSON.stringify(options === undefined ? {} : options);
     if (text === undefined) throw new Error('options: expected an object');
-    const reply = call2('attnlab_inspect', command, text);
+    const reply = call('inspect', command, text);
     if (reply[0] !== '{') throw new Error(reply);
     return JSON.parse(reply);
-  }
-  function call2(name, a, b) {
-    const M = window.Module;
-    const args = [a, b].map((s) => { const n = M.lengthBytesUTF8(s) + 1; const p = M._malloc(n); M.stringToUTF8(s, p, n); return p; });
-    try { return M.UTF8ToString(M['_' + name](...args)); } finally { args.forEach((p) => M._free(p)); }
   }
 
   // ---- files coming in: the Open model... button's picker and files dropped on the page ------------
   // A model file opens in Learn mode, anything else is read as a lab config; the engine says on screen
-  // what it opened or why not. Files over 16 MiB (a model of about a million weights) are refused
-  // before they are read: parsing one takes several times its size in the WebAssembly heap.
-  const kMaxFileBytes = 16 * 1024 * 1024;
+  // what it opened or why not. Files over the engine's limit (16 MiB, a model of about a million weights;
+  // shell_frame.h) are refused before they are read: parsing one takes several times its size in the
+  // WebAssembly heap.
   function openFile(file) {
     if (!file || !engineReady()) return;
     const name = String(file.name || 'the file');
-    if (file.size > kMaxFileBytes) {
+    const limit = Number(call('max_file_bytes'));
+    if (file.size > limit) {
       problem('A file could not be opened', name + ' was not opened: it is ' + Math.round(file.size / 1048576) +
-              ' MiB, over the 16 MiB a file may have. Nothing changed: the lab shows what it showed before.');
+              ' MiB, over the ' + Math.round(limit / 1048576) + ' MiB a file may have. Nothing changed: the lab shows what it showed before.');
       return;
     }
-    file.text().then((text) => call2('attnlab_open_file', name, text))
+    file.text().then((text) => call('open_file', name, text))
       .catch((e) => problem('A file could not be opened', name + ' could not be read: ' + e.message + '. Nothing changed.'));
   }
   window.attnlabOpenFile = function () {
@@ -750,7 +751,7 @@
     let w = null;
     let status = 3, version = 0, asked = false;
     const states = [];
-    const wake = () => { if (engineStarted) window.Module._attnlab_wake(); };
+    const wake = () => { if (engineStarted) call('wake'); };
     const failed = (why) => { if (status !== 2) { status = 2; link.failure = why; wake(); } };
     const link = {
       failure: '',

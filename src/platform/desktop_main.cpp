@@ -145,13 +145,12 @@ void toggle_fullscreen(GLFWwindow* window, int& saved_x, int& saved_y, int& save
   glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
 }
 
-// A whole file as text, at most kMaxFileBytes (what a request may make the app read); false if not.
-constexpr std::uintmax_t kMaxFileBytes = 16u << 20;  // a model of about a million weights
+// A whole file as text, at most attnlab::kMaxFileBytes (what a request may make the app read); false if not.
 bool read_file(const std::string& path, std::string& text, std::string& err) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return err = "is a folder, not a file", false;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxFileBytes) return err = "over the 16 MiB a file may have", false;
+  if (!ec && size > attnlab::kMaxFileBytes) return err = "over the 16 MiB a file may have", false;
   std::ifstream f(path, std::ios::binary);
   if (!f) return err = "cannot read the file", false;
   std::stringstream ss;
@@ -244,12 +243,7 @@ int main(int argc, char** argv) {
   glfwSwapInterval(opt.frames > 0 ? 0 : 1);
   const auto started = std::chrono::steady_clock::now();
 
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // the layout follows the window; nothing to remember
-  shell.input.install(window);
-  ImGui_ImplGlfw_InitForOpenGL(window, false);  // callbacks: InputRelay
-  if (!shell.renderer.init("#version 150\n")) {
+  if (!attnlab::start_shell(shell, window, "#version 150\n")) {
     std::fprintf(stderr, "attnlab: the OpenGL 3.2 shaders do not link\n");
     return 1;
   }
@@ -292,8 +286,7 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     glfwPollEvents();
     // Interactive: sleep until input while nothing changes (no busy loop at the display's rate).
-    if (!g_stop_requested && !shell.input.recent_input() && !timed && frame_index > 0 &&
-        !attnlab::needs_redraw(app, std::chrono::duration<double>(t0 - last_draw).count())) {
+    if (!g_stop_requested && !timed && frame_index > 0 && !attnlab::frame_due(shell, std::chrono::duration<double>(t0 - last_draw).count())) {
       glfwWaitEventsTimeout(0.1);
       continue;
     }
@@ -310,8 +303,8 @@ int main(int argc, char** argv) {
     ++frame_index;
     if (!png_name.empty()) {  // the block's rect is in window units; the framebuffer may be denser
       const float k = ww > 0 ? (float)fw / (float)ww : 1.0f;
-      const ImVec4 r = png_view == attnlab::View::count ? ImVec4(0, 0, 0, 0) : app.block_rects[(int)png_view];
-      const ImVec4 crop = r.z > 0.0f ? ImVec4((r.x - 4.0f) * k, (r.y - 4.0f) * k, (r.z + 8.0f) * k, (r.w + 8.0f) * k) : r;
+      const ImVec4 r = attnlab::png_crop(app, png_view);
+      const ImVec4 crop(r.x * k, r.y * k, r.z * k, r.w * k);
       attnlab::notify(app, save_screenshot(window, png_name, crop)
                                ? "Saved " + png_name + " in " + std::filesystem::current_path().string()
                                : "Cannot write " + png_name);

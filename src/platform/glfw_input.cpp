@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "imgui_impl_glfw.h"
+#include "json_writer.h"
 #include "imgui_internal.h"
 
 namespace attnlab {
@@ -273,14 +274,20 @@ void InputRelay::before_new_frame() {
 
 std::string InputRelay::state_json() const {
   static const char* const phases[] = {"idle", "placed", "pressed", "scrolling", "held_cell", "done"};
-  const auto b = [](bool v) { return v ? "true" : "false"; };
-  char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "{\"events\":%u,\"touch\":\"%s\",\"touch_frames\":%d,\"queued\":%d,\"touch_owns_pointer\":%s,"
-                "\"over_cell\":%s,\"left_down\":%s,\"waiting\":%d}",
-                events_, phases[(int)touch_.phase], touch_.frames, (int)touch_queue_.size(), b(touch_owns_pointer_), b(over_cell_),
-                b(left_down_), (int)(queue_.size() + deferred_releases_.size()));
-  return buf;
+  std::string out;
+  attn::JsonWriter w(&out, -1);
+  w.begin_object();
+  w.key("events"), w.value((int64_t)events_);
+  w.key("touch"), w.value(std::string_view(phases[(int)touch_.phase]));
+  w.key("touch_frames"), w.value((int64_t)touch_.frames);
+  w.key("queued"), w.value((int64_t)touch_queue_.size());
+  w.key("touch_owns_pointer"), w.value(touch_owns_pointer_);
+  w.key("over_cell"), w.value(over_cell_);
+  w.key("left_down"), w.value(left_down_);
+  w.key("waiting"), w.value((int64_t)(queue_.size() + deferred_releases_.size()));
+  w.end_object();
+  w.flush();
+  return out;
 }
 
 void InputRelay::after_frame() {

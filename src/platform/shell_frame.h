@@ -6,11 +6,14 @@
 // The shells differ only in what surrounds it: the desktop polls GLFW, swaps buffers and may save a
 // screenshot; the web sizes its canvas to the device pixel ratio and talks to the page.
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "app.h"
 #include "gl_renderer.h"
 #include "glfw_input.h"
+
+struct GLFWwindow;
 
 namespace attnlab {
 
@@ -21,6 +24,23 @@ struct Shell {
   const void* font = nullptr;  // the UI font's TTF bytes (not owned)
   int font_size = 0;
 };
+
+// The most a file opened in the lab may have (a dropped file, --config, the page's file picker): a model of
+// about a million weights; parsing one takes several times its size.
+constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
+
+// The shells' common start, once the window has its GL context: the ImGui context (no imgui.ini: the layout follows
+// the window), the input relay and the GLFW backend on `window`, and the GL renderer for `glsl_version`.
+// False when the renderer's shaders do not link.
+bool start_shell(Shell& shell, GLFWwindow* window, const char* glsl_version);
+
+// Whether a frame must be drawn now: input arrived, or the lab has something to show (needs_redraw).
+// Shells skip the others: the screen keeps the last frame.
+bool frame_due(Shell& shell, double seconds_since_last_draw);
+
+// What a PNG of `view` shows, in ImGui's display pixels: its block with a 4-pixel margin, or
+// (0, 0, 0, 0) for the whole lab (View::count).
+ImVec4 png_crop(const App& app, View view);
 
 // Draws one frame into a framebuffer of fb_w × fb_h pixels. The display size ImGui lays out in is the
 // framebuffer's (the web's canvas backing store; the desktop passes GLFW's window size and scale).

@@ -29,6 +29,7 @@ class SessionLink;  // io/session_link.h
 
 namespace attnlab {
 
+struct App;
 struct LearnState;  // learn.h
 
 // Frame times over the last kWindow frames, for the status bar and window.attnlab.stats().
@@ -61,6 +62,21 @@ struct Placement {
   WinRect tour;  // the open tour's own slot (it covers no panel); w = 0: closed, or floating where the learner dragged it
 };
 
+// [SECTION] the side panels — one registration each (layout.cpp's table), read by frame() (which
+// places and draws them in the table's order), choose_layout (the slot a tab fills) and the tests.
+// Adding one: a Pane value (ui_state.h), its slot in Placement and in choose_layout's columns, its
+// entry, its draw function (panels.h, its own panel_*.cpp), its tab in panel_nav.cpp, and a test.
+struct PaneInfo {
+  Pane pane;
+  const char* label;          // its window's id and its tab's widget name ("tab_Input"): English, for scripts
+  Key title;                  // what its window's title bar and its tab say
+  void (*draw)(App& app);     // panels.h
+  WinRect Placement::*slot;   // where this frame's layout puts it (w = 0: not shown)
+  bool edits_config;          // drawn before sync_engine: its edits show in this frame's matrices
+};
+std::span<const PaneInfo> panes();
+const PaneInfo& pane_info(Pane p);
+
 // A drawn top-level window, for layout_json. scroll: 0 fits, 1 scrolls, 2 too big for a window that cannot scroll.
 // clipped: something in it is wider than the window, which cannot scroll sideways (a label cut at its edge).
 struct WindowRect {
@@ -70,8 +86,7 @@ struct WindowRect {
   bool clipped = false;
 };
 
-struct App;
-// A keyboard shortcut (app.cpp's table, also what the Help window lists): typed characters and/or a
+// A keyboard shortcut (shortcuts.cpp's table, also what the Help window lists): typed characters and/or a
 // named key, what it does in words, and the action (nullptr: Dear ImGui's own navigation, listed only).
 struct Shortcut {
   const char* chars;  // typed characters that trigger it ("": none)
@@ -82,7 +97,11 @@ struct Shortcut {
 };
 std::span<const Shortcut> shortcuts();
 
-struct App {
+// [SECTION] App, by job. App is the four parts below plus the UI state; each member keeps its plain
+// name (app.engine, app.download, app.view_rects), and a function that needs only one part can take it.
+
+// The lab's data: the config the controls edit, the engine and its result, the text boxes, the notice.
+struct LabState {
   attn::Engine engine;
   attn::Config config;       // what the controls edit; the engine holds the last one that was valid
   std::string text, source;  // the text boxes (their contents go into config on every edit)
@@ -91,39 +110,21 @@ struct App {
   std::string notice_title;  // a problem's headline ("This link could not be opened")
   bool notice_sticky = false;  // a problem: shown until closed
   double notice_until = 0.0;
-  UiState ui;
-  FrameStats stats;     // whole frames, as the shell measures them
-  FrameStats ui_stats;  // the UI's share: frame(App&) alone (the rest is drawing)
   uint64_t result_version = 0;  // bumps whenever the engine recomputed something
   // Tokens as the UI font can draw them: a character the font lacks (CJK, emoji with DejaVu Sans)
   // shows as its code point, U+732B, instead of an anonymous box. Rebuilt with each result.
   std::vector<std::string> labels, source_labels;
-  float recompute_ms = 0.0f;
-
-  TextureBackend* textures = nullptr;  // set by the shell; nullptr: heatmaps draw plain rectangles
-  HeatmapCache heatmaps;  // heatmap colours as textures, refilled only when their numbers change
-  int last_vertices = 0;  // vertices ImGui produced for the last drawn frame
-  ViewRect view_rects[(int)View::count];
-  std::unordered_map<std::string, ImVec4> widget_rects;  // named controls' last rect (x, y, w, h)
-  std::unordered_map<std::string, ImVec4> widget_visible;  // the same, clipped to its window; drawn this frame only
-  std::vector<WindowRect> window_rects;                   // top-level windows drawn last frame
-  std::vector<int> lines_key_labels;                      // the keys the Lines panel labelled last frame
-  bool tooltip_shown = false;                             // a tooltip (or hover card) was drawn last frame
-  bool windows_settling = false;  // a window appeared last frame (measured, not yet shown): draw another
-  WinRect tour_slot;  // where this frame's layout (the lab's or Learn mode's) puts the tour; w = 0: it floats
-  bool external_text_boxes = false;  // the web page lays real <textarea>s over the text boxes
-  ImFont* big_font = nullptr;
-  bool presenter_both = false;  // presenter mode showed S and A side by side last frame  // presenter mode's type (≥ 24 CSS px at every UI scale)
   uint64_t labels_version = ~0ull;  // result_version the token labels were made for
-  float style_scale = 1.0f;  // ui_scale × device pixel ratio: what fonts and sizes were built for
-  float dpi_scale = 1.0f;    // set by the shell (devicePixelRatio on the web)
-  bool fonts_dirty = true;   // the shell rebuilds the font texture when set
-  bool layout_dirty = true;  // place every window afresh from the next frame (set by anything that changes the layout)
-  bool relayout = true;      // this frame places every window afresh (layout_dirty, taken at the frame's start)
-  uint64_t drawn_version = ~0ull;  // result_version when the last frame was drawn
-  bool drawn_learn_mode = false;   // the mode the last frame drew (a switch brings the tour back in front)
-  bool drawn_tour_docked = false;  // the last frame gave the tour its own slot (a change places every panel afresh)
-  double animate_for = 0.0;        // seconds after the last frame during which something still moves
+  float recompute_ms = 0.0f;
+  std::shared_ptr<LearnState> learn;  // Learn mode (learn.h), created on first use
+};
+
+// What the shell gives the lab: its textures and pixel ratio, and its ways to share, save and open
+// files, fetch languages and fonts, and run Learn mode off the UI's thread. Unset: not in this shell.
+struct ShellHooks {
+  TextureBackend* textures = nullptr;  // set by the shell; nullptr: heatmaps draw plain rectangles
+  float dpi_scale = 1.0f;              // set by the shell (devicePixelRatio on the web)
+  bool external_text_boxes = false;    // the web page lays real <textarea>s over the text boxes
   // The shell's way to share the current config: the web shell writes it into the page's link
   // (#c=...) and copies that; the desktop shell copies the JSON. Receives config_to_json(config).
   std::function<void(const std::string&)> share;
@@ -138,31 +139,65 @@ struct App {
   // Export menu says this build cannot save files.
   std::function<void(const std::string& filename, const std::string& mime, const std::string& data)> download;
   std::function<void(const std::string& filename, View view)> save_png;
-  ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h
-  ImVec2 last_display_size{0, 0};
-  // Text capture for tests (the page's attnlab.drawnText()): set, the next frame logs every text its
-  // widgets draw (Dear ImGui's log) into drawn_text, line by line as on screen.
-  bool capture_text = false;
-  std::string drawn_text;
-  std::shared_ptr<LearnState> learn;  // Learn mode (learn.h), created on first use
   // A shell's way to run Learn mode's session off the UI's thread (a std::thread, a Web Worker), asked
   // when Learn mode starts; null or returning null: in slices of each frame (io/session_link.h).
   std::function<std::unique_ptr<attn::SessionLink>()> session_link;
-
   // Languages (i18n.h, languages.cpp). load_language: the shell fetches a catalogue that is not
   // compiled in (the web shell: lang/<code>.txt from the page's own origin) and hands it to
   // choose_language; unset where every catalogue is compiled in.
   std::function<void(const std::string& code)> load_language;
+  // The shell's way to fetch the CJK font (FontState), asked once, when a CJK language is chosen or
+  // CJK text is typed.
+  std::function<void()> load_cjk_font;
+};
+
+// Fonts and style (style.cpp): what the atlas was built for and from.
+struct FontState {
+  ImFont* big_font = nullptr;  // presenter mode's type (≥ 24 CSS px at every UI scale)
+  float style_scale = 1.0f;    // ui_scale × device pixel ratio: what fonts and sizes were built for
+  bool fonts_dirty = true;     // the shell rebuilds the font texture when set
   // The CJK font, a subset of WenQuanYi Micro Hei made at build time: its bytes (not owned) once the
-  // shell has them, and the shell's way to fetch them, asked once, when a CJK language is chosen or
-  // CJK text is typed. cjk_chars: the characters the atlas takes from it (the catalogue's and the
+  // shell has them. cjk_chars: the characters the atlas takes from it (the catalogue's and the
   // tokens'), so the atlas holds only what is drawn; a new one rebuilds the fonts.
   const void* cjk_font = nullptr;
   int cjk_font_size = 0;
-  std::function<void()> load_cjk_font;
   bool cjk_font_asked = false;
-  std::vector<ImWchar> cjk_chars;      // sorted
-  std::vector<ImWchar> cjk_ranges;     // cjk_chars as ImGui glyph ranges (alive while the atlas is built)
+  std::vector<ImWchar> cjk_chars;   // sorted
+  std::vector<ImWchar> cjk_ranges;  // cjk_chars as ImGui glyph ranges (alive while the atlas is built)
+};
+
+// What the frames record (frame.cpp): where things were drawn, for the next frame, the tests and the
+// page API; what the drawing keeps between frames; the frame statistics; whether another frame is due.
+struct FrameRecords {
+  FrameStats stats;     // whole frames, as the shell measures them
+  FrameStats ui_stats;  // the UI's share: frame(App&) alone (the rest is drawing)
+  HeatmapCache heatmaps;  // heatmap colours as textures, refilled only when their numbers change
+  int last_vertices = 0;  // vertices ImGui produced for the last drawn frame
+  ViewRect view_rects[(int)View::count];
+  ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h
+  std::unordered_map<std::string, ImVec4> widget_rects;  // named controls' last rect (x, y, w, h)
+  std::unordered_map<std::string, ImVec4> widget_visible;  // the same, clipped to its window; drawn this frame only
+  std::vector<WindowRect> window_rects;                   // top-level windows drawn last frame
+  std::vector<int> lines_key_labels;                      // the keys the Lines panel labelled last frame
+  bool tooltip_shown = false;                             // a tooltip (or hover card) was drawn last frame
+  bool windows_settling = false;  // a window appeared last frame (measured, not yet shown): draw another
+  WinRect tour_slot;  // where this frame's layout (the lab's or Learn mode's) puts the tour; w = 0: it floats
+  bool presenter_both = false;  // presenter mode showed S and A side by side last frame
+  ImVec2 last_display_size{0, 0};
+  bool layout_dirty = true;  // place every window afresh from the next frame (set by anything that changes the layout)
+  bool relayout = true;      // this frame places every window afresh (layout_dirty, taken at the frame's start)
+  uint64_t drawn_version = ~0ull;  // result_version when the last frame was drawn
+  bool drawn_learn_mode = false;   // the mode the last frame drew (a switch brings the tour back in front)
+  bool drawn_tour_docked = false;  // the last frame gave the tour its own slot (a change places every panel afresh)
+  double animate_for = 0.0;        // seconds after the last frame during which something still moves
+  // Text capture for tests (the page's attnlab.drawnText()): set, the next frame logs every text its
+  // widgets draw (Dear ImGui's log) into drawn_text, line by line as on screen.
+  bool capture_text = false;
+  std::string drawn_text;
+};
+
+struct App : LabState, ShellHooks, FontState, FrameRecords {
+  UiState ui;  // what is shown and selected (ui_state.h)
 };
 
 // The lab's defaults: a sentence, 4 heads, no mask; the UI clamps input to 256 tokens.
@@ -229,8 +264,15 @@ void frame(App& app);
 // Where the panels go on a W × H display at the current UI scale (the rule is beside its code).
 Placement choose_layout(const App& app, float W, float H);
 
-// JSON snapshots for window.attnlab and tests.
-std::string stats_json(const App& app);
+// Positions the next window (ImGui applies it to the next Begin) at r: the lab's panels and Learn
+// mode's. In columns mode the layout is re-applied when the display size or mode changes, otherwise
+// windows keep where the person put them; in sidebar and tabs modes panels share places, so each is
+// put in its place every frame.
+void place(App& app, const WinRect& r);
+
+// JSON snapshots for window.attnlab and tests (page_json.cpp). input_json: the shell's input relay's
+// state, written as the field "input" when given (the page's stats()).
+std::string stats_json(const App& app, std::string_view input_json = {});
 // Where each matrix view, named control and window was drawn, and the layout mode; see docs/web-api.md.
 std::string layout_json(const App& app);
 

@@ -42,6 +42,54 @@ attn::MaskTerm* mask_toggle(App& app, Kind kind) {
   return t;
 }
 
+// [SECTION] masks: each kind's checkbox comes from the registration in engine/mask.cpp (label nullptr:
+// not offered); what a ticked kind shows under its box is its entry here, one per kind.
+void window_controls(App& app, attn::MaskTerm& w, const attn::Result& r) {
+  ImGui::Indent();
+  item_width_for(tr_id("controls.window.width", "width"), 0.5f);
+  ImGui::SliderInt(tr_id("controls.window.width", "width"), &w.window, 1, std::max(2, r.m), "%d", ImGuiSliderFlags_AlwaysClamp);
+  remember_item(app, "window_width");
+  checkbox(tr_id("controls.window.back", "only look back"), &w.window_causal);
+  remember_item(app, "window_causal");
+  ImGui::Unindent();
+}
+
+void padding_controls(App& app, attn::MaskTerm& p, const attn::Result& r) {
+  ImGui::Indent();
+  ImGui::TextDisabled("%s", tr("controls.padding.click"));
+  for (int j = 0; j < r.m && j < (int)app.source_labels.size(); ++j) {
+    const bool hidden = std::find(p.keys.begin(), p.keys.end(), j) != p.keys.end();
+    bool hovered = false;
+    if (token_chip(app.source_labels[(size_t)j], 1000 + j, hidden, false, &hovered, hidden ? 0xFF3030A0u : 0)) {
+      if (hidden) std::erase(p.keys, j);
+      else p.keys.push_back(j);
+    }
+    remember_item(app, ("padding_key_" + std::to_string(j)).c_str());
+    if (j + 1 < r.m && ImGui::GetItemRectMax().x + 60.0f * app.style_scale < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+      ImGui::SameLine(0, 3.0f);
+  }
+  ImGui::Unindent();
+}
+
+void custom_controls(App& app, attn::MaskTerm& cm, const attn::Result&) {
+  ImGui::SameLine();
+  if (ImGui::SmallButton(tr_id("controls.custom.allow_all", "allow all"))) std::fill(cm.cells.begin(), cm.cells.end(), 1);
+  remember_item(app, "allow_all");
+}
+
+struct MaskControls {
+  Kind kind;
+  void (*draw)(App& app, attn::MaskTerm& term, const attn::Result& r);  // nullptr: no parameters
+};
+constexpr MaskControls kMaskControls[] = {
+    {Kind::none, nullptr},
+    {Kind::causal, nullptr},
+    {Kind::window, window_controls},
+    {Kind::padding, padding_controls},
+    {Kind::custom, custom_controls},
+};
+static_assert(in_enum_order(kMaskControls, &MaskControls::kind), "one entry per MaskTerm::Kind, in its order");
+
 // A slider remembered as `name` (its ImGui ID too, whatever the label says in this language).
 bool slider_int(App& app, const char* name, const char* label, int* v, int lo, int hi, const char* help) {
   item_width_for(label, 0.55f);
@@ -170,36 +218,10 @@ void draw_controls_panel(App& app) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", tr("controls.masks.combine"));
     ImGui::PopStyleColor();
-    mask_toggle(app, Kind::causal);
-    if (attn::MaskTerm* w = mask_toggle(app, Kind::window)) {
-      ImGui::Indent();
-      item_width_for(tr_id("controls.window.width", "width"), 0.5f);
-      ImGui::SliderInt(tr_id("controls.window.width", "width"), &w->window, 1, std::max(2, r.m), "%d", ImGuiSliderFlags_AlwaysClamp);
-      remember_item(app, "window_width");
-      checkbox(tr_id("controls.window.back", "only look back"), &w->window_causal);
-      remember_item(app, "window_causal");
-      ImGui::Unindent();
-    }
-    if (attn::MaskTerm* p = mask_toggle(app, Kind::padding)) {
-      ImGui::Indent();
-      ImGui::TextDisabled("%s", tr("controls.padding.click"));
-      for (int j = 0; j < r.m && j < (int)app.source_labels.size(); ++j) {
-        const bool hidden = std::find(p->keys.begin(), p->keys.end(), j) != p->keys.end();
-        bool hovered = false;
-        if (token_chip(app.source_labels[(size_t)j], 1000 + j, hidden, false, &hovered, hidden ? 0xFF3030A0u : 0)) {
-          if (hidden) std::erase(p->keys, j);
-          else p->keys.push_back(j);
-        }
-        remember_item(app, ("padding_key_" + std::to_string(j)).c_str());
-        if (j + 1 < r.m && ImGui::GetItemRectMax().x + 60.0f * app.style_scale < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
-          ImGui::SameLine(0, 3.0f);
-      }
-      ImGui::Unindent();
-    }
-    if (attn::MaskTerm* cm = mask_toggle(app, Kind::custom)) {
-      ImGui::SameLine();
-      if (ImGui::SmallButton(tr_id("controls.custom.allow_all", "allow all"))) std::fill(cm->cells.begin(), cm->cells.end(), 1);
-      remember_item(app, "allow_all");
+    for (const attn::MaskKind& k : attn::mask_kinds()) {
+      if (!k.label) continue;  // not offered in the lab
+      attn::MaskTerm* t = mask_toggle(app, k.kind);
+      if (const auto draw = kMaskControls[(int)k.kind].draw; t && draw) draw(app, *t, r);
     }
     if (!r.mask.fully_masked_rows.empty())
       ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s",

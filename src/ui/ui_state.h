@@ -10,6 +10,15 @@
 
 namespace attnlab {
 
+// Whether a registration table lists one entry per value of its enum in the enum's order (entry i is
+// value i), so it can be indexed by the value: for static_assert beside each table.
+template <class Entry, size_t N, class Enum>
+constexpr bool in_enum_order(const Entry (&table)[N], Enum Entry::*value) {
+  for (size_t i = 0; i < N; ++i)
+    if (table[i].*value != (Enum)i) return false;
+  return N == (size_t)Enum::count;
+}
+
 // Every matrix the lab can draw.
 enum class View {
   x,         // X after positional encoding       (n, d_model)
@@ -66,7 +75,7 @@ struct CellRef {
 };
 
 // How the panels share the screen (chosen each frame from the display size and the UI scale; see
-// choose_layout in app.cpp for the rule).
+// choose_layout in layout.cpp for the rule).
 enum class LayoutMode {
   columns,  // input and controls | matrices | inspector, heads, lines
   sidebar,  // one side column with a tab per side panel | matrices

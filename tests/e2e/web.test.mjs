@@ -208,3 +208,67 @@ test('without WebGL 2 the page says so in plain words instead of failing silentl
   await page.screenshot({ path: path.join(OUT, '08-no-webgl.png') });
   await noGl.close();
 });
+
+// The page API is one table (src/platform/web_api.cpp) behind one exported function, attnlab_call:
+// app.js calls exactly the table's functions, the module exports no other, and a name the table lacks
+// or the wrong number of arguments gets no answer (null) rather than another function's.
+test('the page API: one exported entry point, and app.js calls exactly its table', async () => {
+  const source = (p) => fs.readFileSync(new URL(p, import.meta.url), 'utf8');
+  const table = [...source('../../src/platform/web_api.cpp').matchAll(/^ {4}\{"([a-z0-9_]+)", (\d+),/gm)].map((m) => m[1]).sort();
+  const called = [...new Set([...source('../../web/app.js').matchAll(/\bcall\('([a-z0-9_]+)'/g)].map((m) => m[1]))].sort();
+  assert.ok(table.length >= 30, `only ${table.length} page functions found in web_api.cpp`);
+  assert.deepEqual(called, table, 'web/app.js calls (left) and web_api.cpp\'s table (right) differ');
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
+  const got = await page.evaluate(() => {
+    const M = window.Module;
+    const ask = (parts, argc) => {
+      const bytes = parts.map((p) => M.lengthBytesUTF8(p) + 1);
+      const ptr = M._malloc(bytes.reduce((a, b) => a + b, 0));
+      let at = ptr;
+      parts.forEach((p, i) => { M.stringToUTF8(p, at, bytes[i]); at += bytes[i]; });
+      const out = M._attnlab_call(ptr, argc);
+      M._free(ptr);
+      return out ? M.UTF8ToString(out) : null;
+    };
+    return {
+      exports: Object.keys(M).filter((k) => /^_attnlab/.test(k)),
+      unknown: ask(['no_such_function'], 0),
+      wrongCount: ask(['apply'], 0),
+      formula: ask(['formula'], 0),
+      pageFormula: window.attnlab.formula(),
+      badConfig: ask(['apply', '{"heads": 0}'], 1),
+    };
+  });
+  assert.deepEqual(got.exports, ['_attnlab_call']);
+  assert.equal(got.unknown, null);
+  assert.equal(got.wrongCount, null);
+  assert.equal(got.formula, got.pageFormula);
+  assert.ok(got.formula.length > 0);
+  assert.match(got.badConfig, /heads/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// The file limit is the engine's (shell_frame.h's kMaxFileBytes, which the desktop app reads too): the
+// page asks for it and refuses a larger file before reading it, saying the limit; a small one opens.
+test('a dropped file over the 16 MiB limit is refused before it is read; a small config opens', async () => {
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
+  const drop = async (name, text, size) => {
+    const dt = await page.evaluateHandle(([name, text, size]) => {
+      const t = new DataTransfer();
+      t.items.add(new File([text === null ? new Uint8Array(size) : text], name, { type: 'application/json' }));
+      return t;
+    }, [name, text, size]);
+    await page.dispatchEvent('#canvas', 'drop', { dataTransfer: dt });
+  };
+  await drop('big.json', null, 16 * 1048576 + 1);
+  await page.waitForFunction(() => window.attnlab.layout().ui.notice_title !== '', null, { timeout: 10000 });
+  const ui = await page.evaluate(() => window.attnlab.layout().ui);
+  assert.equal(ui.notice_title, 'A file could not be opened');
+  assert.match(ui.notice, /^big\.json was not opened: it is 16 MiB, over the 16 MiB a file may have\. Nothing changed/);
+  await drop('small.json', JSON.stringify({ text: 'one two three four', heads: 2, d_model: 8 }), 0);
+  await page.waitForFunction(() => window.attnlab.config().heads === 2, null, { timeout: 10000 });
+  assert.equal((await page.evaluate(() => window.attnlab.config())).text, 'one two three four');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lab.h"
+#include "mask.h"
 #include "widgets.h"
 
 namespace {
@@ -49,6 +50,51 @@ TEST_F(Lab, EveryPanelRunsAndTheLayoutFitsWithoutOverlap) {
     }
     EXPECT_EQ(attnlab::find_window("Lines")->Active, false);
   }
+}
+
+// The side panels are one table (layout.cpp's kPanes): on a phone each tab shows its panel alone, the
+// window the table names, and the lab draws none of the others.
+TEST_F(Lab, EachSidePanelOfTheTableIsShownAloneUnderItsTabOnAPhone) {
+  open(390, 844);
+  ASSERT_EQ(app.ui.layout, attnlab::LayoutMode::tabs);
+  ASSERT_EQ(attnlab::panes().size(), (size_t)attnlab::Pane::count);
+  for (const attnlab::PaneInfo& shown : attnlab::panes()) {
+    app.ui.pane = shown.pane;
+    frames(3);
+    for (const attnlab::PaneInfo& other : attnlab::panes()) {
+      const ImGuiWindow* w = attnlab::find_window(other.label);
+      const bool drawn = w && w->Active;
+      EXPECT_EQ(drawn, other.pane == shown.pane) << other.label << " with the " << shown.label << " tab chosen";
+    }
+    EXPECT_GT(window(shown.label).GetHeight(), 844.0f * 0.5f) << shown.label << " fills the body";
+  }
+}
+
+// The mask kinds' controls are two tables (engine/mask.cpp's kinds, panel_controls.cpp's controls): every
+// kind the lab offers has its checkbox; ticking it adds its term and shows that kind's own controls;
+// unticking takes both away.
+TEST_F(Lab, EveryOfferedMaskKindsCheckboxAddsItsTermAndShowsItsControls) {
+  open(1280, 1600);
+  const std::map<std::string, std::vector<std::string>> controls = {
+      {"causal", {}}, {"window", {"window_width", "window_causal"}}, {"padding", {"padding_key_0", "padding_key_3"}}, {"custom", {"allow_all"}}};
+  int offered = 0;
+  for (const attn::MaskKind& k : attn::mask_kinds()) {
+    if (!k.label) continue;
+    ++offered;
+    const std::string box = std::string("mask:") + k.name;
+    ASSERT_TRUE(app.widget_visible.count(box)) << box;
+    const auto has_term = [&] {
+      return std::any_of(app.config.mask.begin(), app.config.mask.end(), [&](const attn::MaskTerm& t) { return t.kind == k.kind; });
+    };
+    for (const bool tick : {true, false}) {
+      const ImVec4 r = app.widget_visible[box];
+      click(ImVec2(r.x + r.z * 0.5f, r.y + r.w * 0.5f));
+      frames(2);
+      EXPECT_EQ(has_term(), tick) << box;
+      for (const std::string& c : controls.at(k.name)) EXPECT_EQ(app.widget_visible.count(c) == 1, tick) << c << (tick ? " after ticking " : " after unticking ") << box;
+    }
+  }
+  EXPECT_EQ(offered, (int)controls.size());
 }
 
 TEST_F(Lab, TypingIntoTheTextBoxRetokenises) {

@@ -1,0 +1,178 @@
+// layout.cpp — where the panels go: the layout rule (choose_layout), placing a window (place), keeping
+// floating windows on screen, and remembering where windows and named controls were drawn.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "app.h"
+#include "app_parts.h"
+#include "panels.h"
+#include "imgui_internal.h"
+
+namespace attnlab {
+
+namespace {
+
+constexpr PaneInfo kPanes[] = {
+    {Pane::input, "Input", "window.input", draw_input_panel, &Placement::input, true},
+    {Pane::controls, "Controls", "window.controls", draw_controls_panel, &Placement::controls, true},
+    {Pane::matrices, "Matrices", "window.matrices", draw_matrices_panel, &Placement::matrices, false},
+    {Pane::inspector, "Inspector", "window.inspector", draw_inspector_panel, &Placement::inspector, false},
+    {Pane::heads, "All heads", "window.heads", draw_heads_panel, &Placement::heads, false},
+    {Pane::lines, "Lines", "window.lines", draw_lines_panel, &Placement::lines, false},
+};
+static_assert(in_enum_order(kPanes, &PaneInfo::pane), "one entry per Pane, in Pane's order");
+
+}  // namespace
+
+std::span<const PaneInfo> panes() { return kPanes; }
+const PaneInfo& pane_info(Pane p) { return kPanes[(size_t)p]; }
+
+const char* layout_mode_name(LayoutMode m) {
+  switch (m) {
+    case LayoutMode::columns: return "columns";
+    case LayoutMode::sidebar: return "sidebar";
+    case LayoutMode::tabs: return "tabs";
+  }
+  return "?";
+}
+
+// The rule (docs/web-api.md, tested at 390×844 … 3840×2160 and UI scale 1–3):
+//   * the matrices get at least kMinMatrices × UI scale pixels of width (room for three blocks of a
+//     short sentence side by side with readable cells); the side panels get 250–420 × UI scale each;
+//   * three columns when both side columns and the matrices fit; else one side column whose tabs
+//     switch between the side panels; else (phones, or a big UI scale on a small screen) one panel at
+//     a time under a tab bar;
+//   * every window lies inside the display; content taller or wider than its window scrolls.
+Placement choose_layout(const App& app, float W, float H) {
+  const float s = app.style_scale;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float min_h = st.WindowMinSize.y;
+  constexpr float kMinMatrices = 560.0f;
+  Placement P;
+  // The formula strip, with room for its scrollbar when its contents are wider than the screen.
+  // Bars one line high, plus room for a horizontal scrollbar when their contents are wider than W.
+  const auto bar = [&](const char* name, float line) {
+    const ImGuiWindow* w = ImGui::FindWindowByName(name);
+    const bool wide = w && w->ContentSize.x + 2.0f * st.WindowPadding.x > W + 0.5f;
+    return std::max(min_h, line + 2.0f * st.WindowPadding.y) + (wide ? st.ScrollbarSize : 0.0f);
+  };
+  const float top = bar("pipeline", ImGui::GetFrameHeight());
+  // The nav bar's buttons wrap onto more lines where they do not fit across (draw_nav_bar): as many
+  // lines as it drew last frame.
+  const ImGuiWindow* nav_window = ImGui::FindWindowByName("nav");
+  const float nav_lines = nav_window ? std::max(1.0f, std::round((nav_window->ContentSize.y + st.ItemSpacing.y) /
+                                                                 (ImGui::GetFrameHeight() + st.ItemSpacing.y))) : 1.0f;
+  const float nav = bar("nav", nav_lines * ImGui::GetFrameHeight() + (nav_lines - 1.0f) * st.ItemSpacing.y);
+  const float bottom = bar("status", ImGui::GetTextLineHeight());
+  P.pipeline = {0, 0, W, top};
+  P.nav = {0, top, W, nav};
+  const float y0 = top + nav, body_h = std::max(min_h, H - y0 - bottom);
+  P.status = {0, H - bottom, W, bottom};
+
+  const float col_w = std::clamp(W * 0.22f, 250.0f * s, 380.0f * s);
+  const float right_w = std::clamp(W * 0.22f, 250.0f * s, 420.0f * s);
+  const float side_w = std::clamp(W * 0.30f, 260.0f * s, 420.0f * s);
+  if (W >= col_w + right_w + kMinMatrices * s) P.mode = LayoutMode::columns;
+  else if (W >= side_w + kMinMatrices * s) P.mode = LayoutMode::sidebar;
+  else P.mode = LayoutMode::tabs;
+
+  // The open tour has a slot of its own in every layout, so it never covers what a step asks the
+  // learner to look at (a tour the learner dragged floats where they put it).
+  const bool dock_tour = app.ui.show_tour && !app.ui.tour_moved;
+  WinRect body{0, y0, W, body_h};
+  if (P.mode == LayoutMode::tabs) {
+    // A large UI scale on a small screen: the status line gives its room to the panel.
+    if (body_h < 0.5f * H) P.status = {}, body.h = H - y0;
+    if (dock_tour) {  // a strip across the bottom, as tall as the tour's text (at most a third of the screen; it scrolls)
+      if (P.status.w > 0) body.h += P.status.h, P.status = {};  // the status line gives its room to the panel and the tour
+      const ImGuiWindow* t = find_window("Tour");
+      const float want = t && t->ContentSize.y > 0.0f ? t->ContentSize.y + 2.0f * st.WindowPadding.y + ImGui::GetFrameHeight() : 0.34f * H;
+      const float h = std::clamp(want, std::min(160.0f * s, 0.34f * H), 0.34f * H);
+      body.h -= h;
+      P.tour = {0, body.y + body.h, W, h};
+    }
+    P.*pane_info(app.ui.pane < Pane::count ? app.ui.pane : Pane::matrices).slot = body;
+    return P;
+  }
+  if (app.ui.side_collapsed) {
+    P.matrices = body;
+    if (dock_tour) P.matrices.w -= right_w, P.tour = {W - right_w, y0, right_w, body_h};
+    return P;
+  }
+  if (P.mode == LayoutMode::sidebar) {
+    const float side_h = dock_tour ? body_h * 0.5f : body_h;
+    const WinRect side{0, y0, side_w, side_h};
+    if (dock_tour) P.tour = {0, y0 + side_h, side_w, body_h - side_h};
+    const Pane sp = app.ui.side_pane;  // the side column holds any panel but the matrices
+    P.*pane_info(sp < Pane::count && sp != Pane::matrices ? sp : Pane::input).slot = side;
+    P.matrices = {side_w, y0, W - side_w, body_h};
+    return P;
+  }
+  const float mid_w = W - col_w - right_w;
+  P.input = {0, y0, col_w, body_h * 0.34f};
+  P.controls = {0, y0 + body_h * 0.34f, col_w, body_h * 0.66f};
+  P.matrices = {col_w, y0, mid_w, body_h};
+  P.inspector = {col_w + mid_w, y0, right_w, body_h * 0.36f};
+  P.heads = {col_w + mid_w, y0 + body_h * 0.36f, right_w, body_h * 0.30f};
+  if (dock_tour) {  // the tour takes the Lines panel's place (no step looks at the lines), and more
+    P.inspector.h = body_h * 0.30f;
+    P.heads = {col_w + mid_w, y0 + body_h * 0.30f, right_w, body_h * 0.26f};
+    P.tour = {col_w + mid_w, y0 + body_h * 0.56f, right_w, body_h * 0.44f};
+  } else {
+    P.lines = {col_w + mid_w, y0 + body_h * 0.66f, right_w, body_h * 0.34f};
+  }
+  return P;
+}
+
+void place(App& app, const WinRect& r) {
+  resume_text_capture(app);
+  const ImGuiCond cond = app.relayout || app.ui.layout != LayoutMode::columns ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), cond);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), cond);
+}
+
+// Floating windows (help, tour) are sized by their panels for a 1× UI; on a small screen or a large
+// scale they would leave it. Limit their size to the display, and bring them back inside if they are out.
+void keep_on_screen(App& app, const char* name) {
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const float margin = 4.0f * app.style_scale;
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(50.0f, d.x - 2 * margin), std::max(50.0f, d.y - 2 * margin)));
+  if (ImGuiWindow* w = find_window(name)) {
+    const ImVec2 size(std::min(w->Size.x, d.x - 2 * margin), std::min(w->Size.y, d.y - 2 * margin));
+    const ImVec2 pos(std::clamp(w->Pos.x, margin, std::max(margin, d.x - margin - size.x)),
+                     std::clamp(w->Pos.y, margin, std::max(margin, d.y - margin - size.y)));
+    if (pos.x != w->Pos.x || pos.y != w->Pos.y) ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+  }
+}
+
+// Every visible top-level window's rectangle, for layout_json (tests check nothing leaves the screen).
+void remember_windows(App& app) {
+  app.window_rects.clear();
+  for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+    if (!w->Active || w->Hidden || w->IsFallbackWindow || (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)))
+      continue;
+    const bool scrolls = w->ScrollMax.y > 0.0f || w->ScrollMax.x > 0.0f;
+    // A translated window is named "title###id" (i18n.h tr_id): tests and the page API see the id.
+    const char* id = std::strstr(w->Name, "###");
+    app.window_rects.push_back({id ? id + 3 : w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, scrolls && !(w->Flags & ImGuiWindowFlags_NoScrollbar) ? 1 : scrolls ? 2 : 0,
+                                w->ContentSize.x > w->ContentRegionRect.GetWidth() + 1.0f && !(w->Flags & ImGuiWindowFlags_HorizontalScrollbar)});
+  }
+}
+
+ImGuiWindow* find_window(const char* id) {
+  if (ImGuiWindow* w = ImGui::FindWindowByName((std::string("###") + id).c_str())) return w;
+  return ImGui::FindWindowByName(id);
+}
+
+void remember_item(App& app, const char* name) {
+  resume_text_capture(app);
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+  // The part not clipped by its window (what the page may cover with an HTML element), this frame only.
+  const ImRect clip = ImGui::GetCurrentWindow()->ClipRect;
+  const ImVec2 lo(std::max(a.x, clip.Min.x), std::max(a.y, clip.Min.y)), hi(std::min(b.x, clip.Max.x), std::min(b.y, clip.Max.y));
+  if (hi.x > lo.x && hi.y > lo.y) app.widget_visible[name] = ImVec4(lo.x, lo.y, hi.x - lo.x, hi.y - lo.y);
+}
+
+}  // namespace attnlab
