@@ -178,6 +178,43 @@ inline vf vmasked(const float* s, const uint8_t* mask) {
 #endif
 }
 
+// dst[c·ld_dst + r] = src[r·ld_src + c] for r, c < 4: a 4×4 block transposed, through 4-float vectors
+// (SSE's xmm under AVX too, wasm simd128, NEON: every vector ISA has them). The GEMM's transposed
+// pack (kernels.inc) uses it; copies only, so the values are the same as a scalar transpose's.
+inline void transpose4x4(const float* src, int ld_src, float* dst, int ld_dst) {
+#if ATTN_ISA_SCALAR
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) dst[(size_t)c * ld_dst + r] = src[(size_t)r * ld_src + c];
+#else
+  typedef float v4 __attribute__((vector_size(16)));
+  typedef float v4_memory __attribute__((vector_size(16), aligned(4), may_alias));
+  const v4 r0 = *reinterpret_cast<const v4_memory*>(src), r1 = *reinterpret_cast<const v4_memory*>(src + ld_src);
+  const v4 r2 = *reinterpret_cast<const v4_memory*>(src + 2 * (size_t)ld_src);
+  const v4 r3 = *reinterpret_cast<const v4_memory*>(src + 3 * (size_t)ld_src);
+  // pass 1: interleave pairs of rows (a0 b0 a1 b1 | a2 b2 a3 b3); pass 2: interleave the pairs' halves
+  const v4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5), t1 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
+  const v4 t2 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5), t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
+  *reinterpret_cast<v4_memory*>(dst) = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+  *reinterpret_cast<v4_memory*>(dst + ld_dst) = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+  *reinterpret_cast<v4_memory*>(dst + 2 * (size_t)ld_dst) = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+  *reinterpret_cast<v4_memory*>(dst + 3 * (size_t)ld_dst) = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+#endif
+}
+
+// vmasked for the first `count` lanes only (count < VLEN: a row's last, partial vector); the lanes from
+// count on are -inf whatever the mask says, so they add nothing to a max or (after exp) a sum.
+inline vf vmasked_first(const float* s, const uint8_t* mask, int count) {
+#if ATTN_ISA_SCALAR
+  return count > 0 ? vmasked(s, mask) : -INFINITY;
+#else
+  vi lane;
+  for (int i = 0; i < VLEN; ++i) lane[i] = i;
+  const vi inside = lane < count;  // all-ones lanes below count
+  const vi ninf = (vi)vset1(-INFINITY);
+  return (vf)(((vi)vmasked(s, mask) & inside) | (ninf & ~inside));
+#endif
+}
+
 // One float through a vector function (for scalar tails).
 template <vf (*F)(vf)>
 inline float one_lane(float x) {

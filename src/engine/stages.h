@@ -129,15 +129,16 @@ void attention_weights_forward(const KernelSet& ks, const T* q, int ldq, const T
   }
 }
 
-// dQ = α·dS·K      dK = α·dSᵀ·Q        dS:(n, m)  ->  dQ:(n, d_k)  dK:(m, d_k)  (written, not added)
+// dQ = α·dS·K      dK = α·dSᵀ·Q        dS:(n, m)  ->  dQ:(n, d_k) row stride ld_dQ,  dK:(m, d_k) row stride
+// ld_dK (written, not added)
 // dS is 0 where the mask hides a cell, so with the mask's ranges (keys per query, queries per key)
 // those terms are skipped; adding zeros changes no sum, so the result is the same either way.
 template <class T>
-void scores_backward(const KernelSet& ks, const T* ds, const T* q, int ldq, const T* k, int ldk, int n, int m, int d_k,
-                     T alpha, T* dq, int lddq, T* dk, int lddk, const MaskMatrix* mask = nullptr) {
-  product(ks, Product<T>{.M = n, .N = d_k, .K = m, .A = ds, .lda = m, .B = k, .ldb = ldk, .C = dq, .ldc = lddq,
+void scores_backward(const KernelSet& ks, const T* dS, const T* q, int ldq, const T* k, int ldk, int n, int m, int d_k,
+                     T alpha, T* dQ, int ld_dQ, T* dK, int ld_dK, const MaskMatrix* mask = nullptr) {
+  product(ks, Product<T>{.M = n, .N = d_k, .K = m, .A = dS, .lda = m, .B = k, .ldb = ldk, .C = dQ, .ldc = ld_dQ,
                          .alpha = alpha, .k_range = mask ? mask->ranges.data() : nullptr});
-  product(ks, Product<T>{.M = m, .N = d_k, .K = n, .A = ds, .lda = m, .B = q, .ldb = ldq, .C = dk, .ldc = lddk,
+  product(ks, Product<T>{.M = m, .N = d_k, .K = n, .A = dS, .lda = m, .B = q, .ldb = ldq, .C = dK, .ldc = ld_dK,
                          .alpha = alpha, .a_transposed = true, .k_range = mask ? mask->key_ranges.data() : nullptr});
 }
 
@@ -152,15 +153,15 @@ void softmax_forward(const KernelSet& ks, const T* s, const MaskMatrix& mask, T*
 
 // dS = A ⊙ (dA − rowsum(dA ⊙ A))
 // (∂A_ij/∂S_ik = A_ij(δ_jk − A_ik)). Masked cells have A = 0, so dS = 0 there; a fully masked row
-// (all A = 0) gets dS = 0, never NaN.        da, a, ds:(n, m) row stride m (ds may be da)
+// (all A = 0) gets dS = 0, never NaN.        dA, a, dS:(n, m) row stride m (dS may be dA)
 // With the mask's key ranges, dA is read only inside them (mix_backward may leave it unwritten
 // outside) and dS is written 0 outside.
 template <class T>
-void softmax_backward(const T* da, const T* a, int n, int m, T* ds, const Range* keys = nullptr) {
+void softmax_backward(const T* dA, const T* a, int n, int m, T* dS, const Range* keys = nullptr) {
   for (int i = 0; i < n; ++i) {
-    const T* dai = da + (size_t)i * m;
+    const T* dai = dA + (size_t)i * m;
     const T* ai = a + (size_t)i * m;
-    T* dsi = ds + (size_t)i * m;
+    T* dsi = dS + (size_t)i * m;
     const int lo = keys ? keys[i].lo : 0, hi = keys ? std::max(keys[i].hi, keys[i].lo) : m;
     T dot = 0;  // pass 1: rowsum(dA ⊙ A)
     for (int j = lo; j < hi; ++j) dot += dai[j] * ai[j];
@@ -181,15 +182,16 @@ void mix_forward(const KernelSet& ks, const T* a, const T* v, int ldv, int n, in
                          .k_range = keys_used});
 }
 
-// dA = dO·Vᵀ     dV = Aᵀ·dO          do:(n, d_v)  ->  da:(n, m) row stride m,  dv:(m, d_v) (written)
+// dA = dO·Vᵀ     dV = Aᵀ·dO          dO:(n, d_v) row stride ld_dO  ->  dA:(n, m) row stride m,
+//                                    dV:(m, d_v) row stride ld_dV (written)
 // With the mask: dA is needed only inside each query's key range (softmax_backward reads no more; a
 // masked cell's dA, dO·v_j, is never used), and A is 0 outside it, so dV skips those terms.
 template <class T>
-void mix_backward(const KernelSet& ks, const T* d_o, int lddo, const T* a, const T* v, int ldv, int n, int m, int d_v,
-                  T* da, T* dv, int lddv, const MaskMatrix* mask = nullptr) {
-  product(ks, Product<T>{.M = n, .N = m, .K = d_v, .A = d_o, .lda = lddo, .B = v, .ldb = ldv, .C = da, .ldc = m,
+void mix_backward(const KernelSet& ks, const T* dO, int ld_dO, const T* a, const T* v, int ldv, int n, int m, int d_v,
+                  T* dA, T* dV, int ld_dV, const MaskMatrix* mask = nullptr) {
+  product(ks, Product<T>{.M = n, .N = m, .K = d_v, .A = dO, .lda = ld_dO, .B = v, .ldb = ldv, .C = dA, .ldc = m,
                          .b_transposed = true, .n_range = mask ? mask->ranges.data() : nullptr});
-  product(ks, Product<T>{.M = m, .N = d_v, .K = n, .A = a, .lda = m, .B = d_o, .ldb = lddo, .C = dv, .ldc = lddv,
+  product(ks, Product<T>{.M = m, .N = d_v, .K = n, .A = a, .lda = m, .B = dO, .ldb = ld_dO, .C = dV, .ldc = ld_dV,
                          .a_transposed = true, .k_range = mask ? mask->key_ranges.data() : nullptr});
 }
 

@@ -117,6 +117,71 @@ TEST_P(KernelSweep, GemmSkipsOnlyWhatRangesAllow) {
   }
 }
 
+// The two ways the GEMM gets B's panels give the same bits: B read in place (untransposed, full panels)
+// and B packed from Bᵀ (the 4×4-block transpose and its edges) hold the same numbers in the same order,
+// so A·B and A·(Bᵀ given transposed) must agree exactly, and so must every partial panel past N.
+TEST_P(KernelSweep, GemmPanelsInPlaceAndTransposedAreBitIdentical) {
+  const attn::KernelSet& fast = *GetParam();
+  int cases = 0;
+  for (int M : {1, 6, 13, 33})
+    for (int N : {1, 3, 4, 16, 31, 32, 64, 70, 97})
+      for (int K : {1, 3, 4, 7, 16, 33, 64})
+        for (bool acc : {false, true}) {
+          const int ldb = N + 3, ldbt = K + 5, lda = K + 1, ldc = N + 2;
+          const auto A = random_vec((size_t)M * lda, M + 31 * K);
+          const auto B = random_vec((size_t)K * ldb, N * 17 + K);
+          std::vector<float> Bt((size_t)N * ldbt, 99.0f);  // Bᵀ, with junk in the padding
+          for (int p = 0; p < K; ++p)
+            for (int j = 0; j < N; ++j) Bt[(size_t)j * ldbt + p] = B[(size_t)p * ldb + j];
+          const auto C0 = random_vec((size_t)M * ldc, M * N);
+          std::vector<float> C1 = C0, C2 = C0;
+          fast.gemm({.M = M, .N = N, .K = K, .A = A.data(), .lda = lda, .B = B.data(), .ldb = ldb, .C = C1.data(), .ldc = ldc,
+                     .alpha = 0.83f, .accumulate = acc});
+          fast.gemm({.M = M, .N = N, .K = K, .A = A.data(), .lda = lda, .B = Bt.data(), .ldb = ldbt, .C = C2.data(), .ldc = ldc,
+                     .alpha = 0.83f, .b_transposed = true, .accumulate = acc});
+          for (size_t i = 0; i < C1.size(); ++i)
+            ASSERT_EQ(C1[i], C2[i]) << fast.name << " M=" << M << " N=" << N << " K=" << K << " acc=" << acc << " at " << i;
+          ++cases;
+        }
+  EXPECT_EQ(cases, 4 * 9 * 7 * 2);
+}
+
+// A row's last, partial vector is done whole when the row has room past its range (the causal rows of
+// a longer matrix), and by one exp per lane when it has not: the same bits either way, and the lanes
+// past the range are exactly 0. Each row alone (cols = hi, no room) against the same row inside a wider
+// matrix whose range ends at hi.
+TEST_P(KernelSweep, SoftmaxPartialVectorIsBitIdenticalWithAndWithoutRoom) {
+  const attn::KernelSet& fast = *GetParam();
+  if (std::string(fast.name) == "reference") GTEST_SKIP() << "the reference looks at every column (a range is a permission)";
+  const int cols = 70;
+  for (int lo : {0, 1, 5})
+    for (int hi = lo; hi <= cols; ++hi) {
+      auto s = random_vec((size_t)cols, hi * 3 + lo);
+      for (float& x : s) x *= 20.0f;
+      std::vector<uint8_t> allowed((size_t)cols);
+      for (int j = 0; j < cols; ++j) allowed[(size_t)j] = (j * 5 + hi) % 7 != 0;
+      // alone: exactly the columns [lo, hi)
+      const int n = hi - lo;
+      std::vector<float> alone((size_t)std::max(n, 1), -1.0f);
+      uint8_t fully_alone = 9, fully_wide = 9;
+      if (n > 0)
+        fast.softmax_rows({.rows = 1, .cols = n, .s = s.data() + lo, .lds = n, .allowed = allowed.data() + lo, .ldm = n,
+                           .w = alone.data(), .ldw = n, .fully_masked = &fully_alone});
+      // wide: all 70 columns, the range [lo, hi)
+      std::vector<float> wide((size_t)cols, -1.0f);
+      const attn::Range range{lo, hi};
+      fast.softmax_rows({.rows = 1, .cols = cols, .s = s.data(), .lds = cols, .allowed = allowed.data(), .ldm = cols,
+                         .w = wide.data(), .ldw = cols, .range = &range, .fully_masked = &fully_wide});
+      for (int j = 0; j < cols; ++j) {
+        const float expect = j >= lo && j < hi ? alone[(size_t)(j - lo)] : 0.0f;  // 0 outside the range
+        ASSERT_EQ(wide[(size_t)j], expect) << fast.name << " lo=" << lo << " hi=" << hi << " j=" << j;
+      }
+      if (n > 0) {
+        EXPECT_EQ(fully_alone, fully_wide);
+      }
+    }
+}
+
 TEST_P(KernelSweep, SoftmaxMatchesReferenceAndMasksExactly) {
   const attn::KernelSet& fast = *GetParam();
   for (int rows : {1, 3, 8})

@@ -225,9 +225,10 @@ typename Model<T>::Head Model<T>::head(LayerActs& a, int b, int h) {
   const size_t cells = ((size_t)b * spec_.heads + h) * n * m;
   const size_t q_at = (size_t)b * n * HK + h * d_k, k_at = (size_t)b * m * HK + h * d_k;
   const size_t v_at = (size_t)b * m * HV + h * d_v, o_at = (size_t)b * n * HV + h * d_v;
-  return {a.q.data() + q_at, a.k.data() + k_at, a.v.data() + v_at, a.weights.data() + cells, a.dweights.data() + cells,
-          a.dscores.data() + cells, a.concat.data() + o_at, dQ_.data() + q_at, dK_.data() + k_at, dV_.data() + v_at,
-          dconcat_.data() + o_at};
+  return {.Q = a.q.data() + q_at, .K = a.k.data() + k_at, .V = a.v.data() + v_at,
+          .A = a.weights.data() + cells, .dA = a.dweights.data() + cells, .dS = a.dscores.data() + cells,
+          .O = a.concat.data() + o_at,
+          .dQ = dQ_.data() + q_at, .dK = dK_.data() + k_at, .dV = dV_.data() + v_at, .dO = dconcat_.data() + o_at};
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -275,31 +276,30 @@ void Model<T>::embed_backward(const int* tokens, int rows, int n, const T* dx) {
 template <class T>
 void Model<T>::attention_layer_forward(int l) {
   const ModelSpec& s = spec_;
-  const KernelSet& k = ks();
   const int B = B_, n = n_, m = m_, D = s.d_model, d_k = s.d_k, d_v = s.d_v, HK = s.heads * d_k, HV = s.heads * d_v;
   LayerActs& a = act_[(size_t)l];
   const T* x = x_[(size_t)l].data();
   const T* kv_in = s.cross ? xs_.data() : x;
   // pass 1: the projections, every sequence and head in one product each
-  project_forward(k, x, B * n, D, param(Param::w_q, l), HK, a.q.data());
-  project_forward(k, kv_in, B * m, D, param(Param::w_k, l), HK, a.k.data());
-  project_forward(k, kv_in, B * m, D, param(Param::w_v, l), HV, a.v.data());
+  project_forward(ks(), x, B * n, D, param(Param::w_q, l), HK, a.q.data());
+  project_forward(ks(), kv_in, B * m, D, param(Param::w_k, l), HK, a.k.data());
+  project_forward(ks(), kv_in, B * m, D, param(Param::w_v, l), HV, a.v.data());
   // pass 2: per sequence and head, A_h (scores and softmax fused) and O_h = A_h·V_h into concat
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < s.heads; ++h) {
       const Head hd = head(a, b, h);
       if (positional_kind(s.positional).rotates_qk) {
-        apply_rope(hd.q, n, d_k, HK, rope_);
-        apply_rope(hd.k, m, d_k, HK, rope_);
+        apply_rope(hd.Q, n, d_k, HK, rope_);
+        apply_rope(hd.K, m, d_k, HK, rope_);
       }
-      attention_weights_forward(k, hd.q, HK, hd.k, HK, n, m, d_k, (T)s.alpha(), mask_, hd.weights, fully_.data());
-      mix_forward(k, hd.weights, hd.v, HV, n, m, d_v, hd.concat, HV, mask_.ranges.data());
+      attention_weights_forward(ks(), hd.Q, HK, hd.K, HK, n, m, d_k, (T)s.alpha(), mask_, hd.A, fully_.data());
+      mix_forward(ks(), hd.A, hd.V, HV, n, m, d_v, hd.O, HV, mask_.ranges.data());
     }
   if (hook_) hook_->head_outputs(l, B, n, a.concat.data());
   // pass 3: the residual, X_l+1 = X_l + concat·W_O
   std::vector<T>& next = x_[(size_t)l + 1];
   std::copy(x, x + (size_t)B * n * D, next.begin());
-  output_forward(k, a.concat.data(), B * n, HV, param(Param::w_o, l), D, next.data(), true);
+  output_forward(ks(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, next.data(), true);
   if (hook_) hook_->stream(l + 1, B, n, next.data());
 }
 
@@ -314,28 +314,30 @@ void Model<T>::attention_layer_forward(int l) {
 template <class T>
 void Model<T>::attention_layer_backward(int l) {
   const ModelSpec& s = spec_;
-  const KernelSet& k = ks();
   const int B = B_, n = n_, m = m_, D = s.d_model, d_k = s.d_k, d_v = s.d_v, HK = s.heads * d_k, HV = s.heads * d_v;
   LayerActs& a = act_[(size_t)l];
   const T* x = x_[(size_t)l].data();
   const T* kv_in = s.cross ? xs_.data() : x;
-  output_backward(k, dX_.data(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, grad(Param::w_o, l), dconcat_.data());
+  // pass 1: back through the output projection and the residual (dX_ keeps dX_l+1 as is)
+  output_backward(ks(), dX_.data(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, grad(Param::w_o, l), dconcat_.data());
+  // pass 2: per sequence and head, back through O_h = A_h·V_h, the softmax, the scores and RoPE
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < s.heads; ++h) {
       const Head hd = head(a, b, h);
       // (the mask's ranges skip the cells it hides: their terms are zeros)
-      mix_backward(k, hd.dconcat, HV, hd.weights, hd.v, HV, n, m, d_v, hd.dweights, hd.dv, HV, &mask_);
-      softmax_backward(hd.dweights, hd.weights, n, m, hd.dscores, mask_.ranges.data());
-      scores_backward(k, hd.dscores, hd.q, HK, hd.k, HK, n, m, d_k, (T)s.alpha(), hd.dq, HK, hd.dk, HK, &mask_);
+      mix_backward(ks(), hd.dO, HV, hd.A, hd.V, HV, n, m, d_v, hd.dA, hd.dV, HV, &mask_);
+      softmax_backward(hd.dA, hd.A, n, m, hd.dS, mask_.ranges.data());
+      scores_backward(ks(), hd.dS, hd.Q, HK, hd.K, HK, n, m, d_k, (T)s.alpha(), hd.dQ, HK, hd.dK, HK, &mask_);
       if (positional_kind(s.positional).rotates_qk) {
-        apply_rope(hd.dq, n, d_k, HK, rope_, true);
-        apply_rope(hd.dk, m, d_k, HK, rope_, true);
+        apply_rope(hd.dQ, n, d_k, HK, rope_, true);
+        apply_rope(hd.dK, m, d_k, HK, rope_, true);
       }
     }
-  T* dkv = s.cross ? dXsrc_.data() : dX_.data();
-  project_backward(k, dQ_.data(), x, B * n, D, param(Param::w_q, l), HK, grad(Param::w_q, l), dX_.data());
-  project_backward(k, dK_.data(), kv_in, B * m, D, param(Param::w_k, l), HK, grad(Param::w_k, l), dkv);
-  project_backward(k, dV_.data(), kv_in, B * m, D, param(Param::w_v, l), HV, grad(Param::w_v, l), dkv);
+  // pass 3: back through the projections, every sequence and head in one product each
+  T* dX_kv = s.cross ? dXsrc_.data() : dX_.data();
+  project_backward(ks(), dQ_.data(), x, B * n, D, param(Param::w_q, l), HK, grad(Param::w_q, l), dX_.data());
+  project_backward(ks(), dK_.data(), kv_in, B * m, D, param(Param::w_k, l), HK, grad(Param::w_k, l), dX_kv);
+  project_backward(ks(), dV_.data(), kv_in, B * m, D, param(Param::w_v, l), HV, grad(Param::w_v, l), dX_kv);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -204,12 +204,13 @@ class Model {
     std::vector<T> concat;             // (B·n, H·d_v)
     std::vector<T> dweights, dscores;  // backward: dA, dS (B, H, n, m)
   };
-  // One sequence b and one head h inside a layer's batched buffers (row-strided views).
+  // One sequence b and one head h inside a layer's batched buffers (row-strided views), named as in
+  // the formulas: Q_h, K_h, V_h, A_h, O_h = A_h·V_h, and the gradients ∂/∂ of each (dQ is ∂loss/∂Q_h).
   struct Head {
-    T *q, *k, *v;  // (n, d_k), (m, d_k) row stride H·d_k; (m, d_v) row stride H·d_v
-    T *weights, *dweights, *dscores;  // (n, m)
-    T* concat;     // (n, d_v) row stride H·d_v: the head's columns of concat
-    T *dq, *dk, *dv, *dconcat;  // the backward scratch, the same views
+    T *Q, *K, *V;   // (n, d_k), (m, d_k) row stride H·d_k; (m, d_v) row stride H·d_v
+    T *A, *dA, *dS; // attention weights, their gradient, the scores' gradient: (n, m) row stride m
+    T* O;           // (n, d_v) row stride H·d_v: the head's columns of concat
+    T *dQ, *dK, *dV, *dO;  // the backward scratch, the same views as Q, K, V, O
   };
   Head head(LayerActs& a, int b, int h);
   void layout(int B, int n, int m);  // sizes every buffer once per (B, n, m)
