@@ -122,7 +122,9 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
     }
   }
   const float grid_w = std::max(8.0f, width - g.gutter - g.bar_w - g.notes_w);
-  g.cell_w = std::min(grid_w / (float)cols, s.max_cell * sc);
+  const bool fill = s.compact && s.fill;
+  const float below = fill ? 0.0f : 4.0f;  // room under the cells
+  g.cell_w = fill ? grid_w / (float)cols : std::min(grid_w / (float)cols, s.max_cell * sc);
   // Column labels: across when every label fits its cell with a visible gap to its neighbour (else
   // "because it" reads as one label), else turned upwards. Decided on the cells' final width, which
   // the height can narrow (no cell wider than twice its height): across first, then turned if needed.
@@ -140,15 +142,16 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
     // Rows at least one text line tall while that stays under ~40 rows, so labels stay readable.
     float ch = cell_w;
     if (!s.compact && rows <= 40 && ch < fs + 2.0f) ch = fs + 2.0f;
-    ch = std::min(ch, s.max_cell * sc);
-    if (height > 0.0f) ch = std::min(ch, std::max(1.0f, (height - g.header - 4.0f) / (float)rows));
+    if (!fill) ch = std::min(ch, s.max_cell * sc);
+    if (height > 0.0f) ch = std::min(ch, std::max(1.0f, (height - g.header - below) / (float)rows));
     if (s.row_height > 0.0f) ch = s.row_height;
     g.cell_h = ch;
     g.cell_w = std::min(cell_w, 2.0f * g.cell_h);  // no long flat bars
     if (s.compact || !s.col_labels || widest <= g.cell_w - gap) break;
   }
+  if (fill && height > 0.0f) g.cell_w = grid_w / (float)cols, g.cell_h = height / (float)rows;  // exactly the region asked for
   const float bar_min = s.compact ? 0.0f : 3.0f * fs;
-  g.height = g.header + std::max(g.cell_h * (float)rows, bar_min) + 4.0f;
+  g.height = g.header + std::max(g.cell_h * (float)rows, bar_min) + below;
   return g;
 }
 
@@ -393,7 +396,7 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
   }
   // leave the cursor below the whole widget
   // Within the region asked for (a window sized to it does not scroll); 2 px below the cells otherwise.
-  ImGui::SetCursorScreenPos(ImVec2(p0.x, std::max(grid_max.y + 2.0f, p0.y + size.y)));
+  ImGui::SetCursorScreenPos(ImVec2(p0.x, s.compact && s.fill ? p0.y + size.y : std::max(grid_max.y + 2.0f, p0.y + size.y)));
   ImGui::Dummy(ImVec2(size.x, 0.0f));
   ImGui::PopID();
   return ev;

@@ -44,6 +44,7 @@ struct HeatmapSpec {
   float header_height = 0.0f; // forced column-label height; 0: natural
   bool show_numbers = true;   // values in cells when they fit
   bool compact = false;       // no labels, no colour bar, no numbers (thumbnails)
+  bool fill = false;          // compact: the cells fill `size` exactly, no room below them, and no cell side is capped
   bool high_contrast = false; // a black line between cells and pure black or white numbers (a washed-out projector)
   CellRef cell;               // this matrix (view and head), for the keyboard's cell cursor
   CellRef* key_cell = nullptr;  // the keyboard's cell cursor, owned by the caller; nullptr: no keyboard access

@@ -33,6 +33,8 @@ struct LearnState {
   std::vector<int> predictions;         // per experiment: the learner's prediction (-1: none yet)
   std::vector<bool> revealed;           // per experiment: its measured outcome is shown (a run of it has ended)
   std::string probe_error;              // why the typed probe was refused
+  char probe_box[512] = {};             // the probe window's text box (the typed probe being written)
+  std::string probe_box_from;           // the probe text the box last took over (a refused input stays to be mended)
 
   int probe_view = 0;                   // 0: A, 1: ∂L/∂A, 2: ∂L/∂S per head; 3: ∂L/∂ a weight matrix (this example's loss)
   int grad_tensor = 2;                  // which weight matrix view 3 shows: an index into the model's tensors

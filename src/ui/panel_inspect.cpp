@@ -326,8 +326,9 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
       const bool off = I.ablated[(size_t)l * s.heads + h];
       ImGui::TextColored(off ? kBad : ImGui::ColorConvertU32ToFloat4(head_color(l * s.heads + h)), "L%d head %d%s", l, h, off ? " (off)" : "");
       const float* w = p.weights[(size_t)l].data() + (size_t)h * p.n * p.m;
-      const auto [qi, kj] = thumbnail(w, p.n, p.m, &mask, ImVec2(side, side * aspect));
-      remember_rect(app, "inspect_thumb_l" + std::to_string(l) + "_h" + std::to_string(h), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+      const Thumbnail cells = thumbnail(w, p.n, p.m, &mask, ImVec2(side, side * aspect));
+      const int qi = cells.row, kj = cells.col;
+      remember_rect(app, "inspect_thumb_l" + std::to_string(l) + "_h" + std::to_string(h), cells.min, cells.max);
       if (qi >= 0) {
         const std::vector<int>& keys = s.cross ? e.source : e.tokens;
         ImGui::SetTooltip("L%d head %d%s\nquery %d (%s) -> key %d (%s): weight %.4g", l, h, off ? " (removed)" : "", qi,

@@ -14,6 +14,7 @@
 #include "app.h"
 #include "colormap.h"
 #include "learn/measures.h"
+#include "learn_widgets.h"
 #include "widgets.h"
 
 namespace attnlab {
@@ -25,10 +26,6 @@ extern const char* const kExperimentsJson;  // the experiment table, assets/expe
 namespace {
 
 constexpr const char* kDelayedCopy = "delayed_copy";
-
-void remember_rect(App& app, const std::string& name, ImVec2 a, ImVec2 b) {
-  app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
-}
 
 const char* model_label(lrn::Arch a) {
   switch (a) {
