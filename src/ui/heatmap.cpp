@@ -102,6 +102,16 @@ float widest_label(const std::vector<std::string>* labels, int count) {
   return memo[h] = w;
 }
 
+// The colour bar's column: the bar, then its range and (signed data) its fixed/fit word in small text
+// beside it, as wide as the longest of them in the current language, and never under kColorBarWidth.
+float bar_width(const HeatmapSpec& s) {
+  const float sc = s.scale, small = 0.75f;
+  float words = ImGui::CalcTextSize("-0.00").x;
+  if (s.cmap != Colormap::sequential)
+    words = std::max({words, ImGui::CalcTextSize(tr("heatmap.fixed")).x, ImGui::CalcTextSize(tr("heatmap.fit")).x});
+  return std::max(kColorBarWidth * sc, 12.0f * sc + 2.0f + small * words + 2.0f * sc);
+}
+
 }  // namespace
 
 // [SECTION] geometry
@@ -114,7 +124,7 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
     float w = ImGui::CalcTextSize("000").x;
     w = std::max(w, widest_label(s.row_labels, m.rows));
     g.gutter = s.row_labels_left ? 4.0f * sc : std::min({w + 6.0f * sc, s.max_gutter * sc, std::max(width * 0.3f, ImGui::CalcTextSize("000").x)});
-    g.bar_w = kColorBarWidth * sc;
+    g.bar_w = bar_width(s);
     if (s.row_notes) {
       float nw = s.notes_header ? ImGui::CalcTextSize(s.notes_header).x : 0.0f;
       for (const std::string& n : *s.row_notes) nw = std::max(nw, ImGui::CalcTextSize(n.c_str()).x);

@@ -4,6 +4,7 @@
 #include "app.h"
 #include "colormap.h"
 #include "heatmap.h"
+#include "i18n.h"
 
 namespace attnlab {
 
@@ -33,7 +34,7 @@ void colour_scale(float width, float range, const char* note) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float h = ImGui::GetTextLineHeight() * 0.6f;
   if (range > 0) ImGui::Text("%.2g", -range);
-  else ImGui::TextUnformatted("weight 0");
+  else ImGui::TextUnformatted(tr("learn.scale.weight_zero"));
   ImGui::SameLine();
   const ImVec2 b = ImGui::GetCursorScreenPos();
   const int k = 32;
@@ -44,7 +45,7 @@ void colour_scale(float width, float range, const char* note) {
   ImGui::Dummy(ImVec2(width, h));
   ImGui::SameLine();
   if (note) ImGui::Text("%.2g   %s", range > 0 ? range : 1.0f, note);
-  else if (range > 0) ImGui::Text("%.2g   (one scale for every head; grey = masked)", range);
-  else ImGui::TextUnformatted("1   (one scale for every thumbnail; grey = masked)");
+  else if (range > 0) ImGui::Text("%.2g   %s", range, tr("learn.scale.every_head"));
+  else ImGui::Text("1   %s", tr("learn.scale.every_thumbnail"));
 }
 }  // namespace attnlab

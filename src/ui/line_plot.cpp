@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "i18n.h"
 #include "widgets.h"
 
 namespace attnlab {
@@ -34,7 +35,7 @@ void line_plot(const LinePlot& plot, const std::vector<PlotSeries>& series) {
   }
   std::snprintf(buf, sizeof buf, "%d", (int)x_max);
   dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(buf).x, b.y), IM_COL32(160, 160, 160, 255), buf);
-  dl->AddText(ImVec2(a.x, b.y), IM_COL32(160, 160, 160, 255), "step 0");
+  dl->AddText(ImVec2(a.x, b.y), IM_COL32(160, 160, 160, 255), tr("plot.step_zero"));
   dl->PushClipRect(a, b, true);
   std::vector<ImVec2> line;
   for (const PlotSeries& s : series) {
@@ -56,12 +57,13 @@ void line_plot(const LinePlot& plot, const std::vector<PlotSeries>& series) {
     const float step = std::clamp((ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x), 0.0f, 1.0f) * x_max;
     dl->AddLine(ImVec2(X(step), a.y), ImVec2(X(step), b.y), IM_COL32(255, 255, 255, 90));
     ImGui::BeginTooltip();
-    ImGui::Text("step %d", (int)std::lround(step));
+    ImGui::TextUnformatted(trf("plot.step", {{"step", (int)std::lround(step)}}).c_str());
     for (const PlotSeries& s : series) {
       if (s.pts.empty()) continue;
       const auto it = std::min_element(s.pts.begin(), s.pts.end(),
                                        [&](const ImVec2& u, const ImVec2& v) { return std::fabs(u.x - step) < std::fabs(v.x - step); });
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.color), "%s: %.4f (step %d)", s.name.c_str(), it->y, (int)it->x);
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.color), "%s",
+                         trf("plot.point", {{"name", s.name}, {"value", num(it->y, 4)}, {"step", (int)it->x}}).c_str());
     }
     ImGui::EndTooltip();
   }

@@ -7,6 +7,7 @@
 #include "app.h"
 #include "imgui_internal.h"  // BringWindowToDisplayFront
 #include "learn.h"
+#include "i18n.h"
 #include "panel_learn.h"
 
 namespace attnlab {
@@ -52,8 +53,10 @@ void set_learn_mode(App& app, bool learn) {
 void draw_mode_switch(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
   const ImGuiStyle& st = ImGui::GetStyle();
-  const float bw = ImGui::CalcTextSize("Learn").x + 2.0f * st.FramePadding.x;
-  const float w = 2.0f * bw + st.ItemSpacing.x + 2.0f * st.WindowPadding.x + ImGui::CalcTextSize("Mode").x + st.ItemSpacing.x;
+  const char* labels[] = {tr_id("learn.mode.lab", "mode_lab"), tr_id("learn.mode.learn", "mode_learn")};
+  const float bw = std::max(ImGui::CalcTextSize(labels[0], nullptr, true).x, ImGui::CalcTextSize(labels[1], nullptr, true).x) +
+                   2.0f * st.FramePadding.x;
+  const float w = 2.0f * bw + st.ItemSpacing.x + 2.0f * st.WindowPadding.x + ImGui::CalcTextSize(tr("learn.mode")).x + st.ItemSpacing.x;
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - w, 0), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(w, strip_height()), ImGuiCond_Always);
   ImGui::Begin("##mode", nullptr,
@@ -61,16 +64,16 @@ void draw_mode_switch(App& app) {
                    ImGuiWindowFlags_NoFocusOnAppearing);
   ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
   ImGui::AlignTextToFramePadding();
-  ImGui::TextDisabled("Mode");
+  ImGui::TextDisabled("%s", tr("learn.mode"));
   for (int k = 0; k < 2; ++k) {
     const bool on = (k == 1) == app.ui.learn_mode;
     ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Button, on ? st.Colors[ImGuiCol_ButtonActive] : st.Colors[ImGuiCol_FrameBg]);
-    if (ImGui::Button(k ? "Learn" : "Lab", ImVec2(bw, 0))) set_learn_mode(app, k == 1);
+    if (ImGui::Button(labels[k], ImVec2(bw, 0))) set_learn_mode(app, k == 1);
     ImGui::PopStyleColor();
     remember_item(app, k ? "mode_learn" : "mode_lab");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(k ? "Learn: train a model on a toy task and watch its heads form (L)" : "The attention lab (L)");
+      ImGui::SetTooltip("%s", k ? tr("nav.learn.tip") : tr("learn.mode.lab.tip"));
   }
   ImGui::End();
 }
@@ -88,19 +91,21 @@ void draw_learn_mode(App& app) {
   place_learn_window(app, WinRect{0, 0, W, top});
   ImGui::Begin("Learn##strip", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(narrow ? "Learn" : "Learn \xE2\x80\x94 train attention on a toy task and watch its heads form");
+  ImGui::TextUnformatted(narrow ? tr("learn.title.short") : tr("learn.title"));
   ImGui::End();
 
   float body_top = top;
   if (narrow) {
     place_learn_window(app, WinRect{0, top, W, top});
     ImGui::Begin("Learn##tabs", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
-    const char* names[] = {"Training", "Curves", "Attention"};
+    const char* names[] = {"Training", "Curves", "Attention"};  // the widgets' names (tests, tours)
+    const char* labels[] = {tr_id("learn.tab.training", "learn_tab_training"), tr_id("learn.tab.curves", "learn_tab_curves"),
+                            tr_id("learn.tab.attention", "learn_tab_attention")};
     for (int k = 0; k < 3; ++k) {
       if (k) ImGui::SameLine();
       const bool on = L.tab == k;
       if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-      if (ImGui::Button(names[k])) L.tab = k, app.layout_dirty = true;
+      if (ImGui::Button(labels[k])) L.tab = k, app.layout_dirty = true;
       if (on) ImGui::PopStyleColor();
       remember_item(app, (std::string("learn_tab_") + names[k]).c_str());
     }
@@ -124,7 +129,7 @@ void draw_learn_mode(App& app) {
     draw();
     ImGui::End();
   };
-  window(0, "Training", 0, body_top, left_w, body_h - tour_h, [&] {
+  window(0, tr_id("window.learn.training", "Training"), 0, body_top, left_w, body_h - tour_h, [&] {
     // The run's buttons and status first, always in view (as a player's controls are); the settings
     // scroll below them, however much an experiment or a task adds.
     draw_learn_run_controls(app, L);
@@ -133,8 +138,8 @@ void draw_learn_mode(App& app) {
     draw_learn_settings(app, L);
     ImGui::EndChild();
   });
-  window(1, "Curves", left_w, body_top, right_w, curves_h, [&] { draw_learn_curves(app, L); });
-  window(2, "Attention on a probe", left_w, body_top + curves_h, right_w, body_h - curves_h, [&] {
+  window(1, tr_id("window.learn.curves", "Curves"), left_w, body_top, right_w, curves_h, [&] { draw_learn_curves(app, L); });
+  window(2, tr_id("window.learn.probe", "Attention on a probe"), left_w, body_top + curves_h, right_w, body_h - curves_h, [&] {
     if (draw_inspect_switch(app)) draw_inspect(app);
     else draw_learn_probe(app, L);
   });

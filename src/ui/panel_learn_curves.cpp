@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app.h"
+#include "i18n.h"
 #include "learn_widgets.h"
 #include "line_plot.h"
 #include "panel_learn.h"
@@ -23,18 +24,21 @@ void draw_learn_curves(App& app, LearnState& L) {
     const int guess = L.predictions[(size_t)L.experiment];
     ImGui::PushTextWrapPos(0.0f);
     if (guess >= 0)
-      ImGui::TextColored(guess == e.answer ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.75f, 0.35f, 1.0f), "%s You predicted: %s.",
-                         guess == e.answer ? "\xE2\x9C\x93" : "\xE2\x9C\x97", e.choices[(size_t)guess].c_str());
+      ImGui::TextColored(guess == e.answer ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.75f, 0.35f, 1.0f), "%s %s",
+                         guess == e.answer ? "\xE2\x9C\x93" : "\xE2\x9C\x97",
+                         trf("learn.predicted", {{"choice", experiment_text(e, "choice." + std::to_string(guess))}}).c_str());
     // Wrapped at spaces only: a figure such as 0.97 or 6.2% is never split at its point.
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.80f, 0.85f, 0.70f, 1.0f));
-    text_wrapped_words("Measured here: %s", e.measured.c_str());
+    text_wrapped_words("%s", trf("learn.measured", {{"measured", experiment_text(e, "measured")}}).c_str());
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_measured");
     draw_measured_at_distance(app, L);  // an experiment with a sweep: the slider's distance
   }
   if (!L.run().started) {
-    ImGui::TextDisabled("The loss, the held-out accuracy and each head's pattern score appear here while training runs.");
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", tr("learn.curves.empty"));
+    ImGui::PopTextWrapPos();
     return;
   }
   const lrn::SessionState& t = L.run();
@@ -43,11 +47,11 @@ void draw_learn_curves(App& app, LearnState& L) {
   const float x_max = (float)std::max(1, t.converged ? t.step : L.run().run_setup.train.steps);
   const int layers = L.run().run_setup.spec.layers, heads = L.run().run_setup.spec.heads, R = (*t.task).relations;
 
-  PlotSeries train{{}, IM_COL32(120, 170, 230, 150), 1.0f, "training batch"};
+  PlotSeries train{{}, IM_COL32(120, 170, 230, 150), 1.0f, tr("learn.series.batch")};
   for (size_t i = 0; i < L.run().train_loss.size(); ++i) train.pts.emplace_back((float)(L.run().train_loss_from + i + 1), L.run().train_loss[i]);
-  PlotSeries held{{}, IM_COL32(255, 200, 80, 255), 2.0f, "held-out"};
-  PlotSeries acc{{}, IM_COL32(120, 220, 140, 255), 2.0f, "held-out accuracy"};
-  PlotSeries sat{{}, IM_COL32(240, 120, 200, 255), 2.0f, "saturated rows, all heads"};
+  PlotSeries held{{}, IM_COL32(255, 200, 80, 255), 2.0f, tr("learn.series.heldout")};
+  PlotSeries acc{{}, IM_COL32(120, 220, 140, 255), 2.0f, tr("learn.series.accuracy")};
+  PlotSeries sat{{}, IM_COL32(240, 120, 200, 255), 2.0f, tr("learn.series.saturated")};
   float loss_hi = 0.5f;
   for (const lrn::EvalPoint& p : hist) {
     held.pts.emplace_back((float)p.step, (float)p.loss);
@@ -57,7 +61,10 @@ void draw_learn_curves(App& app, LearnState& L) {
   }
   for (float v : L.run().train_loss) loss_hi = std::max(loss_hi, std::isfinite(v) ? v : 0.0f);
   // The previous run of the same task, in grey under this one.
-  const std::string then = "previous run: " + L.run().compare.label;
+  const auto& was = L.run().compare;  // an experiment's run is named by its variant's label, in the learner's language
+  const bool named = was.experiment >= 0 && was.experiment < (int)experiments().size() && was.variant >= 0;
+  const std::string label = named ? experiment_text(experiments()[(size_t)was.experiment], "variant." + std::to_string(was.variant)) : "";
+  const std::string then = trf("learn.series.previous", {{"label", label.empty() ? was.label : label}});
   PlotSeries was_loss{{}, IM_COL32(170, 170, 170, 170), 1.5f, then}, was_acc{{}, IM_COL32(170, 170, 170, 170), 1.5f, then},
       was_sat{{}, IM_COL32(170, 170, 170, 170), 1.5f, then};
   for (const auto& [step, v] : L.run().compare.loss) was_loss.pts.emplace_back((float)step, v), loss_hi = std::max(loss_hi, std::isfinite(v) ? v : 0.0f);
@@ -68,8 +75,11 @@ void draw_learn_curves(App& app, LearnState& L) {
   for (int l = 0; l < (L.run().run_setup.spec.recurrent() ? 0 : layers); ++l)
     for (int h = 0; h < heads; ++h)
       for (int r = 0; r < R; ++r) {
-        PlotSeries s{{}, head_color(l * heads + h, r ? 0.45f : 1.0f), r ? 1.2f : 1.6f, "layer " + std::to_string(l) + " head " + std::to_string(h)};
-        if (R > 1) s.name += std::string(" (") + (*t.task).relation_names[r] + (r ? ", faint)" : ")");
+        PlotSeries s{{}, head_color(l * heads + h, r ? 0.45f : 1.0f), r ? 1.2f : 1.6f, trf("learn.series.head", {{"l", l}, {"h", h}})};
+        if (R > 1) {
+          const char* relation = relation_label((*t.task).relation_names[r]);
+          s.name += " " + (r ? trf("learn.series.relation_faint", {{"relation", relation}}) : trf("learn.series.relation", {{"relation", relation}}));
+        }
         for (const lrn::EvalPoint& p : hist)
           s.pts.emplace_back((float)p.step, (float)p.pattern[((size_t)l * heads + h) * R + r]);
         pattern.push_back(std::move(s));
@@ -79,10 +89,9 @@ void draw_learn_curves(App& app, LearnState& L) {
   if (L.run().opened_at >= 0) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     if (!hist.empty() && hist.front().step < L.run().opened_at)
-      ImGui::TextWrapped("Opened from a model file at step %d: the held-out curves before it are the file's record "
-                         "(its weights from then are not in the file); the batch loss starts there.", L.run().opened_at);
+      text_wrapped_words("%s", trf("learn.opened_record", {{"step", L.run().opened_at}}).c_str());
     else
-      ImGui::TextWrapped("Opened from a model file at step %d: its curves start there.", L.run().opened_at);
+      text_wrapped_words("%s", trf("learn.opened_at", {{"step", L.run().opened_at}}).c_str());
     ImGui::PopStyleColor();
   }
 
@@ -112,26 +121,21 @@ void draw_learn_curves(App& app, LearnState& L) {
     p.x_max = x_all, p.y_lo = 0.0f, p.y_hi = y_hi, p.marker = marker;
     return p;
   };
-  line_plot(plot("##loss", "Loss (cross-entropy): batch, held-out", std::ceil(std::min(loss_hi, 40.0f))), losses);
+  line_plot(plot("##loss", tr("learn.plot.loss"), std::ceil(std::min(loss_hi, 40.0f))), losses);
   ImGui::EndGroup();
   remember_rect(app, "learn_loss_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   next();
   ImGui::BeginGroup();
-  line_plot(plot("##accuracy", "Held-out accuracy", 1.0f), accs);
+  line_plot(plot("##accuracy", tr("learn.plot.accuracy"), 1.0f), accs);
   ImGui::EndGroup();
   if (recurrent) return draw_recurrent_curves_note(app);
   next();
   ImGui::BeginGroup();
-  line_plot(plot("##pattern", "Pattern score per head", 1.0f), pattern);
+  line_plot(plot("##pattern", tr("learn.plot.pattern"), 1.0f), pattern);
   ImGui::EndGroup();
   next();
   ImGui::BeginGroup();
-  line_plot(plot("##saturation", "Saturated softmax rows", 1.0f,
-       "The share of attention rows, over every layer and head of the held-out set, whose largest weight is above 0.99 "
-       "(rows with a single key to see are left out). Such a row is nearly one-hot, and softmax then passes almost no "
-       "gradient back to its scores: those scores stop learning. A trained head that looks at one key is saturated on "
-       "purpose; a whole model saturated early, with a high loss, is stuck. Compare the \xE2\x88\x9A" "d_k experiment's "
-       "two runs."), sats);
+  line_plot(plot("##saturation", tr("learn.plot.saturation"), 1.0f, tr("learn.plot.saturation.help")), sats);
   ImGui::EndGroup();
   remember_rect(app, "learn_saturation_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app.h"
+#include "i18n.h"
 #include "learn_widgets.h"
 #include "mask.h"
 #include "panel_learn.h"
@@ -20,24 +21,33 @@ namespace lrn = attn::learn;
 
 namespace {
 
+// A number as the hover cards print it: %.4g, with the point (the same figure as the CLI's JSON).
+std::string g4(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
 // The history scrubber: any evaluated step's weights, replayed in the thumbnails below.
 void draw_replay(App& app, LearnState& L) {
   const int count = (int)L.run().snapshot_steps.size();
   if (count < 2) return;
   int index = L.run().replay >= 0 ? L.run().replay : count - 1;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
-  char label[48];
-  std::snprintf(label, sizeof label, "step %d", L.run().snapshot_steps[(size_t)index]);
-  if (ImGui::SliderInt("##replay", &index, 0, count - 1, label)) learn_replay(app, index == count - 1 ? -1 : index);
+  // The slider's text is its printf format: a '%' in a translation is written twice.
+  std::string label = trf("learn.replay.step", {{"step", L.run().snapshot_steps[(size_t)index]}});
+  for (size_t at = label.find('%'); at != std::string::npos; at = label.find('%', at + 2)) label.insert(at, 1, '%');
+  if (ImGui::SliderInt("##replay", &index, 0, count - 1, label.c_str())) learn_replay(app, index == count - 1 ? -1 : index);
   remember_item(app, "learn_replay");
   ImGui::SameLine();
   if (L.run().replay >= 0) {
-    if (ImGui::SmallButton("Live")) learn_replay(app, -1);
+    if (ImGui::SmallButton(tr_id("learn.replay.live", "learn_live"))) learn_replay(app, -1);
     remember_item(app, "learn_live");
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "replaying the weights of step %d", L.run().snapshot_steps[(size_t)L.run().replay]);
+    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "%s",
+                       trf("learn.replay.replaying", {{"step", L.run().snapshot_steps[(size_t)L.run().replay]}}).c_str());
   } else {
-    ImGui::TextDisabled("history: drag to replay an earlier step (%d kept)", count);
+    ImGui::TextDisabled("%s", trn("learn.replay.history", count, {{"n", count}}).c_str());
   }
 }
 
@@ -48,23 +58,23 @@ void draw_probe_input(App& app, LearnState& L) {
     std::snprintf(buf, sizeof L.probe_box, "%s", L.run().probe_text.c_str()), L.probe_box_from = L.run().probe_text;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18.0f);
   const bool cross = L.run().run_setup.spec.cross;
-  if (ImGui::InputTextWithHint("##probe_text", cross ? "your own input: source -> output, in the task's tokens" : "your own input, in the task's tokens",
+  if (ImGui::InputTextWithHint("##probe_text", cross ? tr("learn.probe.hint_cross") : tr("learn.probe.hint"),
                                buf, sizeof L.probe_box, ImGuiInputTextFlags_EnterReturnsTrue))
     learn_set_probe(app, buf);
   remember_item(app, "learn_probe_text");
   if (ImGui::IsItemHovered()) {
     std::string vocab;
     for (int id = 0; id < L.run().run_setup.spec.vocab && vocab.size() < 160; ++id) vocab += (id ? " " : "") + (*L.run().task).token_name(id);
-    ImGui::SetTooltip("Tokens separated by spaces, then Enter. The vocabulary: %s", vocab.c_str());
+    ImGui::SetTooltip("%s", trf("learn.probe.tip", {{"vocabulary", vocab}}).c_str());
   }
   if (L.run().typed_probe) {
     ImGui::SameLine();
-    if (ImGui::SmallButton("Held-out example")) learn_set_probe(app, "");
+    if (ImGui::SmallButton(tr_id("learn.probe.heldout", "learn_probe_heldout"))) learn_set_probe(app, "");
     remember_item(app, "learn_probe_heldout");
   }
   if (!L.probe_error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", L.probe_error.c_str());
   if (L.run().typed_probe && L.probe_view != 0)
-    ImGui::TextDisabled("A typed input has no targets, so no loss and no gradient: the held-out example has them.");
+    ImGui::TextDisabled("%s", tr("learn.probe.typed_no_gradient"));
 }
 
 // ∂L/∂W for one weight matrix on the probe example: rows × cols cells on one symmetric scale, heads
@@ -83,7 +93,7 @@ void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
   remember_item(app, "learn_grad_tensor");
   const lrn::Tensor& t = tensors[(size_t)L.grad_tensor];
   if (p.param_grads.size() != tensors.back().offset + tensors.back().size()) {
-    ImGui::TextDisabled("(computing the gradients)");
+    ImGui::TextDisabled("%s", tr("learn.grad.computing"));
     return;
   }
   const float* g = p.param_grads.data() + t.offset;
@@ -91,28 +101,29 @@ void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
   for (size_t i = 0; i < t.size(); ++i) range = std::max(range, std::fabs(g[i]));
   ImGui::SameLine();
   colour_scale(ImGui::GetFontSize() * 8.0f, range > 0.0f ? range : 1.0f,
-               range > 0.0f ? "(this matrix's largest |entry|)"
-                            : L.run().typed_probe ? "(all zero: a typed input has no targets, so no loss)" : "(all zero on this example)");
+               range > 0.0f ? tr("learn.grad.largest") : L.run().typed_probe ? tr("learn.grad.zero_typed") : tr("learn.grad.zero"));
   // What a row and a column of this matrix are.
   const int dk = spec.d_k, dv = spec.d_v;
   const auto row_name = [&](int i) -> std::string {
     switch (t.kind) {
-      case lrn::Param::w_e: return "token " + task.token_name(i);
-      case lrn::Param::pos: return "position " + std::to_string(i);
-      case lrn::Param::w_o: return "head " + std::to_string(i / dv) + ", value dim " + std::to_string(i % dv);
-      default: return "model dim " + std::to_string(i);
+      case lrn::Param::w_e: return trf("learn.grad.token", {{"token", task.token_name(i)}});
+      case lrn::Param::pos: return trf("learn.grad.position", {{"i", i}});
+      case lrn::Param::w_o: return trf("learn.grad.head_value_dim", {{"h", i / dv}, {"d", i % dv}});
+      default: return trf("learn.grad.model_dim", {{"d", i}});
     }
   };
   const auto col_name = [&](int j) -> std::string {
     switch (t.kind) {
-      case lrn::Param::w_q: case lrn::Param::w_k: return "head " + std::to_string(j / dk) + ", dim " + std::to_string(j % dk);
-      case lrn::Param::w_v: return "head " + std::to_string(j / dv) + ", dim " + std::to_string(j % dv);
-      case lrn::Param::w_u: return "token " + task.token_name(j);
-      default: return "model dim " + std::to_string(j);
+      case lrn::Param::w_q: case lrn::Param::w_k: return trf("learn.grad.head_dim", {{"h", j / dk}, {"d", j % dk}});
+      case lrn::Param::w_v: return trf("learn.grad.head_dim", {{"h", j / dv}, {"d", j % dv}});
+      case lrn::Param::w_u: return trf("learn.grad.token", {{"token", task.token_name(j)}});
+      default: return trf("learn.grad.model_dim", {{"d", j}});
     }
   };
-  ImGui::TextDisabled("%d x %d: rows %s ... %s; columns %s ... %s (hover a cell)", t.rows, t.cols, row_name(0).c_str(),
-                      row_name(t.rows - 1).c_str(), col_name(0).c_str(), col_name(t.cols - 1).c_str());
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", trf("learn.grad.shape", {{"rows", t.rows}, {"cols", t.cols}, {"first_row", row_name(0)}, {"last_row", row_name(t.rows - 1)},
+                                                   {"first_col", col_name(0)}, {"last_col", col_name(t.cols - 1)}}).c_str());
+  ImGui::PopTextWrapPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float cell = std::max(2.0f, std::min((avail.x - 8.0f) / (float)t.cols, (avail.y - 8.0f) / (float)t.rows));
   const ImVec2 size(cell * (float)t.cols, cell * (float)t.rows);
@@ -132,10 +143,8 @@ void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
       dl->AddLine(ImVec2(origin.x, origin.y + cell * (float)(h * dv)), ImVec2(origin.x + size.x, origin.y + cell * (float)(h * dv)),
                   IM_COL32(255, 255, 255, 200), 2.0f);
   if (i >= 0)
-    ImGui::SetTooltip("\xE2\x88\x82L/\xE2\x88\x82%s[%d][%d] = %.4g\nrow %d: %s\ncolumn %d: %s\n"
-                      "How this example's loss changes per unit of this weight. A training step moves the\n"
-                      "weight against the sign (AdamW scales each step by the gradient's running size).",
-                      t.name.c_str(), i, j, g[(size_t)i * t.cols + j], i, row_name(i).c_str(), j, col_name(j).c_str());
+    ImGui::SetTooltip("\xE2\x88\x82L/\xE2\x88\x82%s[%d][%d] = %s\n%s", t.name.c_str(), i, j, g4(g[(size_t)i * t.cols + j]).c_str(),
+                      trf("learn.grad.cell", {{"i", i}, {"row", row_name(i)}, {"j", j}, {"column", col_name(j)}}).c_str());
 }
 
 // A recurrent model has no attention to show: what it has instead is how much each input moved each
@@ -144,27 +153,25 @@ void draw_influence(App& app, LearnState& L, const lrn::Probe& p) {
   const lrn::Task& task = *L.run().task;
   if (p.influence.size() != (size_t)p.n * p.n) {
     learn_probe_gradients(app, true);  // the influence comes from the probe's backward passes
-    ImGui::TextDisabled("(computing the influence matrix)");
+    ImGui::TextDisabled("%s", tr("learn.influence.computing"));
     return;
   }
   float range = 0.0f;
   for (float v : p.influence) range = std::max(range, v);
-  ImGui::TextUnformatted("influence: how much input j moves the prediction at i");
-  ImGui::SameLine();
-  help_marker("Row i, column j: the size of the gradient of position i's logit (its target's, or its prediction's) with\n"
-              "respect to the embedding of token j. A recurrent model reads one token at a time, so what token j\n"
-              "says reaches position i only through i - j steps of its hidden state; attention reaches it in one.\n"
-              "Bright far from the diagonal: the model still hears old tokens. Dark: it has forgotten them.");
-  colour_scale(ImGui::GetFontSize() * 8.0f, range > 0.0f ? range : 1.0f, "(0 = no influence)");
+  ImGui::PushTextWrapPos(0.0f);
+  text_wrapped_words("%s", tr("learn.influence.title"));
+  ImGui::PopTextWrapPos();
+  help_marker(tr("learn.influence.help"));
+  colour_scale(ImGui::GetFontSize() * 8.0f, range > 0.0f ? range : 1.0f, tr("learn.influence.zero"));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float side = std::max(48.0f, std::min(avail.x, avail.y - ImGui::GetTextLineHeightWithSpacing()));
   const Thumbnail cells = thumbnail(p.influence.data(), p.n, p.n, nullptr, ImVec2(side, side), range > 0.0f ? range : 1.0f);
   const int i = cells.row, j = cells.col;
   remember_rect(app, "learn_influence", cells.min, cells.max);
   if (i >= 0)
-    ImGui::SetTooltip("position %d (%s) <- input %d (%s): %.4g\n%d steps of the hidden state between them", i,
-                      task.token_name(p.example.tokens[i]).c_str(), j, task.token_name(p.example.tokens[j]).c_str(),
-                      p.influence[(size_t)i * p.n + j], i - j);
+    ImGui::SetTooltip("%s", trf("learn.influence.cell", {{"i", i}, {"query", task.token_name(p.example.tokens[i])}, {"j", j},
+                                                       {"key", task.token_name(p.example.tokens[j])}, {"value", g4(p.influence[(size_t)i * p.n + j])},
+                                                       {"steps", i - j}}).c_str());
 }
 
 }  // namespace
@@ -172,7 +179,9 @@ void draw_influence(App& app, LearnState& L, const lrn::Probe& p) {
 void draw_learn_probe(App& app, LearnState& L) {
   const bool recurrent = L.run().started && L.run().run_setup.spec.recurrent();
   if (!L.run().started || (!recurrent && L.run().probe.weights.empty())) {
-    ImGui::TextDisabled("Every layer's and head's attention on one held-out example appears here, beside the pattern the task needs.");
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", tr("learn.probe.empty"));
+    ImGui::PopTextWrapPos();
     return;
   }
   draw_replay(app, L);
@@ -197,33 +206,33 @@ void draw_learn_probe(App& app, LearnState& L) {
   if (spec.cross) {
     std::string src;
     for (int j = 0; j < m; ++j) src += (j ? " " : "") + name(p.example.source[j]);
-    ImGui::Text("source: %s", src.c_str());
+    ImGui::TextUnformatted(trf("learn.probe.source", {{"tokens", src}}).c_str());
   }
   if (L.run().typed_probe) {
     // A typed input has no targets: show what the model predicts after each token instead.
     std::string predicted;
     for (int i = 0; i < n; ++i) predicted += (i ? " " : "") + name(p.predictions[i]);
-    ImGui::Text("your input (step %d): %s", shown_step, in.c_str());
-    ImGui::TextDisabled("the model predicts next:  %s", predicted.c_str());
+    ImGui::TextUnformatted(trf("learn.probe.typed", {{"step", shown_step}, {"tokens", in}}).c_str());
+    ImGui::TextDisabled("%s", trf("learn.probe.predicts", {{"tokens", predicted}}).c_str());
   } else {
-    ImGui::Text("probe (held-out example 0, step %d): %s", shown_step, in.c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("\xE2\x80\x94 %d of %d targets right", right, counted);
+    ImGui::TextUnformatted(trf("learn.probe.heldout_line", {{"step", shown_step}, {"tokens", in}}).c_str());
+    const std::string score = trf("learn.probe.right", {{"right", right}, {"n", counted}});
+    same_line_if_fits(score.c_str());
+    ImGui::TextDisabled("%s", score.c_str());
   }
   draw_probe_input(app, L);
   if (draw_lesson_views(app, L)) return;  // a delayed copy: the recurrence lesson's other views
   if (recurrent) return draw_influence(app, L, p);
   // What the thumbnails show: the weights, or this example's gradients (one symmetric scale for all heads).
-  const char* const kViews[] = {"A (weights)", ("\xE2\x88\x82L/\xE2\x88\x82" "A"), "\xE2\x88\x82L/\xE2\x88\x82S",
-                                 "\xE2\x88\x82L/\xE2\x88\x82W (a weight matrix)"};
+  const char* const kViews[] = {tr("learn.view.weights"), ("\xE2\x88\x82L/\xE2\x88\x82" "A"), "\xE2\x88\x82L/\xE2\x88\x82S",
+                                 tr("learn.view.weight_matrix")};
   ImGui::SetNextItemWidth(ImGui::CalcTextSize(kViews[L.probe_view]).x + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2.0f);
   if (ImGui::Combo("##probe_view", &L.probe_view, kViews, 4)) {
     learn_probe_gradients(app, L.probe_view != 0);  // probe again, with gradients when they are shown
   }
   remember_item(app, "learn_probe_view");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("\xE2\x88\x82L/\xE2\x88\x82" "A and \xE2\x88\x82L/\xE2\x88\x82S: how this example's loss changes with each attention weight and each score;\n"
-                      "\xE2\x88\x82L/\xE2\x88\x82W: with each number of one weight matrix (the backward pass, on this example alone)");
+    ImGui::SetTooltip("%s", tr("learn.view.tip"));
   ImGui::SameLine();
   if (L.probe_view == 3) return draw_param_gradient(app, L, p);
   const std::vector<std::vector<float>>* grads = L.probe_view == 1 ? &p.weight_grads : L.probe_view == 2 ? &p.score_grads : nullptr;
@@ -239,16 +248,19 @@ void draw_learn_probe(App& app, LearnState& L) {
   open_layer = std::clamp(open_layer, 0, spec.layers - 1);
   if (spec.layers > 1) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
-    ImGui::SliderInt("##open_layer", &open_layer, 0, spec.layers - 1, "layer %d");
+    std::string format = trf("learn.open_layer", {{"l", "\x01"}});  // the slider's printf format: '%' twice, the layer as %d
+    for (size_t at = format.find('%'); at != std::string::npos; at = format.find('%', at + 2)) format.insert(at, 1, '%');
+    if (const size_t at = format.find('\x01'); at != std::string::npos) format.replace(at, 1, "%d");
+    ImGui::SliderInt("##open_layer", &open_layer, 0, spec.layers - 1, format.c_str());
     remember_item(app, "learn_open_layer");
     ImGui::SameLine();
   }
-  if (ImGui::SmallButton("Open in the lab")) {
+  if (ImGui::SmallButton(tr_id("learn.open", "learn_open"))) {
     if (std::string err = learn_open_in_lab(app, open_layer); !err.empty()) notify(app, err);
   }
   remember_item(app, "learn_open");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Every stage of this layer on the probe, with the trained weights, in the lab's matrices (hover any cell)");
+    ImGui::SetTooltip("%s", tr("learn.open.tip"));
 
   const attn::MaskMatrix mask = attn::build_mask(spec.mask, n, m);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -267,16 +279,14 @@ void draw_learn_probe(App& app, LearnState& L) {
       const bool ideal = h >= spec.heads;
       const int r = h - spec.heads;
       std::string label;
-      if (ideal) label = R > 1 ? std::string("ideal: ") + task.relation_names[r] : "ideal";
+      if (ideal) label = R > 1 ? trf("learn.ideal_relation", {{"relation", relation_label(task.relation_names[r])}}) : tr("learn.ideal");
       else {
-        label = "L" + std::to_string(l) + " head " + std::to_string(h);
+        label = trf("learn.head_label", {{"l", l}, {"h", h}});
         const auto at = std::find_if(last.rbegin(), last.rend(), [&](const lrn::EvalPoint& e) { return e.step <= shown_step; });
         if (at != last.rend()) {
           double best = 0;
           for (int k = 0; k < R; ++k) best = std::max(best, at->pattern[((size_t)l * spec.heads + h) * R + k]);
-          char buf[32];
-          std::snprintf(buf, sizeof buf, "  %.2f", best);
-          label += buf;
+          label += "  " + num(best, 2);
         }
       }
       if (ideal) ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s", label.c_str());
@@ -289,10 +299,11 @@ void draw_learn_probe(App& app, LearnState& L) {
                                : "learn_l" + std::to_string(l) + "_h" + std::to_string(h),
                     cells.min, cells.max);
       if (qi >= 0)
-        ImGui::SetTooltip("%s\nquery %d (%s) \xE2\x86\x92 key %d (%s): %s %.4g%s", label.c_str(), qi,
-                          name(p.example.tokens[qi]).c_str(), kj, name(keys_tokens[kj]).c_str(),
-                          ideal || !grads ? "weight" : kViews[L.probe_view], w[(size_t)qi * m + kj],
-                          mask.allows(qi, kj) ? "" : " (masked)");
+        ImGui::SetTooltip("%s\n%s", label.c_str(),
+                          trf(mask.allows(qi, kj) ? Key("learn.cell") : Key("learn.cell_masked"),
+                              {{"i", qi}, {"query", name(p.example.tokens[qi])}, {"j", kj}, {"key", name(keys_tokens[kj])},
+                               {"what", ideal || !grads ? tr("learn.cell.weight") : kViews[L.probe_view]},
+                               {"value", g4(w[(size_t)qi * m + kj])}}).c_str());
       ImGui::PopID();
       ImGui::EndGroup();
     }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app.h"
+#include "i18n.h"
 #include "mask.h"
 #include "panel_learn.h"
 #include "panel_recurrent.h"
@@ -63,13 +64,14 @@ void take_lab_settings(App& app, lrn::TrainSetup& s) {
 void draw_experiment(App& app, LearnState& L) {
   const auto all = experiments();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##experiment", L.experiment >= 0 ? all[(size_t)L.experiment].name.c_str() : "Experiments: a question, a few runs...")) {
-    for (int i = 0; i < (int)all.size(); ++i)
-    {
-      if (ImGui::Selectable(all[(size_t)i].name.c_str(), i == L.experiment)) learn_load_experiment(app, i, 0);
+  if (ImGui::BeginCombo("##experiment", L.experiment >= 0 ? experiment_text(all[(size_t)L.experiment], "question") : tr("learn.experiments"))) {
+    for (int i = 0; i < (int)all.size(); ++i) {
+      ImGui::PushID(i);
+      if (ImGui::Selectable(experiment_text(all[(size_t)i], "question"), i == L.experiment)) learn_load_experiment(app, i, 0);
+      ImGui::PopID();
       remember_item(app, ("learn_experiment_" + all[(size_t)i].key).c_str());
     }
-    if (L.experiment >= 0 && ImGui::Selectable("(none: free settings)")) L.experiment = -1;
+    if (L.experiment >= 0 && ImGui::Selectable(tr("learn.experiments.none"))) L.experiment = -1;
     ImGui::EndCombo();
   }
   remember_item(app, "learn_experiment");
@@ -77,31 +79,34 @@ void draw_experiment(App& app, LearnState& L) {
   const Experiment& e = all[(size_t)L.experiment];
   for (int v = 0; v < (int)e.variants.size(); ++v) {
     const bool on = L.variant == v;
-    if (v) ImGui::SameLine();
+    if (v) same_line_if_fits(experiment_text(e, "variant." + std::to_string(v)));
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::SmallButton(e.variants[(size_t)v].label.c_str())) learn_load_experiment(app, L.experiment, v);
+    ImGui::PushID(v);
+    if (ImGui::SmallButton(experiment_text(e, "variant." + std::to_string(v)))) learn_load_experiment(app, L.experiment, v);
+    ImGui::PopID();
     if (on) ImGui::PopStyleColor();
     remember_item(app, (std::string("learn_variant_") + (char)('a' + v)).c_str());
   }
   draw_experiment_distance(app, L);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled(e.variants.size() == 1 ? "Train it: when the run ends, Inspect heads (bottom right) answers the question."
-                      : e.variants.size() > 2 ? "Train one, then another: the last run stays in grey."
-                                              : "Train one, then the other: the last run stays in grey.");
+  ImGui::TextDisabled("%s", e.variants.size() == 1 ? tr("learn.experiment.train_one")
+                            : e.variants.size() > 2 ? tr("learn.experiment.train_many")
+                                                    : tr("learn.experiment.train_two"));
   // Predict first: the measured outcome comes after a run, beside the learner's guess.
   int& guess = L.predictions[(size_t)L.experiment];
-  ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Your prediction: %s", e.predict.c_str());
+  ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s", trf("learn.experiment.predict", {{"ask", experiment_text(e, "ask")}}).c_str());
   ImGui::PopTextWrapPos();
   for (int c = 0; c < (int)e.choices.size(); ++c) {
     ImGui::PushID(c);
-    if (ImGui::RadioButton(e.choices[(size_t)c].c_str(), guess == c)) guess = c;
+    if (ImGui::RadioButton(experiment_text(e, "choice." + std::to_string(c)), guess == c)) guess = c;
     remember_item(app, ("learn_predict_" + std::to_string(c)).c_str());
     ImGui::PopID();
   }
   if (!L.revealed[(size_t)L.experiment]) {
-    ImGui::TextDisabled(guess < 0 ? "Pick one, then train: what was measured shows when the run ends."
-                                  : "Now train: what was measured shows when the run ends.");
-    if (ImGui::SmallButton("Show what was measured now")) L.revealed[(size_t)L.experiment] = true;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", guess < 0 ? tr("learn.experiment.pick") : tr("learn.experiment.now_train"));
+    ImGui::PopTextWrapPos();
+    if (ImGui::SmallButton(tr_id("learn.experiment.reveal", "learn_reveal"))) L.revealed[(size_t)L.experiment] = true;
     remember_item(app, "learn_reveal");
   }
   ImGui::Separator();
@@ -115,10 +120,11 @@ void draw_learn_settings(App& app, LearnState& L) {
   const auto& table = lrn::tasks();
   const lrn::Task* task = lrn::find_task(s.task);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##task", s.task.c_str())) {
-    for (const lrn::Task& t : table)
-    {
-      if (ImGui::Selectable(t.name, &t == task)) s = learn_defaults(t), task = &t, L.experiment = -1;
+  if (ImGui::BeginCombo("##task", task_label(s.task.c_str()))) {
+    for (const lrn::Task& t : table) {
+      ImGui::PushID(t.name);
+      if (ImGui::Selectable(task_label(t.name), &t == task)) s = learn_defaults(t), task = &t, L.experiment = -1;
+      ImGui::PopID();
       remember_item(app, (std::string("learn_task_") + t.name).c_str());
     }
     ImGui::EndCombo();
@@ -126,83 +132,93 @@ void draw_learn_settings(App& app, LearnState& L) {
   remember_item(app, "learn_task");
   if (task) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(task->help);
-    ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "Expect: %s.", task->pattern);
+    ImGui::TextUnformatted(tr_entry("task", task->name, "help", task->help));
+    ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s",
+                       trf("learn.expect", {{"pattern", tr_entry("task", task->name, "pattern", task->pattern)}}).c_str());
     ImGui::PopTextWrapPos();
   }
 
-  section("Model");
+  section(tr("learn.section.model"));
   draw_model_kind(app, L);
   if (s.spec.recurrent()) {  // the attention settings mean nothing to an RNN or an LSTM: only its sizes
-    input_int("d_model", &s.spec.d_model, "Size of each token's embedding, the recurrent layer's input.");
+    input_int("d_model", &s.spec.d_model, tr("learn.d_model.recurrent.tip"));
     remember_item(app, "learn_d_model");
     ImGui::SetNextItemWidth(field_width());
-    second(), ImGui::SliderInt("layers", &s.spec.layers, 1, lrn::ModelLimits::max_layers);
+    second(), ImGui::SliderInt(tr_id("learn.layers", "layers"), &s.spec.layers, 1, lrn::ModelLimits::max_layers);
     remember_item(app, "learn_layers");
   } else {
-    if (ImGui::SmallButton("Use the lab's settings")) take_lab_settings(app, s);
+    if (ImGui::SmallButton(tr_id("learn.use_lab", "learn_use_lab"))) take_lab_settings(app, s);
     remember_item(app, "learn_use_lab");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("d_model, heads, d_k, d_v, positional encoding, scale, temperature and mask as the lab has them");
-    input_int("d_model", &s.spec.d_model, "Width of the residual stream.");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("learn.use_lab.tip"));
+    input_int("d_model", &s.spec.d_model, tr("learn.d_model.tip"));
     remember_item(app, "learn_d_model");
-    second(), input_int("heads", &s.spec.heads, "Attention heads per layer.");
+    second(), input_int(tr_id("learn.heads", "heads"), &s.spec.heads, tr("learn.heads.tip"));
     remember_item(app, "learn_heads");
-    input_int("d_k", &s.spec.d_k, "Query/key size per head.");
+    input_int("d_k", &s.spec.d_k, tr("learn.d_k.tip"));
     remember_item(app, "learn_d_k");
-    second(), input_int("d_v", &s.spec.d_v, "Value size per head.");
+    second(), input_int("d_v", &s.spec.d_v, tr("learn.d_v.tip"));
     remember_item(app, "learn_d_v");
     ImGui::SetNextItemWidth(field_width());
-    ImGui::SliderInt("layers", &s.spec.layers, 1, lrn::ModelLimits::max_layers);
+    ImGui::SliderInt(tr_id("learn.layers", "layers"), &s.spec.layers, 1, lrn::ModelLimits::max_layers);
     remember_item(app, "learn_layers");
-    second(), ImGui::Checkbox("tied", &s.spec.tied);
+    second(), ImGui::Checkbox(tr_id("learn.tied", "tied"), &s.spec.tied);
     remember_item(app, "learn_tied");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Unembedding tied to the embedding: W_U = W_E\xE1\xB5\x80");
-    ImGui::SetNextItemWidth(field_width());
-    if (ImGui::BeginCombo("positions", attn::to_string(s.spec.positional), ImGuiComboFlags_NoArrowButton)) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("learn.tied.tip"));
+    // As wide as its widest encoding's name where the half line allows (a translation may be longer than the field).
+    const char* position = tr_entry("positional", attn::to_string(s.spec.positional), "label", attn::to_string(s.spec.positional));
+    std::vector<const char*> names;
+    for (const attn::PositionalKind& p : attn::positional_kinds()) names.push_back(tr_entry("positional", p.name, "label", p.label));
+    {
+      const ImGuiStyle& st = ImGui::GetStyle();
+      float widest = 0.0f;
+      for (const char* n : names) widest = std::max(widest, ImGui::CalcTextSize(n).x);
+      // the left half of the line (the causal box takes the right), less the label beside the field
+      const float room = ImGui::GetContentRegionAvail().x * 0.5f - ImGui::CalcTextSize(tr("learn.positions")).x - 2.0f * st.ItemInnerSpacing.x;
+      ImGui::SetNextItemWidth(std::max(field_width(), std::min(widest + 2.0f * st.FramePadding.x, room)));
+    }
+    if (ImGui::BeginCombo(tr_id("learn.positions", "positions"), position, ImGuiComboFlags_NoArrowButton)) {
       for (const attn::PositionalKind& p : attn::positional_kinds()) {  // every registered encoding
-        if (ImGui::Selectable(p.name, p.kind == s.spec.positional)) s.spec.positional = p.kind;
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s", p.help, p.trained ? " (a model trains its own table)" : "");
+        if (ImGui::Selectable(tr_id_entry("positional", p.name, p.label), p.kind == s.spec.positional)) s.spec.positional = p.kind;
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s%s%s", tr_entry("positional", p.name, "help", p.help), p.trained ? " " : "", p.trained ? tr("learn.positions.trained") : "");
       }
       ImGui::EndCombo();
     }
     remember_item(app, "learn_positions");
     bool causal = has_causal(s.spec.mask);
     second();
-    if (ImGui::Checkbox("causal", &causal)) {
+    if (ImGui::Checkbox(tr_id_entry("mask", "causal", "causal"), &causal)) {
       std::erase_if(s.spec.mask, [](const auto& t) { return t.kind == attn::MaskTerm::Kind::causal; });
       if (causal) s.spec.mask.push_back({attn::MaskTerm::Kind::causal});
     }
     remember_item(app, "learn_causal");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Causal mask: query i sees keys 0..i only");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("learn.causal.tip"));
     bool scaled = s.spec.scale_mode == attn::ScaleMode::inv_sqrt_dk;
     if (ImGui::Checkbox("\xC3\x97 1/\xE2\x88\x9A" "d_k", &scaled)) s.spec.scale_mode = scaled ? attn::ScaleMode::inv_sqrt_dk : attn::ScaleMode::none;
     remember_item(app, "learn_scaled");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scale the scores by 1/\xE2\x88\x9A" "d_k (off: no scaling)");
-    second(), input_float("\xCF\x84", &s.spec.temperature, "Temperature: the scores are divided by it.");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("learn.scaled.tip"));
+    second(), input_float("\xCF\x84", &s.spec.temperature, tr("learn.temperature.tip"));
     remember_item(app, "learn_temperature");
   }
 
-  section("Training");
-  input_float("lr", &s.train.adamw.lr, "AdamW learning rate, in (0, 10].");
+  section(tr("learn.section.training"));
+  input_float("lr", &s.train.adamw.lr, tr("learn.lr.tip"));
   remember_item(app, "learn_lr");
-  second(), input_int("batch", &s.train.batch, "Sequences per step.");
+  second(), input_int(tr_id("learn.batch", "batch"), &s.train.batch, tr("learn.batch.tip"));
   remember_item(app, "learn_batch");
-  input_int("steps", &s.train.steps, "Optimiser steps in the run (at most 1,000,000).");
+  input_int(tr_id("learn.steps", "steps"), &s.train.steps, tr("learn.steps.tip"));
   remember_item(app, "learn_steps");
   int seed = (int)std::min<uint64_t>(s.train.seed, 2147483647u);
   second();
-  if (input_int("seed", &seed, "Weights, batches and the held-out set all follow from it.")) s.train.seed = (uint64_t)std::max(seed, 0);
+  if (input_int(tr_id("learn.seed", "seed"), &seed, tr("learn.seed.tip"))) s.train.seed = (uint64_t)std::max(seed, 0);
   remember_item(app, "learn_seed");
-  input_int("eval every", &s.train.eval_every, "Steps between evaluations on the held-out set (the curves' points).");
+  input_int(tr_id("learn.eval_every", "eval every"), &s.train.eval_every, tr("learn.eval_every.tip"));
   remember_item(app, "learn_eval_every");
   bool stop = s.train.stop_accuracy > 0.0f;
-  if (ImGui::Checkbox("stop once converged", &stop)) s.train.stop_accuracy = stop ? 0.99f : 0.0f;
+  if (ImGui::Checkbox(tr_id("learn.stop_early", "stop once converged"), &stop)) s.train.stop_accuracy = stop ? 0.99f : 0.0f;
   remember_item(app, "learn_stop_early");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("End the run early once the held-out accuracy is at least 99%% at %d evaluations in a row:\n"
-                      "the steps after that change nothing you can see. Untick to run every step.",
-                      s.train.stop_evaluations);
+    ImGui::SetTooltip("%s", trf("learn.stop_early.tip", {{"pct", num(99.0, 0)}, {"n", s.train.stop_evaluations}}).c_str());
 }
 
 }  // namespace attnlab
