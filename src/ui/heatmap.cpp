@@ -31,7 +31,8 @@ void format_value(char* buf, size_t n, float v, bool masked, bool neg_inf) {
   else std::snprintf(buf, n, "%.2f", v);
 }
 
-// A short label that fits `width`: the whole token, or its first characters and ".", or nothing.
+}  // namespace
+
 std::string fit_label(const std::string& s, float width) {
   if (ImGui::CalcTextSize(s.c_str()).x <= width) return s;
   std::string out;
@@ -46,6 +47,8 @@ std::string fit_label(const std::string& s, float width) {
   }
   return out.empty() ? "" : out + ".";
 }
+
+namespace {
 
 std::string row_label(const HeatmapSpec& s, int i) {
   return s.row_labels && i < (int)s.row_labels->size() ? (*s.row_labels)[(size_t)i] : std::to_string(i);

@@ -60,6 +60,10 @@ struct HeatmapEvent {
   bool bar_hovered = false, bar_clicked = false;  // the colour bar (a click can switch fixed/fit)
 };
 
+// A short label that fits `width` in the current font: the whole text, or its first characters and ".",
+// or nothing (the labels of rows, columns and thumbnails; the whole text goes in the tooltip).
+std::string fit_label(const std::string& s, float width);
+
 // Sizes a heatmap would take in `width` (for sizing a section and aligning neighbours' rows).
 struct HeatmapGeometry {
   float gutter = 0, header = 0, cell_w = 0, cell_h = 0, notes_w = 0, bar_w = 0;

@@ -30,12 +30,18 @@ Thumbnail thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, 
   return t;
 }
 
+void same_line_if_room(float width, float spacing) {
+  const float gap = spacing >= 0.0f ? spacing : ImGui::GetStyle().ItemSpacing.x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + gap + width <= right + 0.5f) ImGui::SameLine(0, gap);
+}
+
 void colour_scale(float width, float range, const char* note) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float h = ImGui::GetTextLineHeight() * 0.6f;
   if (range > 0) ImGui::Text("%.2g", -range);
   else ImGui::TextUnformatted(tr("learn.scale.weight_zero"));
-  ImGui::SameLine();
+  same_line_if_room(width);
   const ImVec2 b = ImGui::GetCursorScreenPos();
   const int k = 32;
   for (int i = 0; i < k; ++i)
@@ -43,9 +49,11 @@ void colour_scale(float width, float range, const char* note) {
                       range > 0 ? colormap(Colormap::diverging, 2.0f * i / (k - 1) - 1.0f)
                                 : colormap(Colormap::sequential, (float)i / (k - 1)));
   ImGui::Dummy(ImVec2(width, h));
-  ImGui::SameLine();
-  if (note) ImGui::Text("%.2g   %s", range > 0 ? range : 1.0f, note);
-  else if (range > 0) ImGui::Text("%.2g   %s", range, tr("learn.scale.every_head"));
-  else ImGui::Text("1   %s", tr("learn.scale.every_thumbnail"));
+  same_line_if_room(ImGui::CalcTextSize("0.00   ").x + 4.0f * ImGui::GetFontSize());
+  ImGui::PushTextWrapPos(0.0f);  // the note wraps at the window's edge (a narrow window, a longer language)
+  if (note) ImGui::TextWrapped("%.2g   %s", range > 0 ? range : 1.0f, note);
+  else if (range > 0) ImGui::TextWrapped("%.2g   %s", range, tr("learn.scale.every_head"));
+  else ImGui::TextWrapped("1   %s", tr("learn.scale.every_thumbnail"));
+  ImGui::PopTextWrapPos();
 }
 }  // namespace attnlab

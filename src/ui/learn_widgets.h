@@ -19,7 +19,11 @@ struct Thumbnail {
   ImVec2 min, max;         // where the cells were drawn (screen pixels)
 };
 Thumbnail thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range = 0.0f);
-// The colour bar of the thumbnails beside it: [0, 1] weights, or [−range, range] with an optional note.
+// The colour bar of the thumbnails beside it: [0, 1] weights, or [−range, range] with an optional note
+// (wrapped at the window's edge). Its pieces go on the next line where the window has no room for them.
 void colour_scale(float width, float range, const char* note = nullptr);
+// SameLine() (with `spacing`, or the style's) when an item `width` wide still fits after the last one;
+// else the next item starts the next line (a phone, a longer language).
+void same_line_if_room(float width, float spacing = -1.0f);
 
 }  // namespace attnlab

@@ -14,7 +14,9 @@ void line_plot(const LinePlot& plot, const std::vector<PlotSeries>& series) {
   const float x_max = plot.x_max, y_lo = plot.y_lo, y_hi = plot.y_hi;
   const int marker = plot.marker;
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + plot.size.x);  // a long title (a longer language) wraps over the plot
   ImGui::TextUnformatted(plot.title);
+  ImGui::PopTextWrapPos();
   if (plot.help) ImGui::SameLine(), help_marker(plot.help);
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float label_w = ImGui::CalcTextSize("0.000").x + 4.0f;

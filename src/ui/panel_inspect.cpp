@@ -204,6 +204,11 @@ void toggle_head(InspectState& I, int layer, int head) {
 // ---------------------------------------------------------------------------------------------------
 const ImVec4 kGood(0.5f, 0.9f, 0.5f, 1.0f), kBad(1.0f, 0.55f, 0.45f, 1.0f), kNote(0.55f, 0.80f, 1.0f, 1.0f);
 
+// Where text wraps when a help marker "(?)" follows it on the same line (window coordinates).
+float wrap_before_marker() {
+  return ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize("(?)").x - 2.0f * ImGui::GetStyle().ItemSpacing.x;
+}
+
 // A change in a sentence, always signed: "+1.5", "-0.3", with the language's decimal separator.
 std::string signed_num(double v, int digits) { return (v >= 0.0 ? "+" : "") + num(v, digits); }
 // How a head is removed (zero, mean) as the learner reads it; lrn::to_string's is the API's.
@@ -213,20 +218,24 @@ void draw_readout(App& app, InspectState& I) {
   const int ablated = (int)std::count(I.ablated.begin(), I.ablated.end(), 1);
   const double acc = I.current.accuracy, d_acc = 100.0 * (acc - I.baseline.accuracy), d_loss = I.current.loss - I.baseline.loss;
   ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(wrap_before_marker());  // the readout wraps (a phone, a longer language), its "(?)" beside it
   if (ablated == 0) {
     ImGui::TextUnformatted(trf("inspect.readout", {{"pct", num(100.0 * acc, 1)}, {"loss", num(I.current.loss, 4)}}).c_str());
     ImGui::TextDisabled("%s", tr("inspect.readout.none_removed"));
   } else {
     ImGui::TextUnformatted(trf("inspect.readout.accuracy", {{"pct", num(100.0 * acc, 1)}}).c_str());
-    ImGui::SameLine();
-    ImGui::TextColored(d_acc < -0.05 ? kBad : kGood, "%s", trf("inspect.readout.points", {{"points", signed_num(d_acc, 1)}}).c_str());
-    ImGui::SameLine();
-    ImGui::TextUnformatted(trf("inspect.readout.loss", {{"loss", num(I.current.loss, 4)}}).c_str());
-    ImGui::SameLine();
-    ImGui::TextColored(d_loss > 0.0005 ? kBad : kGood, "(%s)", signed_num(d_loss, 3).c_str());
+    const std::string points = trf("inspect.readout.points", {{"points", signed_num(d_acc, 1)}});
+    same_line_if_room(ImGui::CalcTextSize(points.c_str()).x);
+    ImGui::TextColored(d_acc < -0.05 ? kBad : kGood, "%s", points.c_str());
+    const std::string loss = trf("inspect.readout.loss", {{"loss", num(I.current.loss, 4)}}), d = "(" + signed_num(d_loss, 3) + ")";
+    same_line_if_room(ImGui::CalcTextSize(loss.c_str()).x, 2.0f * ImGui::GetStyle().ItemSpacing.x);
+    ImGui::TextUnformatted(loss.c_str());
+    same_line_if_room(ImGui::CalcTextSize(d.c_str()).x);
+    ImGui::TextColored(d_loss > 0.0005 ? kBad : kGood, "%s", d.c_str());
     ImGui::TextDisabled("%s", trn("inspect.readout.removed", ablated, {{"n", ablated}, {"mode", mode_label(I.mode)},
                                                                       {"pct", num(100.0 * I.baseline.accuracy, 1)}, {"loss", num(I.baseline.loss, 4)}}).c_str());
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   remember_rect(app, "inspect_readout", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine();
@@ -307,10 +316,12 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
   for (int i = 0; i < p.n; ++i) predicted += (i ? " " : "") + task.token_name(p.predictions[(size_t)i]);
   const auto [right, counted] = targets_right(e, p);
   const int right_intact = targets_right(e, I.intact_probe).first;
+  ImGui::PushTextWrapPos(wrap_before_marker());
   if (counted > 0)
     ImGui::TextUnformatted(trf("inspect.probe.right", {{"right", right}, {"n", counted}, {"intact", right_intact}}).c_str());
   else
     ImGui::TextUnformatted(tr("inspect.probe.typed"));
+  ImGui::PopTextWrapPos();
   remember_rect(app, "inspect_probe_right", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine();
   help_marker(tr("inspect.probe.help"));
@@ -333,7 +344,8 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
       ImGui::PushID(1000 + l * 64 + h);
       const bool off = I.ablated[(size_t)l * s.heads + h];
       const std::string label = trf(off ? Key("inspect.thumb.off") : Key("inspect.thumb"), {{"l", l}, {"h", h}});
-      ImGui::TextColored(off ? kBad : ImGui::ColorConvertU32ToFloat4(head_color(l * s.heads + h)), "%s", label.c_str());
+      ImGui::TextColored(off ? kBad : ImGui::ColorConvertU32ToFloat4(head_color(l * s.heads + h)), "%s",
+                         fit_label(label, side).c_str());  // no wider than its thumbnail; the tooltip has it whole
       const float* w = p.weights[(size_t)l].data() + (size_t)h * p.n * p.m;
       const Thumbnail cells = thumbnail(w, p.n, p.m, &mask, ImVec2(side, side * aspect));
       const int qi = cells.row, kj = cells.col;
@@ -967,7 +979,8 @@ void draw_ablation(App& app, LearnState& L, InspectState& I) {
   }
   ImGui::SameLine();
   help_marker(tr("inspect.mode.help"));
-  ImGui::SameLine();
+  const auto button_w = [](const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x; };
+  same_line_if_room(button_w(tr_id("inspect.each", "inspect_each")));
   if (ImGui::SmallButton(tr_id("inspect.each", "inspect_each"))) {
     I.table = lrn::ablate_each(*I.subject, I.mode);
     I.have_table = true;
@@ -976,7 +989,7 @@ void draw_ablation(App& app, LearnState& L, InspectState& I) {
   ImGui::SameLine();
   help_marker(tr("inspect.each.help"));
   if (std::count(I.ablated.begin(), I.ablated.end(), 1) > 0) {
-    ImGui::SameLine();
+    same_line_if_room(button_w(tr_id("inspect.restore", "inspect_restore")));
     if (ImGui::SmallButton(tr_id("inspect.restore", "inspect_restore"))) {
       std::fill(I.ablated.begin(), I.ablated.end(), 0);
       measure(I);
@@ -1068,8 +1081,10 @@ void draw_inspect(App& app) {
   }
   const lrn::SessionState& r = L.run();
   // Which weights: the step inspected, and whether training has moved on since.
+  ImGui::PushTextWrapPos(0.0f);
   if (I.replay >= 0) ImGui::TextColored(kNote, "%s", trf("inspect.step_replayed", {{"step", I.step}}).c_str());
   else ImGui::TextUnformatted(trf("inspect.step", {{"step", I.step}}).c_str());
+  ImGui::PopTextWrapPos();
   if (r.step != I.step || r.replay != I.replay || r.versions.run != I.run_version) {
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0.0f);

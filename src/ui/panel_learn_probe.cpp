@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app.h"
+#include "heatmap.h"
 #include "i18n.h"
 #include "learn_widgets.h"
 #include "mask.h"
@@ -44,10 +45,14 @@ void draw_replay(App& app, LearnState& L) {
     if (ImGui::SmallButton(tr_id("learn.replay.live", "learn_live"))) learn_replay(app, -1);
     remember_item(app, "learn_live");
     ImGui::SameLine();
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "%s",
                        trf("learn.replay.replaying", {{"step", L.run().snapshot_steps[(size_t)L.run().replay]}}).c_str());
+    ImGui::PopTextWrapPos();
   } else {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", trn("learn.replay.history", count, {{"n", count}}).c_str());
+    ImGui::PopTextWrapPos();
   }
 }
 
@@ -99,7 +104,7 @@ void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
   const float* g = p.param_grads.data() + t.offset;
   float range = 0.0f;
   for (size_t i = 0; i < t.size(); ++i) range = std::max(range, std::fabs(g[i]));
-  ImGui::SameLine();
+  same_line_if_room(ImGui::CalcTextSize("-0.00 ").x + ImGui::GetFontSize() * 8.0f);
   colour_scale(ImGui::GetFontSize() * 8.0f, range > 0.0f ? range : 1.0f,
                range > 0.0f ? tr("learn.grad.largest") : L.run().typed_probe ? tr("learn.grad.zero_typed") : tr("learn.grad.zero"));
   // What a row and a column of this matrix are.
@@ -203,6 +208,7 @@ void draw_learn_probe(App& app, LearnState& L) {
     ++counted;
     right += p.predictions[i] == p.example.targets[i];
   }
+  ImGui::PushTextWrapPos(0.0f);  // the probe's lines wrap at the window's edge (long inputs, longer languages)
   if (spec.cross) {
     std::string src;
     for (int j = 0; j < m; ++j) src += (j ? " " : "") + name(p.example.source[j]);
@@ -220,6 +226,7 @@ void draw_learn_probe(App& app, LearnState& L) {
     same_line_if_fits(score.c_str());
     ImGui::TextDisabled("%s", score.c_str());
   }
+  ImGui::PopTextWrapPos();
   draw_probe_input(app, L);
   if (draw_lesson_views(app, L)) return;  // a delayed copy: the recurrence lesson's other views
   if (recurrent) return draw_influence(app, L, p);
@@ -233,7 +240,7 @@ void draw_learn_probe(App& app, LearnState& L) {
   remember_item(app, "learn_probe_view");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("%s", tr("learn.view.tip"));
-  ImGui::SameLine();
+  same_line_if_room(L.probe_view == 3 ? ImGui::GetFontSize() * 8.0f : ImGui::CalcTextSize(tr("learn.scale.weight_zero")).x + ImGui::GetFontSize() * 8.0f);
   if (L.probe_view == 3) return draw_param_gradient(app, L, p);
   const std::vector<std::vector<float>>* grads = L.probe_view == 1 ? &p.weight_grads : L.probe_view == 2 ? &p.score_grads : nullptr;
   if (grads && grads->size() != (size_t)spec.layers) grads = nullptr;  // not probed with gradients yet
@@ -243,7 +250,9 @@ void draw_learn_probe(App& app, LearnState& L) {
       for (float v : g) range = std::max(range, std::fabs(v));
   if (grads && range == 0.0f) range = 1.0f;
   colour_scale(ImGui::GetFontSize() * 8.0f, range);
-  ImGui::SameLine(0, ImGui::GetFontSize() * 2.0f);
+  const char* open_label = tr_id("learn.open", "learn_open");
+  const float open_w = ImGui::CalcTextSize(open_label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  same_line_if_room(spec.layers > 1 ? ImGui::GetFontSize() * 5.0f : open_w, ImGui::GetFontSize() * 2.0f);
   int& open_layer = L.open_layer;
   open_layer = std::clamp(open_layer, 0, spec.layers - 1);
   if (spec.layers > 1) {
@@ -253,9 +262,9 @@ void draw_learn_probe(App& app, LearnState& L) {
     if (const size_t at = format.find('\x01'); at != std::string::npos) format.replace(at, 1, "%d");
     ImGui::SliderInt("##open_layer", &open_layer, 0, spec.layers - 1, format.c_str());
     remember_item(app, "learn_open_layer");
-    ImGui::SameLine();
+    same_line_if_room(open_w);
   }
-  if (ImGui::SmallButton(tr_id("learn.open", "learn_open"))) {
+  if (ImGui::SmallButton(open_label)) {
     if (std::string err = learn_open_in_lab(app, open_layer); !err.empty()) notify(app, err);
   }
   remember_item(app, "learn_open");
@@ -289,8 +298,10 @@ void draw_learn_probe(App& app, LearnState& L) {
           label += "  " + num(best, 2);
         }
       }
-      if (ideal) ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s", label.c_str());
-      else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(l * spec.heads + h)), "%s", label.c_str());
+      // No wider than its thumbnail (the whole label is the tooltip's first line), so the row keeps its columns.
+      const std::string shown = fit_label(label, size.x);
+      if (ideal) ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s", shown.c_str());
+      else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(l * spec.heads + h)), "%s", shown.c_str());
       const float* w = ideal ? L.run().ideal[(size_t)l * R + r].data()
                              : (grads ? (*grads)[l].data() : p.weights[l].data()) + (size_t)h * n * m;
       const Thumbnail cells = thumbnail(w, n, m, &mask, size, ideal ? 0.0f : range);

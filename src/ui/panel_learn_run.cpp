@@ -59,33 +59,8 @@ void draw_file_buttons(App& app, LearnState& L) {
   }
 }
 
-}  // namespace
-
-void draw_learn_run_controls(App& app, LearnState& L) {
-  const bool running = L.run().running;
-  // One width for the three buttons: 5 text heights, or the longest label where a language needs more.
-  const char* train = running ? tr_id("learn.pause", "learn_train") : tr_id("learn.train", "learn_train");
-  const char* step = tr_id("learn.step", "learn_step");
-  const char* reset = tr_id("learn.reset", "learn_reset");
-  float w = ImGui::GetFontSize() * 5.0f;
-  for (const char* label : {tr("learn.pause"), tr("learn.train"), step, reset})
-    w = std::max(w, ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x);
-  const auto beside = [&] {  // the next button on this line while it fits the window
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
-  };
-  if (ImGui::Button(train, ImVec2(w, 0))) running ? learn_pause(app) : (void)learn_train(app);
-  remember_item(app, "learn_train");
-  beside();
-  if (ImGui::Button(step, ImVec2(w, 0))) learn_step(app);
-  remember_item(app, "learn_step");
-  beside();
-  if (ImGui::Button(reset, ImVec2(w, 0))) learn_reset(app);
-  remember_item(app, "learn_reset");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("learn.reset.tip"));
-  ImGui::TextDisabled("%s", tr("learn.keys"));
-  draw_file_buttons(app, L);
-
+// The run's state under its buttons: phase and step, speed, the last evaluation, and why it ended.
+void draw_status(App& app, LearnState& L) {
   if (!L.error.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", trf("learn.not_started", {{"reason", L.error}}).c_str());
@@ -135,5 +110,37 @@ void draw_learn_run_controls(App& app, LearnState& L) {
     remember_item(app, "learn_not_learned");
   }
 }
+
+}  // namespace
+
+void draw_learn_run_controls(App& app, LearnState& L) {
+  const bool running = L.run().running;
+  // One width for the three buttons: 5 text heights, or the longest label where a language needs more.
+  const char* train = running ? tr_id("learn.pause", "learn_train") : tr_id("learn.train", "learn_train");
+  const char* step = tr_id("learn.step", "learn_step");
+  const char* reset = tr_id("learn.reset", "learn_reset");
+  float w = ImGui::GetFontSize() * 5.0f;
+  for (const char* label : {tr("learn.pause"), tr("learn.train"), step, reset})
+    w = std::max(w, ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x);
+  const auto beside = [&] {  // the next button on this line while it fits the window
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
+  };
+  if (ImGui::Button(train, ImVec2(w, 0))) running ? learn_pause(app) : (void)learn_train(app);
+  remember_item(app, "learn_train");
+  beside();
+  if (ImGui::Button(step, ImVec2(w, 0))) learn_step(app);
+  remember_item(app, "learn_step");
+  beside();
+  if (ImGui::Button(reset, ImVec2(w, 0))) learn_reset(app);
+  remember_item(app, "learn_reset");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("learn.reset.tip"));
+  ImGui::PushTextWrapPos(0.0f);  // every line below wraps at the window's edge (a phone, a longer language)
+  ImGui::TextDisabled("%s", tr("learn.keys"));
+  draw_file_buttons(app, L);
+  draw_status(app, L);
+  ImGui::PopTextWrapPos();
+}
+
 
 }  // namespace attnlab

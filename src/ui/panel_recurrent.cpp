@@ -252,7 +252,9 @@ void draw_gradient_view(App& app, LearnState& L) {
   ImGui::PopTextWrapPos();
   xy_plot("##grad_distance", ImVec2(ImGui::GetContentRegionAvail().x, h), (float)n, lo, hi, true, lines, tr("lesson.axis.distance_ij"), "%.3g");
   remember_rect(app, "learn_gradient_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  ImGui::PushTextWrapPos(0.0f);  // the curves' names wrap at the window's edge
   for (const Line& l : lines) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(l.color), "\xE2\x80\x94 %s", l.name.c_str());
+  ImGui::PopTextWrapPos();
 }
 
 void draw_sweep_view(App& app, LearnState& L) {
@@ -294,14 +296,16 @@ void draw_sweep_view(App& app, LearnState& L) {
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_run_accuracy");
   }
-  if (e)
+  if (e) {
+    bool first = true;  // the legend: side by side while the names fit the window
     for (const Experiment::SweepRow& r : e->sweep) {
       const lrn::ArchKind* k = lrn::find_arch(r.model);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(k ? k->arch : lrn::Arch::attention)), "\xE2\x80\x94 %s",
-                         k ? model_label(k->arch) : r.model.c_str());
-      ImGui::SameLine();
+      const std::string name = std::string("\xE2\x80\x94 ") + (k ? model_label(k->arch) : r.model.c_str());
+      if (!first) same_line_if_room(ImGui::CalcTextSize(name.c_str()).x);
+      first = false;
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(k ? k->arch : lrn::Arch::attention)), "%s", name.c_str());
     }
-  ImGui::NewLine();
+  }
 }
 
 // The influence matrix of the latest recurrent run beside the weights of the latest attention run.
@@ -540,11 +544,17 @@ void draw_wall_time_view(App& app, LearnState&) {
         }
     ImGui::EndTooltip();
   }
+  bool first_name = true;  // the legend and the guides' note: side by side while they fit the window
   for (const WallTime::Row& r : w.rows) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(r.model)), "\xE2\x80\x94 %s", model_label(r.model));
-    ImGui::SameLine();
+    const std::string name = std::string("\xE2\x80\x94 ") + model_label(r.model);
+    if (!first_name) same_line_if_room(ImGui::CalcTextSize(name.c_str()).x);
+    first_name = false;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(r.model)), "%s", name.c_str());
   }
+  same_line_if_room(ImGui::CalcTextSize(tr("lesson.wall.guides")).x);
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", tr("lesson.wall.guides"));
+  ImGui::PopTextWrapPos();
   // The honest summary, from the table itself: how much each grew over the measured range.
   std::string grew;
   for (const WallTime::Row& r : w.rows)
