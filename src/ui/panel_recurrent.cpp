@@ -259,7 +259,9 @@ void draw_gradient_view(App& app, LearnState& L) {
 
 void draw_sweep_view(App& app, LearnState& L) {
   const Experiment* e = recurrence_experiment();
-  ImGui::TextUnformatted(tr("lesson.sweep.title"));
+  ImGui::PushTextWrapPos(0.0f);
+  text_wrapped_words("%s", tr("lesson.sweep.title"));
+  ImGui::PopTextWrapPos();
   help_marker(tr("lesson.sweep.help"));
   if (e) {
     ImGui::PushTextWrapPos(0.0f);
