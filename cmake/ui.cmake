@@ -93,6 +93,12 @@ add_library(attnlab_ui STATIC
   src/ui/keyboard_cells.cpp
   src/ui/learn.cpp
   src/ui/panel_learn.cpp
+  src/ui/panel_learn_curves.cpp
+  src/ui/panel_learn_probe.cpp
+  src/ui/panel_learn_run.cpp
+  src/ui/panel_learn_settings.cpp
+  src/ui/learn_widgets.cpp
+  src/ui/line_plot.cpp
   src/ui/panel_inspect.cpp
   src/ui/inspect_api.cpp
   src/ui/panel_recurrent.cpp

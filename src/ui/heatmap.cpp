@@ -31,7 +31,8 @@ void format_value(char* buf, size_t n, float v, bool masked, bool neg_inf) {
   else std::snprintf(buf, n, "%.2f", v);
 }
 
-// A short label that fits `width`: the whole token, or its first characters and ".", or nothing.
+}  // namespace
+
 std::string fit_label(const std::string& s, float width) {
   if (ImGui::CalcTextSize(s.c_str()).x <= width) return s;
   std::string out;
@@ -46,6 +47,8 @@ std::string fit_label(const std::string& s, float width) {
   }
   return out.empty() ? "" : out + ".";
 }
+
+namespace {
 
 std::string row_label(const HeatmapSpec& s, int i) {
   return s.row_labels && i < (int)s.row_labels->size() ? (*s.row_labels)[(size_t)i] : std::to_string(i);
@@ -102,6 +105,16 @@ float widest_label(const std::vector<std::string>* labels, int count) {
   return memo[h] = w;
 }
 
+// The colour bar's column: the bar, then its range and (signed data) its fixed/fit word in small text
+// beside it, as wide as the longest of them in the current language, and never under kColorBarWidth.
+float bar_width(const HeatmapSpec& s) {
+  const float sc = s.scale, small = 0.75f;
+  float words = ImGui::CalcTextSize("-0.00").x;
+  if (s.cmap != Colormap::sequential)
+    words = std::max({words, ImGui::CalcTextSize(tr("heatmap.fixed")).x, ImGui::CalcTextSize(tr("heatmap.fit")).x});
+  return std::max(kColorBarWidth * sc, 12.0f * sc + 2.0f + small * words + 2.0f * sc);
+}
+
 }  // namespace
 
 // [SECTION] geometry
@@ -114,7 +127,7 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
     float w = ImGui::CalcTextSize("000").x;
     w = std::max(w, widest_label(s.row_labels, m.rows));
     g.gutter = s.row_labels_left ? 4.0f * sc : std::min({w + 6.0f * sc, s.max_gutter * sc, std::max(width * 0.3f, ImGui::CalcTextSize("000").x)});
-    g.bar_w = kColorBarWidth * sc;
+    g.bar_w = bar_width(s);
     if (s.row_notes) {
       float nw = s.notes_header ? ImGui::CalcTextSize(s.notes_header).x : 0.0f;
       for (const std::string& n : *s.row_notes) nw = std::max(nw, ImGui::CalcTextSize(n.c_str()).x);
@@ -122,7 +135,9 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
     }
   }
   const float grid_w = std::max(8.0f, width - g.gutter - g.bar_w - g.notes_w);
-  g.cell_w = std::min(grid_w / (float)cols, s.max_cell * sc);
+  const bool fill = s.compact && s.fill;
+  const float below = fill ? 0.0f : 4.0f;  // room under the cells
+  g.cell_w = fill ? grid_w / (float)cols : std::min(grid_w / (float)cols, s.max_cell * sc);
   // Column labels: across when every label fits its cell with a visible gap to its neighbour (else
   // "because it" reads as one label), else turned upwards. Decided on the cells' final width, which
   // the height can narrow (no cell wider than twice its height): across first, then turned if needed.
@@ -140,15 +155,16 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
     // Rows at least one text line tall while that stays under ~40 rows, so labels stay readable.
     float ch = cell_w;
     if (!s.compact && rows <= 40 && ch < fs + 2.0f) ch = fs + 2.0f;
-    ch = std::min(ch, s.max_cell * sc);
-    if (height > 0.0f) ch = std::min(ch, std::max(1.0f, (height - g.header - 4.0f) / (float)rows));
+    if (!fill) ch = std::min(ch, s.max_cell * sc);
+    if (height > 0.0f) ch = std::min(ch, std::max(1.0f, (height - g.header - below) / (float)rows));
     if (s.row_height > 0.0f) ch = s.row_height;
     g.cell_h = ch;
     g.cell_w = std::min(cell_w, 2.0f * g.cell_h);  // no long flat bars
     if (s.compact || !s.col_labels || widest <= g.cell_w - gap) break;
   }
+  if (fill && height > 0.0f) g.cell_w = grid_w / (float)cols, g.cell_h = height / (float)rows;  // exactly the region asked for
   const float bar_min = s.compact ? 0.0f : 3.0f * fs;
-  g.height = g.header + std::max(g.cell_h * (float)rows, bar_min) + 4.0f;
+  g.height = g.header + std::max(g.cell_h * (float)rows, bar_min) + below;
   return g;
 }
 
@@ -393,7 +409,7 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
   }
   // leave the cursor below the whole widget
   // Within the region asked for (a window sized to it does not scroll); 2 px below the cells otherwise.
-  ImGui::SetCursorScreenPos(ImVec2(p0.x, std::max(grid_max.y + 2.0f, p0.y + size.y)));
+  ImGui::SetCursorScreenPos(ImVec2(p0.x, s.compact && s.fill ? p0.y + size.y : std::max(grid_max.y + 2.0f, p0.y + size.y)));
   ImGui::Dummy(ImVec2(size.x, 0.0f));
   ImGui::PopID();
   return ev;

@@ -44,6 +44,7 @@ struct HeatmapSpec {
   float header_height = 0.0f; // forced column-label height; 0: natural
   bool show_numbers = true;   // values in cells when they fit
   bool compact = false;       // no labels, no colour bar, no numbers (thumbnails)
+  bool fill = false;          // compact: the cells fill `size` exactly, no room below them, and no cell side is capped
   bool high_contrast = false; // a black line between cells and pure black or white numbers (a washed-out projector)
   CellRef cell;               // this matrix (view and head), for the keyboard's cell cursor
   CellRef* key_cell = nullptr;  // the keyboard's cell cursor, owned by the caller; nullptr: no keyboard access
@@ -58,6 +59,10 @@ struct HeatmapEvent {
   bool numbers_hidden = false;        // numbers were asked for but the cells are too small for them
   bool bar_hovered = false, bar_clicked = false;  // the colour bar (a click can switch fixed/fit)
 };
+
+// A short label that fits `width` in the current font: the whole text, or its first characters and ".",
+// or nothing (the labels of rows, columns and thumbnails; the whole text goes in the tooltip).
+std::string fit_label(const std::string& s, float width);
 
 // Sizes a heatmap would take in `width` (for sizing a section and aligning neighbours' rows).
 struct HeatmapGeometry {

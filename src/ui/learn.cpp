@@ -59,6 +59,35 @@ std::span<const Experiment> experiments() {
   return table;
 }
 
+const char* experiment_text(const Experiment& e, std::string_view field) {
+  const auto indexed = [&](std::string_view prefix) -> int {  // "choice.2" -> 2; -1 when the field is another
+    if (field.substr(0, prefix.size()) != prefix) return -1;
+    int i = 0;
+    for (char c : field.substr(prefix.size())) {
+      if (c < '0' || c > '9') return -1;
+      i = i * 10 + (c - '0');
+    }
+    return field.size() > prefix.size() ? i : -1;
+  };
+  const std::string* english = nullptr;
+  if (field == "question") english = &e.name;
+  else if (field == "ask") english = &e.predict;
+  else if (field == "measured") english = &e.measured;
+  else if (field == "budget") english = &e.sweep_budget;
+  else if (const int c = indexed("choice."); c >= 0 && c < (int)e.choices.size()) english = &e.choices[(size_t)c];
+  else if (const int v = indexed("variant."); v >= 0 && v < (int)e.variants.size()) english = &e.variants[(size_t)v].label;
+  if (!english) return "";
+  return tr_dynamic("experiment." + e.key + "." + std::string(field), english->c_str());
+}
+
+const char* task_label(const char* name) { return tr_dynamic(std::string("task.") + name + ".label", name); }
+
+const char* relation_label(const char* name) {
+  std::string key = std::string("learn.relation.") + name;  // "next smallest" -> learn.relation.next_smallest
+  std::replace(key.begin(), key.end(), ' ', '_');
+  return tr_dynamic(key, name);
+}
+
 std::string learn_load_experiment(App& app, int index, int variant) {
   const auto all = experiments();
   if (index < 0 || index >= (int)all.size() || variant < 0 || variant >= (int)all[(size_t)index].variants.size())

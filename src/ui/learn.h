@@ -33,6 +33,8 @@ struct LearnState {
   std::vector<int> predictions;         // per experiment: the learner's prediction (-1: none yet)
   std::vector<bool> revealed;           // per experiment: its measured outcome is shown (a run of it has ended)
   std::string probe_error;              // why the typed probe was refused
+  char probe_box[512] = {};             // the probe window's text box (the typed probe being written)
+  std::string probe_box_from;           // the probe text the box last took over (a refused input stays to be mended)
 
   int probe_view = 0;                   // 0: A, 1: ∂L/∂A, 2: ∂L/∂S per head; 3: ∂L/∂ a weight matrix (this example's loss)
   int grad_tensor = 2;                  // which weight matrix view 3 shows: an index into the model's tensors
@@ -105,6 +107,15 @@ struct Experiment {
   std::string sweep_budget;  // what every run of the sweep had, in plain words
 };
 std::span<const Experiment> experiments();
+// An experiment's words as the lab shows them: the catalogue's "experiment.<key>.<field>"
+// (docs/translating.md), else the English of assets/experiments.json. Fields: question, ask,
+// choice.<i>, measured, variant.<i>, budget; "" for another field.
+const char* experiment_text(const Experiment& e, std::string_view field);
+// A task's name as the lab shows it: the catalogue's "task.<name>.label", else the name itself.
+const char* task_label(const char* name);
+// A task's relation ("previous", "next smallest": what one ideal pattern shows) as the lab shows it: the
+// catalogue's "learn.relation.<name>", spaces written as _.
+const char* relation_label(const char* name);
 // Loads variant `variant` of experiment `index` as the settings (Train starts it); a delayed copy takes
 // the distance the experiment's slider set (experiment_distance). "" or why not.
 std::string learn_load_experiment(App& app, int index, int variant);

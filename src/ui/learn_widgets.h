@@ -1,8 +1,7 @@
-// learn_widgets.h — drawing pieces the Learn windows share (panel_learn.cpp defines them; the Inspect
-// view, panel_inspect.cpp, draws its thumbnails and scales with the same ones).
+// learn_widgets.h — drawing pieces the Learn windows share (learn_widgets.cpp; the Inspect view,
+// panel_inspect.cpp, and the recurrence lesson, panel_recurrent.cpp, draw with the same ones).
 #pragma once
 #include <string>
-#include <utility>
 
 #include "imgui.h"
 #include "mask.h"
@@ -13,10 +12,18 @@ struct App;
 
 // Remembers [a, b] under `name` (app.widget_rects: layout_json's widgets) for tests and tours.
 void remember_rect(App& app, const std::string& name, ImVec2 a, ImVec2 b);
-// One (n, m) matrix as cells, masked cells grey. Returns the hovered cell or (-1, -1).
+// One (n, m) row-major matrix as cells filling `size`, masked cells grey: the lab's heatmap, compact.
 // range > 0: signed data on the diverging map over [−range, range]; else weights on the sequential map.
-std::pair<int, int> thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range = 0.0f);
-// The colour bar of the thumbnails beside it: [0, 1] weights, or [−range, range] with an optional note.
+struct Thumbnail {
+  int row = -1, col = -1;  // the hovered cell, or -1
+  ImVec2 min, max;         // where the cells were drawn (screen pixels)
+};
+Thumbnail thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range = 0.0f);
+// The colour bar of the thumbnails beside it: [0, 1] weights, or [−range, range] with an optional note
+// (wrapped at the window's edge). Its pieces go on the next line where the window has no room for them.
 void colour_scale(float width, float range, const char* note = nullptr);
+// SameLine() (with `spacing`, or the style's) when an item `width` wide still fits after the last one;
+// else the next item starts the next line (a phone, a longer language).
+void same_line_if_room(float width, float spacing = -1.0f);
 
 }  // namespace attnlab

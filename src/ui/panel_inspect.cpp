@@ -26,6 +26,7 @@
 #include "app.h"
 #include "colormap.h"
 #include "heatmap.h"
+#include "i18n.h"
 #include "imgui_stdlib.h"
 #include "learn.h"
 #include "learn/inspect.h"
@@ -44,7 +45,8 @@ struct InspectState {
   uint64_t run_version = 0;
   int step = -1, replay = -1;
   bool open = false;
-  std::string why;                        // why nothing is open (no run, a recurrent model)
+  std::string why;                        // why nothing is open (no run, a recurrent model), as the page API gives it
+  std::string why_shown;                  // the same on screen, in the learner's language
   std::unique_ptr<lrn::Subject<float>> subject;
   lrn::AblationMode mode = lrn::AblationMode::zero;
   std::vector<char> ablated;              // (layers, heads): 1 = ablated
@@ -138,12 +140,14 @@ void follow_run(LearnState& L, InspectState& I) {
   const lrn::SessionState& r = L.run();
   if (!r.started) {
     I.open = false, I.subject.reset(), I.why = "Train a model (or open a model file) first: its heads appear here.";
+    I.why_shown = tr("inspect.why.untrained");
     return;
   }
   if (r.run_setup.spec.recurrent()) {
     I.open = false, I.subject.reset();
     I.why = std::string("This model is ") + lrn::arch_kind(r.run_setup.spec.model).name +
             ": it has no attention heads to remove. Ablation, patching and attribution take an attention model.";
+    I.why_shown = trf("inspect.why.recurrent", {{"model", lrn::arch_kind(r.run_setup.spec.model).name}});
     return;
   }
   const bool same = I.subject && I.run_version == r.versions.run && I.step == r.step && I.replay == r.replay;
@@ -151,11 +155,12 @@ void follow_run(LearnState& L, InspectState& I) {
     std::vector<float> params;
     if (!L.link->shown_weights(params)) {
       I.why = "The trained weights are on their way from the training worker.";
+      I.why_shown = tr("inspect.why.on_the_way");
       return;
     }
     auto subject = std::make_unique<lrn::Subject<float>>();
     if (std::string e = lrn::open_subject(r.run_setup, params, *subject); !e.empty()) {
-      I.open = false, I.subject.reset(), I.why = e;
+      I.open = false, I.subject.reset(), I.why = e, I.why_shown = e;  // the engine's own message (English, as the API gives it)
       return;
     }
     const lrn::ModelSpec& s = r.run_setup.spec;
@@ -199,31 +204,42 @@ void toggle_head(InspectState& I, int layer, int head) {
 // ---------------------------------------------------------------------------------------------------
 const ImVec4 kGood(0.5f, 0.9f, 0.5f, 1.0f), kBad(1.0f, 0.55f, 0.45f, 1.0f), kNote(0.55f, 0.80f, 1.0f, 1.0f);
 
+// Where text wraps when a help marker "(?)" follows it on the same line (window coordinates).
+float wrap_before_marker() {
+  return ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize("(?)").x - 2.0f * ImGui::GetStyle().ItemSpacing.x;
+}
+
+// A change in a sentence, always signed: "+1.5", "-0.3", with the language's decimal separator.
+std::string signed_num(double v, int digits) { return (v >= 0.0 ? "+" : "") + num(v, digits); }
+// How a head is removed (zero, mean) as the learner reads it; lrn::to_string's is the API's.
+const char* mode_label(lrn::AblationMode m) { return tr_dynamic(std::string("inspect.mode.") + lrn::to_string(m), lrn::to_string(m)); }
+
 void draw_readout(App& app, InspectState& I) {
   const int ablated = (int)std::count(I.ablated.begin(), I.ablated.end(), 1);
   const double acc = I.current.accuracy, d_acc = 100.0 * (acc - I.baseline.accuracy), d_loss = I.current.loss - I.baseline.loss;
   ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(wrap_before_marker());  // the readout wraps (a phone, a longer language), its "(?)" beside it
   if (ablated == 0) {
-    ImGui::Text("held-out accuracy %.1f%%   loss %.4f", 100.0 * acc, I.current.loss);
-    ImGui::TextDisabled("no head removed: click a head below to remove it");
+    ImGui::TextUnformatted(trf("inspect.readout", {{"pct", num(100.0 * acc, 1)}, {"loss", num(I.current.loss, 4)}}).c_str());
+    ImGui::TextDisabled("%s", tr("inspect.readout.none_removed"));
   } else {
-    ImGui::Text("held-out accuracy %.1f%%", 100.0 * acc);
-    ImGui::SameLine();
-    ImGui::TextColored(d_acc < -0.05 ? kBad : kGood, "(%+.1f points)", d_acc);
-    ImGui::SameLine();
-    ImGui::Text("  loss %.4f", I.current.loss);
-    ImGui::SameLine();
-    ImGui::TextColored(d_loss > 0.0005 ? kBad : kGood, "(%+.3f)", d_loss);
-    ImGui::TextDisabled("%d head%s removed (%s); intact: %.1f%%, loss %.4f", ablated, ablated == 1 ? "" : "s", lrn::to_string(I.mode),
-                        100.0 * I.baseline.accuracy, I.baseline.loss);
+    ImGui::TextUnformatted(trf("inspect.readout.accuracy", {{"pct", num(100.0 * acc, 1)}}).c_str());
+    const std::string points = trf("inspect.readout.points", {{"points", signed_num(d_acc, 1)}});
+    same_line_if_room(ImGui::CalcTextSize(points.c_str()).x);
+    ImGui::TextColored(d_acc < -0.05 ? kBad : kGood, "%s", points.c_str());
+    const std::string loss = trf("inspect.readout.loss", {{"loss", num(I.current.loss, 4)}}), d = "(" + signed_num(d_loss, 3) + ")";
+    same_line_if_room(ImGui::CalcTextSize(loss.c_str()).x, 2.0f * ImGui::GetStyle().ItemSpacing.x);
+    ImGui::TextUnformatted(loss.c_str());
+    same_line_if_room(ImGui::CalcTextSize(d.c_str()).x);
+    ImGui::TextColored(d_loss > 0.0005 ? kBad : kGood, "%s", d.c_str());
+    ImGui::TextDisabled("%s", trn("inspect.readout.removed", ablated, {{"n", ablated}, {"mode", mode_label(I.mode)},
+                                                                      {"pct", num(100.0 * I.baseline.accuracy, 1)}, {"loss", num(I.baseline.loss, 4)}}).c_str());
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   remember_rect(app, "inspect_readout", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine();
-  help_marker("Accuracy and loss over the held-out sequences (the ones the curves are measured on), with the\n"
-              "heads you removed taken out of the model. A head that matters makes the accuracy fall and the loss\n"
-              "rise when it is gone; a head that does nothing, or whose work another head also does, changes little.\n"
-              "Removing two heads together can hurt far more than each alone: that is how backups show.");
+  help_marker(tr("inspect.readout.help"));
 }
 
 // The grid: one cell per head, a click removes or restores it. With the table, each cell also says what
@@ -232,7 +248,7 @@ void draw_grid(App& app, InspectState& I) {
   const lrn::ModelSpec& s = I.subject->setup.spec;
   const float fs = ImGui::GetFontSize(), gap = 4.0f * app.style_scale;
   // SameLine(x) counts from the window's left edge: the label column is the padding, the label, a gap.
-  const float label_w = ImGui::GetStyle().WindowPadding.x + ImGui::CalcTextSize("layer 0").x + gap * 3.0f;
+  const float label_w = ImGui::GetStyle().WindowPadding.x + ImGui::CalcTextSize(trf("inspect.layer", {{"l", s.layers - 1}}).c_str()).x + gap * 3.0f;
   const float avail = ImGui::GetContentRegionAvail().x - (label_w - ImGui::GetStyle().WindowPadding.x);
   const float cell_w = std::clamp((avail - gap * (float)(s.heads - 1)) / (float)s.heads, 2.2f * fs, 7.5f * fs);
   const bool roomy = cell_w >= 5.0f * fs;  // room for the numbers inside the cell
@@ -243,7 +259,7 @@ void draw_grid(App& app, InspectState& I) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int l = 0; l < s.layers; ++l) {
     ImGui::AlignTextToFramePadding();
-    ImGui::Text("layer %d", l);
+    ImGui::TextUnformatted(trf("inspect.layer", {{"l", l}}).c_str());
     ImGui::SameLine(label_w);
     for (int h = 0; h < s.heads; ++h) {
       if (h) ImGui::SameLine(0, gap);
@@ -262,22 +278,26 @@ void draw_grid(App& app, InspectState& I) {
                   off ? 3.0f : 1.5f);
       if (off) dl->AddLine(ImVec2(a.x + 3, b.y - 3), ImVec2(b.x - 3, a.y + 3), IM_COL32(255, 90, 80, 160), 2.0f);
       const ImU32 ink = each && worst > 0.0f ? text_color_on(fill) : IM_COL32(230, 230, 230, 255);
-      char line[64];
-      std::snprintf(line, sizeof line, roomy ? "head %d%s" : "%d%s", h, off ? (roomy ? " (off)" : "x") : "");
-      dl->AddText(ImVec2(a.x + gap, a.y + gap), ink, line);
+      // The cell's words, clipped to the cell (a longer language must not spill into the next head).
+      const std::string head_line = roomy ? trf(off ? Key("inspect.cell.head_off") : Key("inspect.cell.head"), {{"h", h}})
+                                          : std::to_string(h) + (off ? "x" : "");
+      dl->PushClipRect(a, b, true);
+      dl->AddText(ImVec2(a.x + gap, a.y + gap), ink, head_line.c_str());
       if (each && roomy) {
-        std::snprintf(line, sizeof line, "%+.1f pts", 100.0 * d_acc);
-        dl->AddText(ImVec2(a.x + gap, a.y + gap + ImGui::GetTextLineHeight()), ink, line);
-        std::snprintf(line, sizeof line, "loss %+.3f", d_loss);
-        dl->AddText(ImVec2(a.x + gap, a.y + gap + 2.0f * ImGui::GetTextLineHeight()), ink, line);
+        dl->AddText(ImVec2(a.x + gap, a.y + gap + ImGui::GetTextLineHeight()), ink,
+                    trf("inspect.cell.points", {{"points", signed_num(100.0 * d_acc, 1)}}).c_str());
+        dl->AddText(ImVec2(a.x + gap, a.y + gap + 2.0f * ImGui::GetTextLineHeight()), ink,
+                    trf("inspect.cell.loss", {{"loss", signed_num(d_loss, 3)}}).c_str());
       }
+      dl->PopClipRect();
       if (hovered) {
         ImGui::BeginTooltip();
-        ImGui::Text("layer %d, head %d: %s", l, h, off ? "removed (click to restore it)" : "in the model (click to remove it)");
-        ImGui::Text("its pattern score on the held-out set: %.2f", I.baseline.pattern_at(l, h));
+        ImGui::TextUnformatted(trf(off ? Key("inspect.cell.tip_removed") : Key("inspect.cell.tip_in"), {{"l", l}, {"h", h}}).c_str());
+        ImGui::TextUnformatted(trf("inspect.cell.tip_pattern", {{"score", num(I.baseline.pattern_at(l, h), 2)}}).c_str());
         if (each)
-          ImGui::Text("removed alone (%s): accuracy %.1f%% (%+.1f points), loss %.4f (%+.3f)", lrn::to_string(I.table.mode),
-                      100.0 * each->accuracy, 100.0 * d_acc, each->loss, d_loss);
+          ImGui::TextUnformatted(trf("inspect.cell.tip_alone", {{"mode", mode_label(I.table.mode)}, {"pct", num(100.0 * each->accuracy, 1)},
+                                                                {"points", signed_num(100.0 * d_acc, 1)}, {"loss", num(each->loss, 4)},
+                                                                {"d_loss", signed_num(d_loss, 3)}}).c_str());
         ImGui::EndTooltip();
       }
       if (clicked) toggle_head(I, l, h);
@@ -296,18 +316,17 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
   for (int i = 0; i < p.n; ++i) predicted += (i ? " " : "") + task.token_name(p.predictions[(size_t)i]);
   const auto [right, counted] = targets_right(e, p);
   const int right_intact = targets_right(e, I.intact_probe).first;
+  ImGui::PushTextWrapPos(wrap_before_marker());
   if (counted > 0)
-    ImGui::Text("The probe: %d of %d right (intact: %d)", right, counted, right_intact);
+    ImGui::TextUnformatted(trf("inspect.probe.right", {{"right", right}, {"n", counted}, {"intact", right_intact}}).c_str());
   else
-    ImGui::TextUnformatted("The probe (your input, no targets)");
+    ImGui::TextUnformatted(tr("inspect.probe.typed"));
+  ImGui::PopTextWrapPos();
   remember_rect(app, "inspect_probe_right", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine();
-  help_marker("The probe is the example under 'Attention'. Its predictions here are those of the model with the\n"
-              "heads you removed; a wrong one is counted against the targets. The thumbnails are each head's\n"
-              "attention in that model: a removed head still looks where it did, but a later head that relied on\n"
-              "it may now look somewhere else.");
+  help_marker(tr("inspect.probe.help"));
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("predicts: %s", predicted.c_str());
+  ImGui::TextDisabled("%s", trf("inspect.probe.predicts", {{"tokens", predicted}}).c_str());
   ImGui::PopTextWrapPos();
 
   const lrn::ModelSpec& s = I.subject->setup.spec;
@@ -324,14 +343,20 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
       ImGui::BeginGroup();
       ImGui::PushID(1000 + l * 64 + h);
       const bool off = I.ablated[(size_t)l * s.heads + h];
-      ImGui::TextColored(off ? kBad : ImGui::ColorConvertU32ToFloat4(head_color(l * s.heads + h)), "L%d head %d%s", l, h, off ? " (off)" : "");
+      const std::string label = trf(off ? Key("inspect.thumb.off") : Key("inspect.thumb"), {{"l", l}, {"h", h}});
+      ImGui::TextColored(off ? kBad : ImGui::ColorConvertU32ToFloat4(head_color(l * s.heads + h)), "%s",
+                         fit_label(label, side).c_str());  // no wider than its thumbnail; the tooltip has it whole
       const float* w = p.weights[(size_t)l].data() + (size_t)h * p.n * p.m;
-      const auto [qi, kj] = thumbnail(w, p.n, p.m, &mask, ImVec2(side, side * aspect));
-      remember_rect(app, "inspect_thumb_l" + std::to_string(l) + "_h" + std::to_string(h), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+      const Thumbnail cells = thumbnail(w, p.n, p.m, &mask, ImVec2(side, side * aspect));
+      const int qi = cells.row, kj = cells.col;
+      remember_rect(app, "inspect_thumb_l" + std::to_string(l) + "_h" + std::to_string(h), cells.min, cells.max);
       if (qi >= 0) {
         const std::vector<int>& keys = s.cross ? e.source : e.tokens;
-        ImGui::SetTooltip("L%d head %d%s\nquery %d (%s) -> key %d (%s): weight %.4g", l, h, off ? " (removed)" : "", qi,
-                          task.token_name(e.tokens[(size_t)qi]).c_str(), kj, task.token_name(keys[(size_t)kj]).c_str(), w[(size_t)qi * p.m + kj]);
+        char value[32];
+        std::snprintf(value, sizeof value, "%.4g", w[(size_t)qi * p.m + kj]);
+        ImGui::SetTooltip("%s\n%s", label.c_str(),
+                          trf("learn.cell", {{"i", qi}, {"query", task.token_name(e.tokens[(size_t)qi])}, {"j", kj},
+                                             {"key", task.token_name(keys[(size_t)kj])}, {"what", tr("learn.cell.weight")}, {"value", value}}).c_str());
       }
       ImGui::PopID();
       ImGui::EndGroup();
@@ -914,7 +939,7 @@ void draw_rollout(App& app, InspectState& I) {
 
 bool draw_inspect_switch(App& app) {
   LearnState& L = learn_state(app);
-  const char* names[] = {"Attention", "Inspect heads"};
+  const char* names[] = {tr_id("inspect.switch.attention", "attention"), tr_id("inspect.switch.inspect", "inspect")};
   for (int k = 0; k < 2; ++k) {
     if (k) ImGui::SameLine(0, 0);
     const bool on = L.probe_panel == k;
@@ -924,9 +949,7 @@ bool draw_inspect_switch(App& app) {
     remember_item(app, k ? "learn_view_inspect" : "learn_view_attention");
   }
   ImGui::SameLine();
-  help_marker("Attention: every head's attention on one example, as it trains.\n"
-              "Inspect heads: test what a head does by removing it from the trained model and measuring\n"
-              "what breaks (an 'ablation'). The model itself is never changed: restore a head with a click.");
+  help_marker(tr("inspect.switch.help"));
   return L.probe_panel == 1;
 }
 
@@ -938,12 +961,15 @@ namespace {
 void draw_ablation(App& app, LearnState& L, InspectState& I) {
   // The mode (two buttons, one lit: a click switches and measures again), Ablate each, Restore all.
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("remove by");
+  ImGui::TextUnformatted(tr("inspect.remove_by"));
   for (const lrn::AblationMode m : {lrn::AblationMode::zero, lrn::AblationMode::mean}) {
     ImGui::SameLine(0, m == lrn::AblationMode::zero ? -1.0f : 0.0f);
     const bool on = I.mode == m;
     ImGui::PushStyleColor(ImGuiCol_Button, on ? ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive) : ImGui::GetStyleColorVec4(ImGuiCol_FrameBg));
-    if (ImGui::SmallButton(lrn::to_string(m)) && !on) {
+    ImGui::PushID((int)m);
+    const bool pressed = ImGui::SmallButton(mode_label(m));
+    ImGui::PopID();
+    if (pressed && !on) {
       I.mode = m;
       measure(I);
       if (I.have_table) I.table = lrn::ablate_each(*I.subject, I.mode);  // the table shown follows the mode
@@ -952,23 +978,19 @@ void draw_ablation(App& app, LearnState& L, InspectState& I) {
     remember_item(app, m == lrn::AblationMode::zero ? "inspect_mode_zero" : "inspect_mode_mean");
   }
   ImGui::SameLine();
-  help_marker("How a head is removed. zero: its output is replaced by zeros, so it writes nothing at all.\n"
-              "mean: by what it writes on average at that position over the held-out sequences, so it still\n"
-              "adds its usual constant but nothing that depends on this input. If both hurt alike, the head's\n"
-              "job is carrying information about the input, not a fixed offset.");
-  ImGui::SameLine();
-  if (ImGui::SmallButton("Ablate each head")) {
+  help_marker(tr("inspect.mode.help"));
+  const auto button_w = [](const char* label) { return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x; };
+  same_line_if_room(button_w(tr_id("inspect.each", "inspect_each")));
+  if (ImGui::SmallButton(tr_id("inspect.each", "inspect_each"))) {
     I.table = lrn::ablate_each(*I.subject, I.mode);
     I.have_table = true;
   }
   remember_item(app, "inspect_each");
   ImGui::SameLine();
-  help_marker("Removes every head alone, one after the other, and writes in its cell how much the held-out\n"
-              "accuracy (in percentage points) and the loss change without it. Red: accuracy lost; white: nothing\n"
-              "changed; blue: it got better. The heads you removed by clicking are not part of this table.");
+  help_marker(tr("inspect.each.help"));
   if (std::count(I.ablated.begin(), I.ablated.end(), 1) > 0) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Restore all")) {
+    same_line_if_room(button_w(tr_id("inspect.restore", "inspect_restore")));
+    if (ImGui::SmallButton(tr_id("inspect.restore", "inspect_restore"))) {
       std::fill(I.ablated.begin(), I.ablated.end(), 0);
       measure(I);
     }
@@ -984,7 +1006,7 @@ void draw_ablation(App& app, LearnState& L, InspectState& I) {
 // its drawing. Adding a view is one line here and its draw function.
 struct InspectViewKind {
   const char* key;
-  const char* label;
+  const char* label;   // its button, in English (the catalogue's inspect.view.<key>.label on screen)
   const char* widget;
   void (*draw)(App&, LearnState&, InspectState&);
 };
@@ -1031,23 +1053,18 @@ void draw_view_buttons(App& app, InspectState& I) {
   const ImGuiStyle& st = ImGui::GetStyle();
   float right = 0.0f;  // the row wraps when the next button would pass the window's edge
   for (int k = 0; k < kViewCount; ++k) {
-    const float w = ImGui::CalcTextSize(kViews[k].label).x + 2.0f * st.FramePadding.x;
+    const char* label = tr_id_entry("inspect", std::string("view.") + kViews[k].key, kViews[k].label);  // inspect.view.<key>.label
+    const float w = ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * st.FramePadding.x;
     if (k && right + st.ItemSpacing.x + w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
     const bool on = I.view == k;
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::SmallButton(kViews[k].label)) I.view = k;
+    if (ImGui::SmallButton(label)) I.view = k;
     if (on) ImGui::PopStyleColor();
     right = ImGui::GetItemRectMax().x;
     remember_item(app, kViews[k].widget);
   }
   ImGui::SameLine();
-  help_marker("Five ways to ask what a head does, on the same trained model:\n"
-              "Ablation: remove heads and measure what breaks.\n"
-              "Patching: copy one piece of a clean run into a corrupted one and see whether the answer comes back.\n"
-              "Logit attribution: split the answer's logit into what each head wrote.\n"
-              "Circuits: read a head's weights as tables over the vocabulary, and how heads feed each other.\n"
-              "Rollout: follow the attention down through the layers to the input tokens.\n"
-              "Only Ablation removes heads; the others look at the whole model.");
+  help_marker(tr("inspect.views.help"));
 }
 
 }  // namespace
@@ -1058,17 +1075,21 @@ void draw_inspect(App& app) {
   follow_run(L, I);
   if (!I.open) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", I.why.c_str());
+    ImGui::TextDisabled("%s", (I.why_shown.empty() ? I.why : I.why_shown).c_str());
     ImGui::PopTextWrapPos();
     return;
   }
   const lrn::SessionState& r = L.run();
   // Which weights: the step inspected, and whether training has moved on since.
-  if (I.replay >= 0) ImGui::TextColored(kNote, "The weights of step %d (replayed)", I.step);
-  else ImGui::Text("The model at step %d", I.step);
+  ImGui::PushTextWrapPos(0.0f);
+  if (I.replay >= 0) ImGui::TextColored(kNote, "%s", trf("inspect.step_replayed", {{"step", I.step}}).c_str());
+  else ImGui::TextUnformatted(trf("inspect.step", {{"step", I.step}}).c_str());
+  ImGui::PopTextWrapPos();
   if (r.step != I.step || r.replay != I.replay || r.versions.run != I.run_version) {
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "(training is at step %d: this updates when it pauses or ends)", r.step);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "%s", trf("inspect.step_behind", {{"step", r.step}}).c_str());
+    ImGui::PopTextWrapPos();
   }
   apply_experiment(L, I);
   draw_view_buttons(app, I);

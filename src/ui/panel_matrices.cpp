@@ -185,7 +185,7 @@ HeatmapSpec spec_for(App& app, const Block& b) {
   s.cell = {b.view, head, -1, -1};
   s.key_cell = &app.ui.key_cell;
   s.row_notes = b.notes.empty() ? nullptr : &b.notes;
-  s.notes_header = b.notes.empty() ? nullptr : "\xCE\x94S  H bits  max";
+  s.notes_header = b.notes.empty() ? nullptr : tr("heatmap.notes_header");
   const int tok = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
   // The hovered (or picked) token's row and column light up; in cross-attention keys are another text.
   s.highlight_row = b.rows && (b.query_rows || !r.cross) ? tok : -1;

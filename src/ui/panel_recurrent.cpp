@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "app.h"
+#include "i18n.h"
 #include "colormap.h"
 #include "learn/measures.h"
+#include "learn_widgets.h"
 #include "widgets.h"
 
 namespace attnlab {
@@ -26,15 +28,21 @@ namespace {
 
 constexpr const char* kDelayedCopy = "delayed_copy";
 
-void remember_rect(App& app, const std::string& name, ImVec2 a, ImVec2 b) {
-  app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
-}
-
-const char* model_label(lrn::Arch a) {
+// A model's kind as the engine names it (for keys) and as the learner reads it.
+const char* model_name(lrn::Arch a) {
   switch (a) {
     case lrn::Arch::attention: return "attention";
     case lrn::Arch::rnn: return "RNN";
     case lrn::Arch::lstm: return "LSTM";
+  }
+  return "?";
+}
+
+const char* model_label(lrn::Arch a) {
+  switch (a) {
+    case lrn::Arch::attention: return tr("lesson.model.attention");
+    case lrn::Arch::rnn: return tr("lesson.model.rnn");
+    case lrn::Arch::lstm: return tr("lesson.model.lstm");
   }
   return "?";
 }
@@ -52,9 +60,9 @@ ImU32 model_color(lrn::Arch a, float alpha = 1.0f) {
 
 const char* model_help(lrn::Arch a) {
   switch (a) {
-    case lrn::Arch::attention: return "Attention: every position looks at every earlier one directly, in one step.";
-    case lrn::Arch::rnn: return "RNN (Elman, tanh): reads one token at a time and carries what it read in a hidden state.";
-    case lrn::Arch::lstm: return "LSTM: an RNN with gates that decide what its memory cell keeps, forgets and shows.";
+    case lrn::Arch::attention: return tr("lesson.model.attention.tip");
+    case lrn::Arch::rnn: return tr("lesson.model.rnn.tip");
+    case lrn::Arch::lstm: return tr("lesson.model.lstm.tip");
   }
   return "";
 }
@@ -86,7 +94,7 @@ void note_run(App& app, LearnState& L) {
   // probe's (which asks itself) is shown, so that the side-by-side view has it.
   if (spec.recurrent() && p.influence.empty() && L.lesson_view != 0) learn_probe_gradients(app, true);
   if (spec.recurrent() && p.influence.size() == (size_t)p.n * p.n && (m.step != s.probe_step || m.v.size() != p.influence.size())) {
-    m = {p.n, s.probe_step, spec.distance, std::string(model_label(spec.model)) + ": influence |\xE2\x88\x82z_i/\xE2\x88\x82x_j|", p.influence};
+    m = {p.n, s.probe_step, spec.distance, trf("lesson.what.influence", {{"model", model_label(spec.model)}}), p.influence};
   } else if (!spec.recurrent() && !p.weights.empty() && p.n == p.m && m.step != s.probe_step) {
     // The head whose pattern is nearest the diagonal at the distance (the last evaluation's score).
     int best = 0;
@@ -96,11 +104,11 @@ void note_run(App& app, LearnState& L) {
         if (pat[(size_t)h * s.task->relations] > pat[(size_t)best * s.task->relations]) best = h;
     }
     const std::vector<float>& w = p.weights.front();
-    m = {p.n, s.probe_step, spec.distance, "attention, layer 0 head " + std::to_string(best) + ": weights A",
+    m = {p.n, s.probe_step, spec.distance, trf("lesson.what.weights", {{"h", best}}),
          std::vector<float>(w.begin() + (long)best * p.n * p.n, w.begin() + (long)(best + 1) * p.n * p.n)};
   }
   if (!s.done || s.diverged || s.history.empty()) return;
-  const std::string key = std::string(model_label(spec.model)) + "/" + std::to_string(spec.distance) + "/" +
+  const std::string key = std::string(model_name(spec.model)) + "/" + std::to_string(spec.distance) + "/" +
                           std::to_string(s.step) + "/" + std::to_string(s.run_setup.train.seed) + "/" + std::to_string(spec.hidden);
   if (key == L.grad_measured) return;
   L.grad_measured = key;
@@ -195,7 +203,7 @@ void xy_plot(const char* id, ImVec2 size, float x_max, float y_lo, float y_hi, b
   if (hovered && x_max > 0) {
     const float x = std::clamp((ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x), 0.0f, 1.0f) * x_max;
     ImGui::BeginTooltip();
-    ImGui::Text("%s %d", x_label, (int)std::lround(x));
+    ImGui::Text("%s %d", x_label, (int)std::lround(x));  // the axis' name and the distance
     for (const Line& l : lines) {
       const auto it = std::find_if(l.pts.begin(), l.pts.end(), [&](const ImVec2& q) { return std::lround(q.x) == std::lround(x); });
       if (it == l.pts.end()) continue;
@@ -209,23 +217,18 @@ void xy_plot(const char* id, ImVec2 size, float x_max, float y_lo, float y_hi, b
 // [SECTION] the views
 void draw_gradient_view(App& app, LearnState& L) {
   const lrn::SessionState& s = L.run();
-  if (ImGui::SmallButton("Measure this run")) {
+  if (ImGui::SmallButton(tr_id("lesson.measure", "learn_measure_gradient"))) {
     if (std::string e = learn_measure_gradient(app); !e.empty()) notify(app, e);
   }
   remember_item(app, "learn_measure_gradient");
   ImGui::SameLine();
-  if (ImGui::SmallButton("Clear")) L.grad_curves.clear();
+  if (ImGui::SmallButton(tr_id("lesson.clear", "learn_clear_gradient"))) L.grad_curves.clear();
   remember_item(app, "learn_clear_gradient");
-  help_marker("How much does the loss at position i change when the input at an earlier position j is nudged?\n"
-              "Each line is that sensitivity, |\xE2\x88\x82loss_i/\xE2\x88\x82x_j|, averaged over 64 held-out sequences,\n"
-              "against how far back j is (d = i - j). The scale is logarithmic: one grid line is ten times.\n"
-              "Faint: the model before training. Bright: its weights now. An untrained RNN's line falls steeply:\n"
-              "each step back multiplies the signal by the recurrent weights and tanh's slope, so a token far\n"
-              "back hardly moves the loss, and training gets almost no signal to learn to remember it. The\n"
-              "attention model's line stays flat: every earlier token is one step away. Measured when a run ends.");
+  help_marker(tr("lesson.gradient.help"));
   if (L.grad_curves.empty()) {
-    ImGui::TextDisabled(s.started ? "Press Measure, or let the run end: the measure is taken then."
-                                  : "Train a delayed copy (attention, then an RNN) to compare their gradients here.");
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", s.started ? tr("lesson.gradient.press") : tr("lesson.gradient.train"));
+    ImGui::PopTextWrapPos();
     return;
   }
   std::vector<Line> lines;
@@ -244,22 +247,25 @@ void draw_gradient_view(App& app, LearnState& L) {
   if (hi <= 0.0f) lo = 1e-6f, hi = 1.0f;
   lo = std::pow(10.0f, std::floor(std::log10(lo))), hi = std::pow(10.0f, std::ceil(std::log10(hi)));
   const float h = std::max(8.0f * ImGui::GetTextLineHeight(), ImGui::GetContentRegionAvail().y - (float)(lines.size() + 1) * ImGui::GetTextLineHeightWithSpacing());
-  ImGui::TextUnformatted("mean |\xE2\x88\x82loss_i/\xE2\x88\x82x_j| against distance i - j (log scale)");
-  xy_plot("##grad_distance", ImVec2(ImGui::GetContentRegionAvail().x, h), (float)n, lo, hi, true, lines, "distance i - j", "%.3g");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(tr("lesson.gradient.title"));
+  ImGui::PopTextWrapPos();
+  xy_plot("##grad_distance", ImVec2(ImGui::GetContentRegionAvail().x, h), (float)n, lo, hi, true, lines, tr("lesson.axis.distance_ij"), "%.3g");
   remember_rect(app, "learn_gradient_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  ImGui::PushTextWrapPos(0.0f);  // the curves' names wrap at the window's edge
   for (const Line& l : lines) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(l.color), "\xE2\x80\x94 %s", l.name.c_str());
+  ImGui::PopTextWrapPos();
 }
 
 void draw_sweep_view(App& app, LearnState& L) {
   const Experiment* e = recurrence_experiment();
-  ImGui::TextUnformatted("held-out accuracy against distance");
-  help_marker("Each line is one kind of model trained on the delayed copy at several distances, everything else\n"
-              "the same (steps, batches, seed), measured beforehand with attnlab-cli sweep. The y axis is how\n"
-              "often it copies the right token on held-out sequences. Dots ringed in white are runs that ended in\n"
-              "this page: train at another distance and your dot lands on the plot.");
+  ImGui::PushTextWrapPos(0.0f);
+  text_wrapped_words("%s", tr("lesson.sweep.title"));
+  ImGui::PopTextWrapPos();
+  help_marker(tr("lesson.sweep.help"));
   if (e) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Lines: measured with attnlab-cli sweep (%s). Ringed dots: this page's runs.", e->sweep_budget.c_str());
+    ImGui::TextDisabled("%s", trf("lesson.sweep.lines", {{"budget", experiment_text(*e, "budget")}}).c_str());
     ImGui::PopTextWrapPos();
   }
   std::vector<Line> lines;
@@ -267,47 +273,54 @@ void draw_sweep_view(App& app, LearnState& L) {
   if (e)
     for (const Experiment::SweepRow& r : e->sweep) {
       const lrn::ArchKind* k = lrn::find_arch(r.model);
-      Line l{{}, model_color(k ? k->arch : lrn::Arch::attention), 2.0f, r.model + " (" + std::to_string(r.params) + " parameters)"};
+      Line l{{}, model_color(k ? k->arch : lrn::Arch::attention), 2.0f,
+             trf("lesson.sweep.row", {{"model", k ? model_label(k->arch) : r.model.c_str()}, {"params", r.params}})};
       for (const auto& [d, a] : r.accuracy) l.pts.emplace_back((float)d, (float)a), x_max = std::max(x_max, (float)d);
       lines.push_back(std::move(l));
     }
   const float chance = 1.0f / (float)std::max(1, L.run().run_setup.spec.vocab);
-  lines.push_back({{ImVec2(0.0f, chance), ImVec2(x_max, chance)}, IM_COL32(170, 170, 170, 140), 1.0f, "chance (one token in " + std::to_string(L.run().run_setup.spec.vocab) + ")"});
+  lines.push_back({{ImVec2(0.0f, chance), ImVec2(x_max, chance)}, IM_COL32(170, 170, 170, 140), 1.0f, trf("lesson.sweep.chance", {{"n", L.run().run_setup.spec.vocab}})});
   for (const LearnState::PagePoint& q : L.page_sweep) {
     Line l{{ImVec2((float)q.distance, (float)q.accuracy)}, model_color(q.model), 2.0f,
-           std::string(model_label(q.model)) + ", this page (" + std::to_string(q.steps) + " steps)", true};
+           trf("lesson.sweep.page", {{"model", model_label(q.model)}, {"steps", q.steps}}), true};
     x_max = std::max(x_max, (float)q.distance);
     lines.push_back(std::move(l));
   }
   const float h = std::max(8.0f * ImGui::GetTextLineHeight(), ImGui::GetContentRegionAvail().y - 4.0f * ImGui::GetTextLineHeightWithSpacing());
-  xy_plot("##sweep", ImVec2(ImGui::GetContentRegionAvail().x, h), x_max, 0.0f, 1.0f, false, lines, "distance", "%.2f");
+  xy_plot("##sweep", ImVec2(ImGui::GetContentRegionAvail().x, h), x_max, 0.0f, 1.0f, false, lines, tr("lesson.axis.distance"), "%.2f");
   remember_rect(app, "learn_sweep_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   const lrn::SessionState& s = L.run();
   if (s.started && s.run_setup.task == kDelayedCopy && !s.history.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::Text("This run: %s at distance %d, %.1f%% right (step %d)%s", model_label(s.run_setup.spec.model), s.run_setup.spec.distance,
-                100.0 * s.history.back().accuracy, s.history.back().step, s.done ? "" : ", still training");
+    ImGui::TextUnformatted(trf(s.done ? Key("lesson.sweep.this_run") : Key("lesson.sweep.this_run_training"),
+                               {{"model", model_label(s.run_setup.spec.model)}, {"d", s.run_setup.spec.distance},
+                                {"pct", num(100.0 * s.history.back().accuracy, 1)}, {"step", s.history.back().step}}).c_str());
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_run_accuracy");
   }
-  if (e)
+  if (e) {
+    bool first = true;  // the legend: side by side while the names fit the window
     for (const Experiment::SweepRow& r : e->sweep) {
       const lrn::ArchKind* k = lrn::find_arch(r.model);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(k ? k->arch : lrn::Arch::attention)), "\xE2\x80\x94 %s", r.model.c_str());
-      ImGui::SameLine();
+      const std::string name = std::string("\xE2\x80\x94 ") + (k ? model_label(k->arch) : r.model.c_str());
+      if (!first) same_line_if_room(ImGui::CalcTextSize(name.c_str()).x);
+      first = false;
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(k ? k->arch : lrn::Arch::attention)), "%s", name.c_str());
     }
-  ImGui::NewLine();
+  }
 }
 
 // The influence matrix of the latest recurrent run beside the weights of the latest attention run.
 void draw_compare_view(App& app, LearnState& L) {
-  ImGui::TextUnformatted("an attention head's weights beside a recurrent model's influence");
-  help_marker("Left: an attention model's weights on one held-out example (row i: what position i reads).\n"
-              "Right: a recurrent model's influence on the same kind of example (row i: how much each input j\n"
-              "moves the prediction at i). A model that copies from d tokens back needs a bright line d cells\n"
-              "left of the diagonal. Attention draws it sharply; an RNN's influence fades with distance.");
-  if (L.last_attention.v.empty() || L.last_recurrent.v.empty())
-    ImGui::TextDisabled("Train a delayed copy with each model to fill both sides.");
+  ImGui::PushTextWrapPos(0.0f);
+  text_wrapped_words("%s", tr("lesson.compare.title"));
+  ImGui::PopTextWrapPos();
+  help_marker(tr("lesson.compare.help"));
+  if (L.last_attention.v.empty() || L.last_recurrent.v.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", tr("lesson.compare.train"));
+    ImGui::PopTextWrapPos();
+  }
   const float gap = ImGui::GetFontSize();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // As tall as the window leaves, but never so small that the labels above wrap a word a line (the
@@ -322,12 +335,16 @@ void draw_compare_view(App& app, LearnState& L) {
     const LearnState::Matrix& m = *both[k];
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
     if (m.v.empty()) {
-      ImGui::TextDisabled(k ? "(no recurrent run yet)" : "(no attention run yet)");
+      ImGui::TextDisabled("%s", k ? tr("lesson.compare.no_recurrent") : tr("lesson.compare.no_attention"));
       ImGui::Dummy(ImVec2(side, side));
     } else {
-      ImGui::Text("%s, distance %d, step %d", m.what.c_str(), m.distance, m.step);
+      ImGui::TextUnformatted(trf("lesson.compare.label", {{"what", m.what}, {"d", m.distance}, {"step", m.step}}).c_str());
       const auto [i, j] = heat_map(m.v, m.n, side);
-      if (i >= 0) ImGui::SetTooltip("row %d, column %d: %.4g\n%d positions back", i, j, m.v[(size_t)i * m.n + j], i - j);
+      if (i >= 0) {
+        char value[32];
+        std::snprintf(value, sizeof value, "%.4g", m.v[(size_t)i * m.n + j]);
+        ImGui::SetTooltip("%s", trf("lesson.compare.cell", {{"i", i}, {"j", j}, {"value", value}, {"back", i - j}}).c_str());
+      }
     }
     remember_rect(app, k ? "learn_compare_influence" : "learn_compare_attention", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     ImGui::PopTextWrapPos();
@@ -343,23 +360,23 @@ void draw_path_view(App& app, LearnState& L) {
   const int distance = std::clamp(s.started ? s.run_setup.spec.distance : L.setup.spec.distance, 1, n - 1);
   if (L.path_query < 0 || L.path_query >= n) L.path_query = n - 1;
   if (L.path_key < 0 || L.path_key > L.path_query) L.path_key = std::max(0, L.path_query - distance);
-  ImGui::TextUnformatted("path length and parallel steps, for query i and key j");
-  help_marker("Pick a query i and an earlier key j. Top, an RNN unrolled in time: token j's information reaches i only\n"
-              "by passing through every hidden state between them, i - j steps, each one a chance to fade; and\n"
-              "h_t cannot be computed before h_t-1, so a layer takes n steps one after another whatever the hardware.\n"
-              "Bottom, attention: query i reads key j directly (one step), and every position is computed at once.\n"
-              "(On one CPU core attention does more arithmetic, n\xC2\xB2 per layer; the point is the waiting.)");
+  ImGui::PushTextWrapPos(0.0f);
+  text_wrapped_words("%s", tr("lesson.path.title"));
+  ImGui::PopTextWrapPos();
+  help_marker(tr("lesson.path.help"));
   // The two sliders side by side where they fit, else one under the other (a phone).
   const float slider_w = ImGui::GetFontSize() * 7.0f;
   ImGui::SetNextItemWidth(slider_w);
-  ImGui::SliderInt("query i", &L.path_query, 1, n - 1);
+  const char* query_label = tr_id("lesson.path.query", "query i");
+  const char* key_label = tr_id("lesson.path.key", "key j");
+  ImGui::SliderInt(query_label, &L.path_query, 1, n - 1);
   remember_item(app, "learn_path_query");
   L.path_key = std::min(L.path_key, L.path_query);
-  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x * 2.0f + slider_w + ImGui::CalcTextSize("key j").x + ImGui::GetStyle().ItemInnerSpacing.x <=
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x * 2.0f + slider_w + ImGui::CalcTextSize(key_label, nullptr, true).x + ImGui::GetStyle().ItemInnerSpacing.x <=
       ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
     ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2.0f);
   ImGui::SetNextItemWidth(slider_w);
-  ImGui::SliderInt("key j", &L.path_key, 0, L.path_query);
+  ImGui::SliderInt(key_label, &L.path_key, 0, L.path_query);
   remember_item(app, "learn_path_key");
   const int i = L.path_query, j = L.path_key;
 
@@ -372,7 +389,7 @@ void draw_path_view(App& app, LearnState& L) {
 
   // RNN: inputs under hidden states, h_t-1 -> h_t arrows; the path j -> i lit.
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(lit_rnn), "RNN, unrolled: path from j to i = %d sequential steps; one layer = %d steps one after another", i - j, n);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(lit_rnn), "%s", trf("lesson.path.rnn", {{"steps", i - j}, {"n", n}}).c_str());
   ImGui::PopTextWrapPos();
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float row_h = 2.2f * box + line_h;
@@ -395,7 +412,7 @@ void draw_path_view(App& app, LearnState& L) {
 
   // Attention: every query reads every earlier key in one step; the pair (i, j) lit.
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(lit_att), "Attention: path from j to i = 1 step; one layer = 1 step (all %d positions at once)", n);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(lit_att), "%s", trf("lesson.path.attention", {{"n", n}}).c_str());
   ImGui::PopTextWrapPos();
   p0 = ImGui::GetCursorScreenPos();
   const float arc_h = std::max(2.0f * box, 1.6f * line_h);
@@ -410,7 +427,7 @@ void draw_path_view(App& app, LearnState& L) {
   const float lift = std::min(arc_h - 2.0f, std::max(box, (xi - xj) * 0.5f));
   dl->AddBezierCubic(ImVec2(xj, ky), ImVec2(xj, ky - lift), ImVec2(xi, ky - lift), ImVec2(xi, ky), lit_att, 2.5f);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("The lit boxes are what must be computed, in order, before token %d can inform position %d.", j, i);
+  ImGui::TextDisabled("%s", trf("lesson.path.lit", {{"j", j}, {"i", i}}).c_str());
   ImGui::PopTextWrapPos();
 }
 
@@ -452,19 +469,13 @@ const WallTime& wall_time() {
 // through the first point show what growing as n and as n² would look like.
 void draw_wall_time_view(App& app, LearnState&) {
   const WallTime& w = wall_time();
-  ImGui::TextUnformatted("time of one forward + backward pass against sequence length n");
-  ImGui::SameLine();
-  help_marker("How long one training pass (forward and backward, a batch of 8 sequences, one layer) takes as the\n"
-              "sequences get longer, on one CPU core. Both axes are logarithmic: a line as steep as the 'n^2' guide\n"
-              "grows with the square of n, one as steep as the 'n' guide grows in proportion.\n"
-              "Attention compares every position with every other: n^2 scores per layer, so its time grows fastest,\n"
-              "and on one core it is not faster than the RNN. The RNN does less arithmetic, about n steps, but each\n"
-              "step needs the one before: those n steps cannot run at the same time. Attention's n^2 work has no such\n"
-              "chain (1 step per layer), so hardware that does many multiplications at once (a GPU) does it in one\n"
-              "go. That, not the count of operations, is why attention trains faster at scale.");
-  if (w.rows.empty()) return void(ImGui::TextDisabled("No wall times in this build's experiment table."));
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Measured with %s", w.source.c_str());
+  text_wrapped_words("%s", tr("lesson.wall.title"));
+  ImGui::PopTextWrapPos();
+  help_marker(tr("lesson.wall.help"));
+  if (w.rows.empty()) return void(ImGui::TextDisabled("%s", tr("lesson.wall.none")));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", trf("lesson.wall.source", {{"source", w.source}}).c_str());
   ImGui::PopTextWrapPos();
   const float line_h = ImGui::GetTextLineHeight();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -525,26 +536,36 @@ void draw_wall_time_view(App& app, LearnState&) {
     const float lx = lx0 + (lx1 - lx0) * std::clamp((ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x), 0.0f, 1.0f);
     const int n = 1 << (int)std::lround(lx);
     ImGui::BeginTooltip();
-    ImGui::Text("n = %d: sequential steps per layer: attention 1, RNN and LSTM %d", n, n);
+    ImGui::TextUnformatted(trf("lesson.wall.steps", {{"n", n}}).c_str());
     for (const WallTime::Row& r : w.rows)
       for (const auto& [m, ms] : r.ms)
-        if (m == n) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(r.model)), "%s: %.3g ms per pass", model_label(r.model), ms);
+        if (m == n) {
+          std::snprintf(buf, sizeof buf, "%.3g", ms);
+          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(r.model)), "%s",
+                             trf("lesson.wall.per_pass", {{"model", model_label(r.model)}, {"ms", buf}}).c_str());
+        }
     ImGui::EndTooltip();
   }
+  bool first_name = true;  // the legend and the guides' note: side by side while they fit the window
   for (const WallTime::Row& r : w.rows) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(r.model)), "\xE2\x80\x94 %s", model_label(r.model));
-    ImGui::SameLine();
+    const std::string name = std::string("\xE2\x80\x94 ") + model_label(r.model);
+    if (!first_name) same_line_if_room(ImGui::CalcTextSize(name.c_str()).x);
+    first_name = false;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(model_color(r.model)), "%s", name.c_str());
   }
-  ImGui::TextDisabled("- - guides: time growing as n and as n^2");
+  same_line_if_room(ImGui::CalcTextSize(tr("lesson.wall.guides")).x);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", tr("lesson.wall.guides"));
+  ImGui::PopTextWrapPos();
   // The honest summary, from the table itself: how much each grew over the measured range.
   std::string grew;
   for (const WallTime::Row& r : w.rows)
     if (r.ms.size() >= 2) {
-      std::snprintf(buf, sizeof buf, "%s %.0fx", model_label(r.model), r.ms.back().second / r.ms.front().second);
-      grew += (grew.empty() ? "" : ", ") + std::string(buf);
+      const std::string item = trf("lesson.wall.grew", {{"model", model_label(r.model)}, {"times", num(r.ms.back().second / r.ms.front().second, 0)}});
+      grew = grew.empty() ? item : trf("lesson.list", {{"list", grew}, {"item", item}});
     }
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::Text("From n = %d to n = %d (%dx longer) the pass took: %s longer.", n_lo, n_hi, n_hi / n_lo, grew.c_str());
+  ImGui::TextUnformatted(trf("lesson.wall.summary", {{"from", n_lo}, {"to", n_hi}, {"times", n_hi / n_lo}, {"grew", grew}}).c_str());
   ImGui::PopTextWrapPos();
   remember_item(app, "learn_wall_time_summary");
 }
@@ -554,8 +575,10 @@ void draw_wall_time_view(App& app, LearnState&) {
 // [SECTION] settings
 void draw_model_kind(App& app, LearnState& L) {
   lrn::TrainSetup& s = L.setup;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  if (ImGui::BeginCombo("model", model_label(s.spec.model))) {
+  std::vector<const char*> kinds;  // the combo as wide as its widest kind in this language, where the line has room
+  for (const lrn::ArchKind& k : lrn::arch_kinds()) kinds.push_back(model_label(k.arch));
+  combo_width_for(tr_id("lesson.model", "model"), 0.0f, kinds);
+  if (ImGui::BeginCombo(tr_id("lesson.model", "model"), model_label(s.spec.model))) {
     for (const lrn::ArchKind& k : lrn::arch_kinds()) {
       if (ImGui::Selectable(model_label(k.arch), k.arch == s.spec.model)) s.spec.model = k.arch;
       remember_item(app, (std::string("learn_model_") + k.name).c_str());
@@ -564,32 +587,26 @@ void draw_model_kind(App& app, LearnState& L) {
     ImGui::EndCombo();
   }
   remember_item(app, "learn_model");
-  help_marker("What reads the sequence. Attention: each position looks back at every earlier one directly.\n"
-              "RNN and LSTM: read one token at a time, left to right, keeping what they have read in a hidden\n"
-              "state of `hidden` numbers; d_model is then the size of each token's embedding. The attention\n"
-              "settings below (heads, d_k, positions, ...) belong to attention and are hidden for them.");
+  help_marker(tr("lesson.model.help"));
   if (s.spec.recurrent()) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 3.6f);
-    ImGui::InputInt("hidden", &s.spec.hidden, 0, 0);
+    ImGui::InputInt(tr_id("lesson.hidden", "hidden"), &s.spec.hidden, 0, 0);
     remember_item(app, "learn_hidden");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Numbers in the hidden state: all the model can carry from one token to the next (1 ... %d).",
-                        lrn::ModelLimits::max_hidden);
+      ImGui::SetTooltip("%s", trf("lesson.hidden.tip", {{"max", lrn::ModelLimits::max_hidden}}).c_str());
     // The engine's own refusal (validate): tasks that need to see later tokens or a source sequence.
     const std::string why = lrn::validate(s);
     if (why.rfind("model:", 0) == 0) {
-      wrapped(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "Cannot train this: " + why);
+      wrapped(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), trf("lesson.refused", {{"reason", why}}));
       remember_item(app, "learn_model_refused");
     }
   }
   if (s.task == kDelayedCopy) {
     const int n = std::max(2, s.spec.n_ctx);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-    if (ImGui::SliderInt("distance", &s.spec.distance, 1, n - 1) && L.experiment >= 0) L.experiment_distance = s.spec.distance;
+    if (ImGui::SliderInt(tr_id("lesson.distance", "distance"), &s.spec.distance, 1, n - 1) && L.experiment >= 0) L.experiment_distance = s.spec.distance;
     remember_item(app, "learn_distance");
-    help_marker("How far back the answer is: at position i the model must output the token it saw `distance`\n"
-                "positions earlier. Attention finds it in one step at any distance; an RNN has to carry it through\n"
-                "that many updates of its hidden state.");
+    help_marker(tr("lesson.distance.help"));
   }
 }
 
@@ -598,25 +615,29 @@ void draw_experiment_distance(App& app, LearnState& L) {
   const int n = std::max(2, L.setup.spec.n_ctx);
   int d = L.experiment_distance > 0 ? L.experiment_distance : L.setup.spec.distance;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-  if (ImGui::SliderInt("##experiment_distance", &d, 1, n - 1, "distance %d")) L.experiment_distance = L.setup.spec.distance = d;
+  std::string format = trf("lesson.distance_n", {{"d", "\x01"}});  // the slider's printf format: '%' twice, the distance as %d
+  for (size_t at = format.find('%'); at != std::string::npos; at = format.find('%', at + 2)) format.insert(at, 1, '%');
+  if (const size_t at = format.find('\x01'); at != std::string::npos) format.replace(at, 1, "%d");
+  if (ImGui::SliderInt("##experiment_distance", &d, 1, n - 1, format.c_str())) L.experiment_distance = L.setup.spec.distance = d;
   remember_item(app, "learn_experiment_distance");
-  help_marker("The distance the copy reaches back, for every run of this experiment: set it, then train each model.\n"
-              "Try a short one (4) and a long one (16): the difference between the models is the lesson.");
+  help_marker(tr("lesson.experiment_distance.help"));
 }
 
 // [SECTION] the lesson's views in the probe window
 bool draw_lesson_views(App& app, LearnState& L) {
   note_run(app, L);
   if (!L.run().started || L.run().run_setup.task != kDelayedCopy) return false;
-  static const char* kViews[] = {"Probe", "Gradient vs distance", "Accuracy vs distance", "Side by side", "Path length", "Wall time"};
-  static const char* kNames[] = {"learn_view_probe", "learn_view_gradient", "learn_view_sweep", "learn_view_compare", "learn_view_path",
-                                 "learn_view_wall_time"};
+  const char* const kViews[] = {tr_id("lesson.view.probe", "probe"),   tr_id("lesson.view.gradient", "gradient"),
+                                tr_id("lesson.view.sweep", "sweep"),   tr_id("lesson.view.compare", "compare"),
+                                tr_id("lesson.view.path", "path"),     tr_id("lesson.view.wall_time", "wall_time")};
+  const char* const kNames[] = {"learn_view_probe", "learn_view_gradient", "learn_view_sweep", "learn_view_compare", "learn_view_path",
+                                "learn_view_wall_time"};
   constexpr int kViewCount = (int)(sizeof kViews / sizeof kViews[0]);
   L.lesson_view = std::clamp(L.lesson_view, 0, kViewCount - 1);
   const ImGuiStyle& st = ImGui::GetStyle();
   float right = 0.0f;  // where the last button ended: the row wraps when the next would pass the window's edge
   for (int k = 0; k < kViewCount; ++k) {
-    const float w = ImGui::CalcTextSize(kViews[k]).x + 2.0f * st.FramePadding.x;
+    const float w = ImGui::CalcTextSize(kViews[k], nullptr, true).x + 2.0f * st.FramePadding.x;
     if (k && right + st.ItemSpacing.x + w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
     const bool on = L.lesson_view == k;
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
@@ -638,9 +659,7 @@ bool draw_lesson_views(App& app, LearnState& L) {
 void draw_recurrent_curves_note(App& app) {
   LearnState& L = learn_state(app);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("No pattern-score or saturated-rows plot: %s has no attention weights and no softmax rows. What it takes from "
-                      "earlier tokens is its influence matrix ('Probe' and 'Side by side' above the probe).",
-                      L.run().run_setup.spec.model == lrn::Arch::lstm ? "an LSTM" : "an RNN");
+  ImGui::TextDisabled("%s", tr(L.run().run_setup.spec.model == lrn::Arch::lstm ? Key("lesson.curves_note.lstm") : Key("lesson.curves_note.rnn")));
   ImGui::PopTextWrapPos();
   remember_item(app, "learn_recurrent_curves_note");
 }
@@ -657,24 +676,21 @@ void draw_measured_at_distance(App& app, LearnState& L) {
     const std::string name = model_label(k ? k->arch : lrn::Arch::attention);
     const auto it = std::find_if(r.accuracy.begin(), r.accuracy.end(), [&](const auto& q) { return q.first == d; });
     if (it == r.accuracy.end()) continue;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%s %.1f%%", name.c_str(), 100.0 * it->second);
-    figures += (figures.empty() ? "" : ", ") + std::string(buf);
-    if (it->second >= 0.9) learned += (learned.empty() ? "" : ", ") + name, ++learners;
+    const std::string figure = trf("lesson.figure", {{"model", name}, {"pct", num(100.0 * it->second, 1)}});
+    figures = figures.empty() ? figure : trf("lesson.list", {{"list", figures}, {"item", figure}});
+    if (it->second >= 0.9) learned = learned.empty() ? name : trf("lesson.list", {{"list", learned}, {"item", name}}), ++learners;
   }
   ImGui::PushTextWrapPos(0.0f);
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.80f, 0.85f, 0.70f, 1.0f));
   if (figures.empty())
-    text_wrapped_words("At distance %d (the slider) nothing was measured beforehand: the text above is for distance 16; train the "
-                       "three here to see.", d);
+    text_wrapped_words("%s", trf("lesson.at_distance.none", {{"d", d}}).c_str());
   else
-    text_wrapped_words("At distance %d, the slider's (attnlab-cli sweep, %s): %s right. %s The text above is for distance 16.", d,
-                       e.sweep_budget.c_str(), figures.c_str(),
-                       learners == 0 ? "None of them learns it (90% or more right)." : ("Learn it (90% or more right): " + learned + ".").c_str());
+    text_wrapped_words("%s", trf("lesson.at_distance", {{"d", d}, {"budget", experiment_text(e, "budget")}, {"figures", figures},
+                                                         {"verdict", learners == 0 ? std::string(tr("lesson.at_distance.nobody"))
+                                                                                   : trf("lesson.at_distance.learners", {{"models", learned}})}}).c_str());
   const int n = L.setup.spec.n_ctx;
   if (!figures.empty() && n - d <= 8)
-    ImGui::TextDisabled("(At distance %d only the last %d of the %d positions have a target, the first token's among them: "
-                        "a recurrent model's fresh state keeps that one more easily.)", d, n - d, n);
+    ImGui::TextDisabled("%s", trf("lesson.at_distance.few_targets", {{"d", d}, {"targets", n - d}, {"n", n}}).c_str());
   ImGui::PopStyleColor();
   ImGui::PopTextWrapPos();
   remember_item(app, "learn_measured_at_distance");
@@ -693,9 +709,11 @@ std::string learn_measure_gradient(App& app) {
   // The held-out set the trainer measures on (Trainer::gradient_by_distance's), its first 64 sequences.
   const lrn::Batch held = lrn::held_out_batch(setup);
   const lrn::Batch batch = lrn::slice(held, 0, std::min(64, held.size));
-  const std::string base = std::string(model_label(setup.spec.model)) + ", distance " + std::to_string(setup.spec.distance);
+  // The curve's name, in the learner's language at the time it was measured.
   const auto keep = [&](bool trained, std::vector<double> mean) {
-    LearnState::DistanceCurve c{base + (trained ? ", step " + std::to_string(step) : ", untrained"), setup.spec.model, trained, std::move(mean)};
+    const std::string label = trained ? trf("lesson.curve.trained", {{"model", model_label(setup.spec.model)}, {"d", setup.spec.distance}, {"step", step}})
+                                      : trf("lesson.curve.untrained", {{"model", model_label(setup.spec.model)}, {"d", setup.spec.distance}});
+    LearnState::DistanceCurve c{label, setup.spec.model, trained, std::move(mean)};
     // One curve per model and state: a new measure of the same replaces the old.
     std::erase_if(L.grad_curves, [&](const LearnState::DistanceCurve& o) { return o.model == c.model && o.trained == trained; });
     L.grad_curves.push_back(std::move(c));

@@ -26,6 +26,17 @@ void item_width_for(const char* label, float share) {
   ImGui::SetNextItemWidth(std::max(avail / 3.0f, std::min(avail * share, avail - label_w)));
 }
 
+void combo_width_for(const char* label, float share, std::span<const char* const> values) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float label_w = ImGui::CalcTextSize(label, nullptr, true).x + st.ItemInnerSpacing.x + marker_width();
+  float widest = 0.0f;
+  for (const char* v : values) widest = std::max(widest, ImGui::CalcTextSize(v, nullptr, true).x);
+  const float needed = widest + 2.0f * st.FramePadding.x + ImGui::GetFrameHeight();  // the text and the arrow
+  const float fitted = std::max(avail / 3.0f, std::min(avail * share, avail - label_w));
+  ImGui::SetNextItemWidth(std::max(fitted, std::min(needed, avail - label_w)));
+}
+
 bool checkbox(const char* label, bool* v, bool marker) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float w = ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;

@@ -1,5 +1,6 @@
 // widgets.h — small pieces shared by panels.
 #pragma once
+#include <span>
 #include <string>
 
 #include "imgui.h"
@@ -13,6 +14,9 @@ void help_marker(const char* text);
 // The next widget's width: `share` of the line, less where its label (and the "(?)" after it) needs the
 // room, never under a third of the line.
 void item_width_for(const char* label, float share);
+// The next combo's width: item_width_for's, widened (while the line has room) to the widest of `values`
+// with the arrow, so that the current value is not cut inside the frame in a longer language.
+void combo_width_for(const char* label, float share, std::span<const char* const> values);
 // A checkbox whose label wraps beside the box when it is longer than the line ("###id" labels keep their id).
 // marker: a help_marker() follows it on the same line, so its room is kept too.
 bool checkbox(const char* label, bool* v, bool marker = false);

@@ -1,11 +1,12 @@
 // UI languages in Chromium (issue 21): the pseudo-language leaves no English on screen and cuts no
-// label at a phone's, a projector's (UI scale 2) and a large screen's size; CJK tokens draw as glyphs;
+// label at a phone's, a projector's (UI scale 2) and a large screen's size, in the lab and in Learn mode (its
+// windows, Inspect heads, the recurrence lesson); CJK tokens draw as glyphs;
 // the chosen language survives a shared link; a real click on the language menu switches it.
 //   ATTNLAB_SITE=build-web/site ATTNLAB_OUT=build/e2e node --test tests/e2e/i18n.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { labSuite, openLab, frames, settle, pixelStats, decodePng } from './lib.mjs';
+import { labSuite, openLab, frames, settle, pixelStats, decodePng, clickWidget } from './lib.mjs';
 
 const lab = labSuite();
 const layout = (page) => page.evaluate(() => window.attnlab.layout());
@@ -66,6 +67,85 @@ test('pseudo-language: no English left and nothing cut at 390x844, 1280x720 at U
   }
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+// Learn mode in the pseudo-language, where a class uses it: its three windows (one at a time under tabs on
+// a phone or at UI scale 2), the Inspect heads view of the trained model, and the recurrence lesson's six
+// views of a delayed-copy run. Runs are started through the page API (the same config the CLI reads); what
+// is looked at is only what is drawn: no English outside « », no window cut or unable to scroll.
+test('pseudo-language: Learn mode, Inspect heads and the recurrence lesson leave no English and cut nothing', async () => {
+  for (const [w, h, scale] of [[390, 844, 1], [1280, 720, 2], [1920, 1080, 1]]) {
+    const { page, problems } = await openLab(lab.browser, lab.server.url + '?lang=pseudo', { width: w, height: h });
+    if (scale !== 1) await page.evaluate((s) => window.attnlab.uiScale(s), scale);
+    const where = `${w}x${h} at UI scale ${scale}`;
+    const look = async (what) => {
+      await frames(page, 3);
+      await settle(page);
+      const l = await layout(page);
+      try {
+        checkLayout(l, w, h, `${where}, ${what}`);
+      } catch (e) {  // the picture of what was cut, to look at
+        await page.screenshot({ path: path.join(lab.OUT, `i18n-pseudo-cut-${w}x${h}-s${scale}.png`) });
+        throw e;
+      }
+      const text = await page.evaluate(() => window.attnlab.drawnText());
+      assert.ok(text.includes('«'), `${where}, ${what}: no pseudo-language text drawn`);
+      assert.deepEqual(englishLeft(text, []), [], `${where}, ${what}: English left on screen`);
+      return l;
+    };
+    const tabs = async (what) => {  // every Learn window: side by side, or each tab in turn
+      const l = await layout(page);
+      const names = Object.keys(l.widgets).filter((k) => k.startsWith('learn_tab_'));
+      if (!names.length) return look(what);
+      for (const tab of names) {
+        await clickWidget(page, tab);
+        await look(`${what}, ${tab}`);
+      }
+      return layout(page);
+    };
+    const done = () => page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 120000, polling: 200 });
+    await page.evaluate(() => window.attnlab.train({ task: 'previous_token', train: { steps: 60, eval_every: 20 } }));
+    await done();
+    await tabs('Learn mode after a run');
+    if ((await layout(page)).widgets.learn_tab_Attention) await clickWidget(page, 'learn_tab_Attention');
+    await clickWidget(page, 'learn_view_inspect');
+    await look('Inspect heads');
+    await clickWidget(page, 'inspect_each');
+    await look('Inspect heads, every head ablated');
+    await page.screenshot({ path: path.join(lab.OUT, `i18n-pseudo-inspect-${w}x${h}-s${scale}.png`) });
+    await clickWidget(page, 'learn_view_attention');
+    await page.evaluate(() => window.attnlab.train({ task: 'delayed_copy', model: 'rnn', distance: 4, train: { steps: 60, eval_every: 20 } }));
+    await done();
+    await tabs('the recurrence lesson');
+    if ((await layout(page)).widgets.learn_tab_Attention) await clickWidget(page, 'learn_tab_Attention');
+    for (const view of ['probe', 'gradient', 'sweep', 'compare', 'path', 'wall_time']) {
+      await clickWidget(page, `learn_view_${view}`);
+      await look(`the lesson's ${view} view`);
+    }
+    await page.screenshot({ path: path.join(lab.OUT, `i18n-pseudo-lesson-${w}x${h}-s${scale}.png`) });
+    assert.deepEqual(problems, [], where);
+    await page.close();
+  }
+});
+
+// Learn mode in Chinese and German as a teacher sees it, for looking at (the pseudo-language test above
+// checks the fit): screenshots at a phone's size, a projector's UI scale 2 and a large screen.
+test('Learn mode in zh and de: screenshots at 390x844, 1280x720 at UI scale 2 and 1920x1080', async () => {
+  for (const lang of ['zh', 'de'])
+    for (const [w, h, scale] of [[390, 844, 1], [1280, 720, 2], [1920, 1080, 1]]) {
+      const { page, problems } = await openLab(lab.browser, lab.server.url + `?lang=${lang}`, { width: w, height: h });
+      if (scale !== 1) await page.evaluate((s) => window.attnlab.uiScale(s), scale);
+      await until(page, (l) => window.attnlab.language() === l, lang, `the page in ${lang}`);
+      await page.evaluate(() => window.attnlab.train({ task: 'induction', train: { steps: 40, eval_every: 20 } }));
+      await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 120000, polling: 200 });
+      await frames(page, 3);
+      await settle(page);
+      const l = await layout(page);
+      checkLayout(l, w, h, `${lang} ${w}x${h} at UI scale ${scale}`);
+      await page.screenshot({ path: path.join(lab.OUT, `i18n-learn-${lang}-${w}x${h}-s${scale}.png`) });
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
 });
 
 test('CJK tokens draw as glyphs once the CJK font has loaded on demand, not as U+ code points', async () => {

@@ -1,0 +1,59 @@
+// learn_widgets.cpp — the drawing pieces Learn mode's windows and the Inspect view share (learn_widgets.h).
+#include "learn_widgets.h"
+
+#include "app.h"
+#include "colormap.h"
+#include "heatmap.h"
+#include "i18n.h"
+
+namespace attnlab {
+
+void remember_rect(App& app, const std::string& name, ImVec2 a, ImVec2 b) {
+  app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
+}
+
+// The lab's heatmap in its compact mode (no labels, no colour bar, no numbers), its cells filling `size`.
+Thumbnail thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range) {
+  HeatmapSpec s;
+  s.id = "##cells";
+  s.m = attn::MatView{w, n, m, m};
+  s.cmap = range > 0 ? Colormap::diverging : Colormap::sequential;
+  s.range = range > 0 ? range : 1.0f;
+  s.mask = mask;
+  s.compact = true;
+  s.fill = true;
+  const HeatmapEvent ev = draw_heatmap(s, size);
+  Thumbnail t;
+  t.min = ev.cells_min;
+  t.max = ImVec2(ev.cells_min.x + ev.cell_w * (float)m, ev.cells_min.y + ev.cell_h * (float)n);
+  if (ev.hovered) t.row = ev.row, t.col = ev.col;
+  return t;
+}
+
+void same_line_if_room(float width, float spacing) {
+  const float gap = spacing >= 0.0f ? spacing : ImGui::GetStyle().ItemSpacing.x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + gap + width <= right + 0.5f) ImGui::SameLine(0, gap);
+}
+
+void colour_scale(float width, float range, const char* note) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float h = ImGui::GetTextLineHeight() * 0.6f;
+  if (range > 0) ImGui::Text("%.2g", -range);
+  else ImGui::TextUnformatted(tr("learn.scale.weight_zero"));
+  same_line_if_room(width);
+  const ImVec2 b = ImGui::GetCursorScreenPos();
+  const int k = 32;
+  for (int i = 0; i < k; ++i)
+    dl->AddRectFilled(ImVec2(b.x + width * i / k, b.y + h * 0.4f), ImVec2(b.x + width * (i + 1) / k + 1, b.y + h * 1.4f),
+                      range > 0 ? colormap(Colormap::diverging, 2.0f * i / (k - 1) - 1.0f)
+                                : colormap(Colormap::sequential, (float)i / (k - 1)));
+  ImGui::Dummy(ImVec2(width, h));
+  same_line_if_room(ImGui::CalcTextSize("0.00   ").x + 4.0f * ImGui::GetFontSize());
+  ImGui::PushTextWrapPos(0.0f);  // the note wraps at the window's edge (a narrow window, a longer language)
+  if (note) ImGui::TextWrapped("%.2g   %s", range > 0 ? range : 1.0f, note);
+  else if (range > 0) ImGui::TextWrapped("%.2g   %s", range, tr("learn.scale.every_head"));
+  else ImGui::TextWrapped("1   %s", tr("learn.scale.every_thumbnail"));
+  ImGui::PopTextWrapPos();
+}
+}  // namespace attnlab
