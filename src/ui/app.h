@@ -65,7 +65,7 @@ struct Placement {
 // [SECTION] the side panels — one registration each (layout.cpp's table), read by frame() (which
 // places and draws them in the table's order), choose_layout (the slot a tab fills) and the tests.
 // Adding one: a Pane value (ui_state.h), its slot in Placement and in choose_layout's columns, its
-// entry, its draw function (panels.h, its own panel_*.cpp), its tab in panel_nav.cpp, and a test.
+// entry, its draw function (panels.h, its own panel_*.cpp) and a test; panel_nav.cpp's tabs read the table.
 struct PaneInfo {
   Pane pane;
   const char* label;          // its window's id and its tab's widget name ("tab_Input"): English, for scripts

@@ -13,33 +13,6 @@ namespace attnlab {
 
 namespace {
 
-const char* pane_label(Pane p) {
-  switch (p) {
-    case Pane::input: return "Input";
-    case Pane::controls: return "Controls";
-    case Pane::matrices: return "Matrices";
-    case Pane::inspector: return "Inspector";
-    case Pane::heads: return "All heads";
-    case Pane::lines: return "Lines";
-    case Pane::count: break;
-  }
-  return "?";
-}
-
-// What the tab says: the panel's window title in the current language.
-const char* pane_title(Pane p) {
-  switch (p) {
-    case Pane::input: return tr("window.input");
-    case Pane::controls: return tr("window.controls");
-    case Pane::matrices: return tr("window.matrices");
-    case Pane::inspector: return tr("window.inspector");
-    case Pane::heads: return tr("window.heads");
-    case Pane::lines: return tr("window.lines");
-    case Pane::count: break;
-  }
-  return "?";
-}
-
 // Buttons flow along the bar and wrap onto a second line when the next would not fit (a phone's
 // width): every one stays reachable, none off the edge.
 void next_button(bool& first, const char* label) {
@@ -53,15 +26,17 @@ void next_button(bool& first, const char* label) {
 }
 
 // One tab-like button; the current one is highlighted. Remembered as "tab_<label>" for tests.
-void tab(App& app, Pane p, Pane& current, bool& first) {
-  const bool on = p == current;
-  next_button(first, pane_title(p));
+// It says the panel's window title in the current language (the side-panel table, layout.cpp).
+void tab(App& app, const PaneInfo& pane, Pane& current, bool& first) {
+  const bool on = pane.pane == current;
+  const char* title = tr(pane.title);
+  next_button(first, title);
   if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-  ImGui::PushID(pane_label(p));
-  if (ImGui::Button(pane_title(p))) current = p;
+  ImGui::PushID(pane.label);
+  if (ImGui::Button(title)) current = pane.pane;
   ImGui::PopID();
   if (on) ImGui::PopStyleColor();
-  remember_item(app, (std::string("tab_") + pane_label(p)).c_str());
+  remember_item(app, (std::string("tab_") + pane.label).c_str());
 }
 
 }  // namespace
@@ -72,7 +47,10 @@ void draw_nav_bar(App& app) {
                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus);
   bool first = true;
   if (app.ui.layout == LayoutMode::tabs) {
-    for (Pane p : {Pane::matrices, Pane::input, Pane::controls, Pane::inspector, Pane::heads, Pane::lines}) tab(app, p, app.ui.pane, first);
+    // A tab per panel, the matrices first (a phone opens on them), then the side panels in the table's order.
+    tab(app, pane_info(Pane::matrices), app.ui.pane, first);
+    for (const PaneInfo& pane : panes())
+      if (pane.pane != Pane::matrices) tab(app, pane, app.ui.pane, first);
   } else {
     const char* side = app.ui.side_collapsed ? tr("nav.show_side") : tr("nav.hide_side");
     next_button(first, side);
@@ -82,7 +60,8 @@ void draw_nav_bar(App& app) {
     }
     remember_item(app, "side_panels");
     if (app.ui.layout == LayoutMode::sidebar && !app.ui.side_collapsed)
-      for (Pane p : {Pane::input, Pane::controls, Pane::inspector, Pane::heads, Pane::lines}) tab(app, p, app.ui.side_pane, first);
+      for (const PaneInfo& pane : panes())
+        if (pane.pane != Pane::matrices) tab(app, pane, app.ui.side_pane, first);
   }
   next_button(first, tr("nav.present"));
   if (ImGui::Button(tr_id("nav.present", "present"))) {
