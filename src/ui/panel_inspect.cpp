@@ -517,7 +517,10 @@ void draw_patching(App& app, InspectState& I) {
   const std::string at_format = trf("inspect.patch.at", {{"i", "%d"}});
   ImGui::SliderInt("##patch_at", &P.corrupt_at, 0, n_seq - 1, at_format.c_str(), ImGuiSliderFlags_AlwaysClamp);
   remember_item(app, "inspect_patch_at");
-  ImGui::SameLine();
+  // Beside the slider when it fits in the window (a longer language on a phone: the next line).
+  const float corrupt_w = ImGui::CalcTextSize(tr("inspect.patch.corrupt_one")).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + corrupt_w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine();
   if (ImGui::SmallButton(tr_id("inspect.patch.corrupt_one", "corrupt_one"))) corrupt_helper(I);
   remember_item(app, "inspect_patch_corrupt_one");
   // "Probe again" goes on the next line when it would pass the window's edge (a phone).
@@ -883,10 +886,13 @@ void draw_rollout(App& app, InspectState& I) {
   if (r.layers == 0) return;
   if (R.layer < 0 || R.layer >= r.layers) R.layer = r.layers - 1;
   for (int l = 0; l < r.layers; ++l) {
-    if (l) ImGui::SameLine();
+    const std::string up_to = trf("inspect.roll.up_to", {{"l", l}});
+    const float up_w = ImGui::CalcTextSize(up_to.c_str()).x + 2.0f * ImGui::GetStyle().FramePadding.x;  // wraps at the window's edge
+    if (l && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + up_w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+      ImGui::SameLine();
     const bool on = R.layer == l;
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::SmallButton((trf("inspect.roll.up_to", {{"l", l}}) + "###roll_l" + std::to_string(l)).c_str())) R.layer = l;
+    if (ImGui::SmallButton((up_to + "###roll_l" + std::to_string(l)).c_str())) R.layer = l;
     if (on) ImGui::PopStyleColor();
     remember_item(app, ("inspect_roll_l" + std::to_string(l)).c_str());
   }
