@@ -736,7 +736,9 @@ void draw_attribution(App& app, InspectState& I) {
     ImGui::TextDisabled("%s", tr("inspect.attr.tip.click"));
     ImGui::EndTooltip();
   }
-  ImGui::TextDisabled("%s", tr("inspect.attr.labels"));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr("inspect.attr.labels"));  // wraps at the window's edge (a longer language on a phone)
+  ImGui::PopStyleColor();
   if (A.selected >= 0) {
     ImGui::PushTextWrapPos(0.0f);
     text_wrapped_words("%s", parts_text(A.selected).c_str());
