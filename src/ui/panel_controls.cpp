@@ -168,11 +168,13 @@ void draw_controls_panel(App& app) {
       ImGui::PopStyleColor();
       remember_item(app, "model_origin");
     }
-    item_width_for(tr_id("controls.position", "position"), 0.55f);
     const std::string position_label = o.active && o.positional != attn::Positional::rope && c.positional == attn::Positional::none
                                            ? trf("controls.position.model", {{"positions", attn::to_string(o.positional)}})
                                            : std::string(tr_entry("positional", attn::to_string(c.positional), "label",
                                                                   attn::positional_kind(c.positional).label));
+    std::vector<const char*> positions{position_label.c_str()};  // the combo as wide as its widest value, where the line has room
+    for (const attn::PositionalKind& p : pe) positions.push_back(tr_id_entry("positional", p.name, p.label));
+    combo_width_for(tr_id("controls.position", "position"), 0.55f, positions);
     if (ImGui::BeginCombo(tr_id("controls.position", "position"), position_label.c_str())) {
       for (const attn::PositionalKind& p : pe) {
         if (ImGui::Selectable(tr_id_entry("positional", p.name, p.label), p.kind == c.positional)) c.positional = p.kind;
@@ -185,7 +187,7 @@ void draw_controls_panel(App& app) {
     help_marker(tr("controls.position.help"));
     const char* emb[] = {tr("controls.embedding.hashed"), tr("controls.embedding.table")};
     int emb_i = (int)c.embedding;
-    item_width_for(tr_id("controls.embedding", "embedding"), 0.55f);
+    combo_width_for(tr_id("controls.embedding", "embedding"), 0.55f, emb);
     if (ImGui::Combo(tr_id("controls.embedding", "embedding"), &emb_i, emb, 2)) c.embedding = (attn::Embedding)emb_i;
     remember_item(app, "embedding");
     help_marker(tr("controls.embedding.help"));

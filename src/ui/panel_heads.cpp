@@ -26,8 +26,18 @@ void draw_handmade_control(App& app) {
   const char* current = !chosen_kind ? base : tr_entry("handmade", chosen_kind->name, "label", chosen_kind->label);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(trf("heads.head_colon", {{"h", h}}).c_str());
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("(?)").x - 12.0f));
+  // The combo as wide as its widest value; on the next line when that does not fit beside "Head h:".
+  std::vector<std::string> hand_built;
+  for (const attn::HandmadeKind& k : attn::handmade_kinds())
+    hand_built.push_back(trf("heads.hand_built", {{"pattern", tr_entry("handmade", k.name, "label", k.label)}}));
+  std::vector<const char*> values{base, current};
+  for (const std::string& v : hand_built) values.push_back(v.c_str());
+  float widest = 0.0f;
+  for (const char* v : values) widest = std::max(widest, ImGui::CalcTextSize(v, nullptr, true).x);
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float needed = widest + 2.0f * st.FramePadding.x + ImGui::GetFrameHeight() + ImGui::CalcTextSize("(?)").x + 12.0f;
+  if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + needed <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+  combo_width_for("##handmade", 1.0f, values);
   if (ImGui::BeginCombo("##handmade", current)) {
     if (ImGui::Selectable(base, it == c.handmade.end()) && it != c.handmade.end()) c.handmade.erase(it);
     remember_item(app, "handmade:none");

@@ -64,7 +64,8 @@ struct InspectState {
     std::string clean_text, corrupt_text; // in the task's tokens (a cross-attention model: the source)
     int corrupt_at = 0;                   // the helper's position
     int position = -1;                    // the answer's position, −1: the last whose answers differ
-    std::string error;                    // why the pair typed last cannot be patched (the result is the last good one)
+    std::string error;                    // why the pair typed last cannot be patched (the result is the last good one); the API's English
+    std::string error_shown;              // the same on screen: the lab's own refusals translated, the engine's as they are
     bool have = false;
     lrn::Example clean, corrupt;          // the pair of the result
     lrn::PatchResult result;
@@ -410,22 +411,25 @@ void measure_patching(InspectState& I) {
   lrn::Example clean = I.probe_example, corrupt;
   clean.targets.clear();
   std::vector<int>& clean_seq = patched_sequence(s, clean);
-  if (std::string e = lrn::ids_from_labels(task, s.vocab, P.clean_text, "clean", clean_seq); !e.empty()) return void(P.error = e);
+  if (std::string e = lrn::ids_from_labels(task, s.vocab, P.clean_text, "clean", clean_seq); !e.empty()) return void(P.error = P.error_shown = e);
   const int limit = s.cross ? s.n_src : s.n_ctx;
-  if (clean_seq.empty()) return void(P.error = "clean: type the clean input, in the task's tokens");
+  if (clean_seq.empty())
+    return void((P.error = "clean: type the clean input, in the task's tokens", P.error_shown = tr("inspect.patch.error.clean_empty")));
   if ((int)clean_seq.size() > limit)
-    return void(P.error = "clean: " + std::to_string(clean_seq.size()) + " tokens, the model takes at most " + std::to_string(limit));
+    return void((P.error = "clean: " + std::to_string(clean_seq.size()) + " tokens, the model takes at most " + std::to_string(limit),
+                P.error_shown = trf("inspect.patch.error.clean_long", {{"n", (int)clean_seq.size()}, {"limit", limit}})));
   if (!s.cross && clean.source.size()) clean.source.clear();
   corrupt = clean;
   std::vector<int>& corrupt_seq = patched_sequence(s, corrupt);
-  if (std::string e = lrn::ids_from_labels(task, s.vocab, P.corrupt_text, "corrupt", corrupt_seq); !e.empty()) return void(P.error = e);
+  if (std::string e = lrn::ids_from_labels(task, s.vocab, P.corrupt_text, "corrupt", corrupt_seq); !e.empty()) return void(P.error = P.error_shown = e);
   if (corrupt_seq.size() != clean_seq.size())
-    return void(P.error = "corrupt: " + std::to_string(corrupt_seq.size()) + " tokens, the clean input has " + std::to_string(clean_seq.size()) +
-                          " (they must be as long)");
+    return void((P.error = "corrupt: " + std::to_string(corrupt_seq.size()) + " tokens, the clean input has " + std::to_string(clean_seq.size()) +
+                          " (they must be as long)",
+                P.error_shown = trf("inspect.patch.error.lengths", {{"n", (int)corrupt_seq.size()}, {"clean", (int)clean_seq.size()}})));
   if (P.position >= (int)clean.tokens.size()) P.position = -1;
   lrn::PatchResult r;
-  if (std::string e = lrn::patch(I.subject->model, clean, corrupt, P.position, r); !e.empty()) return void(P.error = e);
-  P.error.clear();
+  if (std::string e = lrn::patch(I.subject->model, clean, corrupt, P.position, r); !e.empty()) return void(P.error = P.error_shown = e);
+  P.error.clear(), P.error_shown.clear();
   P.have = true;
   P.clean = clean, P.corrupt = corrupt, P.result = r;
   P.heads.assign(r.heads_restored.begin(), r.heads_restored.end());
@@ -438,8 +442,8 @@ void corrupt_helper(InspectState& I) {
   const lrn::ModelSpec& s = I.subject->setup.spec;
   lrn::Example clean = I.probe_example, out;
   if (std::string e = lrn::ids_from_labels(*I.subject->task, s.vocab, P.clean_text, "clean", patched_sequence(s, clean)); !e.empty())
-    return void(P.error = e);
-  if (std::string e = lrn::corrupt_one_token(s, clean, P.corrupt_at, -1, out); !e.empty()) return void(P.error = e);
+    return void(P.error = P.error_shown = e);
+  if (std::string e = lrn::corrupt_one_token(s, clean, P.corrupt_at, -1, out); !e.empty()) return void(P.error = P.error_shown = e);
   P.corrupt_text = labels_of(*I.subject->task, patched_sequence(s, out));
   P.position = -1;
   P.dirty = true;
@@ -486,17 +490,12 @@ void draw_patching(App& app, InspectState& I) {
   const lrn::ModelSpec& s = I.subject->setup.spec;
   const lrn::Task& task = *I.subject->task;
   if (P.clean_text.empty() && P.corrupt_text.empty()) reset_patching(I, std::max(0, (int)patched_sequence(s, I.probe_example).size() / 4));
-  const char* seq_name = s.cross ? "source" : "input";
-  title("Activation patching: copy one piece of a clean run into a corrupted one");
+  title(tr("inspect.patch.title"));
   ImGui::SameLine();
-  help_marker("Two inputs that differ in one token: the clean one, and a corrupted one where the model's answer changes.\n"
-              "Run both, then run the corrupted one again with ONE piece copied over from the clean run: one head's\n"
-              "output, or the residual stream at one layer and position. If that one piece brings the clean answer\n"
-              "back, the information the answer needs flows through it.\n"
-              "Each cell is the share of the answer that comes back, measured on the logit difference\n"
-              "(clean answer's logit minus the corrupted answer's) at the answer's position:\n"
-              "0 (white) = as bad as the corrupted run, 1 (red) = as good as the clean run; blue = worse still.");
-  const float label_w = ImGui::CalcTextSize("corrupted ").x;
+  help_marker(tr("inspect.patch.help"));
+  const char* clean_label = tr("inspect.patch.clean");
+  const char* corrupt_label = tr("inspect.patch.corrupted");
+  const float label_w = std::max(ImGui::CalcTextSize(clean_label).x, ImGui::CalcTextSize(corrupt_label).x) + ImGui::CalcTextSize(" ").x;
   const auto field = [&](const char* label, const char* id, std::string& text, const char* widget) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(label);
@@ -507,61 +506,66 @@ void draw_patching(App& app, InspectState& I) {
     if (ImGui::IsItemHovered()) {
       std::string vocab;
       for (int t = 0; t < s.vocab && vocab.size() < 160; ++t) vocab += (t ? " " : "") + task.token_name(t);
-      ImGui::SetTooltip("The %s in the task's tokens, separated by spaces. The vocabulary: %s", seq_name, vocab.c_str());
+      ImGui::SetTooltip("%s", trf(s.cross ? Key("inspect.patch.field_tip.source") : Key("inspect.patch.field_tip.input"), {{"vocab", vocab}}).c_str());
     }
     return changed;
   };
-  if (field("clean", "##patch_clean", P.clean_text, "inspect_patch_clean")) P.dirty = true;
-  if (field("corrupted", "##patch_corrupt", P.corrupt_text, "inspect_patch_corrupt")) P.dirty = true;
+  if (field(clean_label, "##patch_clean", P.clean_text, "inspect_patch_clean")) P.dirty = true;
+  if (field(corrupt_label, "##patch_corrupt", P.corrupt_text, "inspect_patch_corrupt")) P.dirty = true;
   const int n_seq = std::max(1, (int)std::count(P.clean_text.begin(), P.clean_text.end(), ' ') + 1);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-  ImGui::SliderInt("##patch_at", &P.corrupt_at, 0, n_seq - 1, "token %d", ImGuiSliderFlags_AlwaysClamp);
+  const std::string at_format = trf("inspect.patch.at", {{"i", "%d"}});
+  ImGui::SliderInt("##patch_at", &P.corrupt_at, 0, n_seq - 1, at_format.c_str(), ImGuiSliderFlags_AlwaysClamp);
   remember_item(app, "inspect_patch_at");
-  ImGui::SameLine();
-  if (ImGui::SmallButton("Corrupt this token")) corrupt_helper(I);
+  // Beside the slider when it fits in the window (a longer language on a phone: the next line).
+  const float corrupt_w = ImGui::CalcTextSize(tr("inspect.patch.corrupt_one")).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + corrupt_w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+    ImGui::SameLine();
+  if (ImGui::SmallButton(tr_id("inspect.patch.corrupt_one", "corrupt_one"))) corrupt_helper(I);
   remember_item(app, "inspect_patch_corrupt_one");
   // "Probe again" goes on the next line when it would pass the window's edge (a phone).
-  const float again_w = ImGui::CalcTextSize("Probe again").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const float again_w = ImGui::CalcTextSize(tr("inspect.patch.reset")).x + 2.0f * ImGui::GetStyle().FramePadding.x;
   if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + again_w + ImGui::GetFontSize() * 2.0f <=
       ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
     ImGui::SameLine();
-  if (ImGui::SmallButton("Probe again")) reset_patching(I, P.corrupt_at);
+  if (ImGui::SmallButton(tr_id("inspect.patch.reset", "reset"))) reset_patching(I, P.corrupt_at);
   remember_item(app, "inspect_patch_reset");
   ImGui::SameLine();
-  help_marker("Corrupt this token: the corrupted input becomes the clean one with the chosen token replaced by a\n"
-              "token the input does not contain (so the model cannot find it anywhere else).\n"
-              "Probe again: both inputs become the probe's example again.");
+  help_marker(tr("inspect.patch.buttons.help"));
   if (P.dirty || P.measured != I.weights_version) measure_patching(I);
   if (!P.error.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(kError, "%s%s", P.error.c_str(), P.have ? "  (the heatmaps below are the last pair that worked)" : "");
+    ImGui::TextColored(kError, "%s%s%s", P.error_shown.c_str(), P.have ? "  " : "", P.have ? tr("inspect.patch.last_good") : "");
     ImGui::PopTextWrapPos();
     remember_item(app, "inspect_patch_message");
   }
   if (!P.have) return;
   const lrn::PatchResult& r = P.result;
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::Text("At position %d the clean run answers '%s' and the corrupted run '%s'; their logit difference is %.2f clean, %.2f corrupted.",
-              r.position, task.token_name(r.clean_answer).c_str(), task.token_name(r.corrupt_answer).c_str(), r.clean_logit_diff,
-              r.corrupt_logit_diff);
+  ImGui::TextUnformatted(trf("inspect.patch.summary", {{"pos", r.position},
+                                                       {"clean", task.token_name(r.clean_answer)},
+                                                       {"corrupt", task.token_name(r.corrupt_answer)},
+                                                       {"clean_diff", num(r.clean_logit_diff, 2)},
+                                                       {"corrupt_diff", num(r.corrupt_logit_diff, 2)}})
+                             .c_str());
   ImGui::PopTextWrapPos();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11.0f);
   int pos = P.position;
-  if (ImGui::SliderInt("##patch_position", &pos, -1, r.n - 1, pos < 0 ? "answer at: auto" : "answer at %d", ImGuiSliderFlags_AlwaysClamp)) {
+  const std::string answer_format = pos < 0 ? std::string(tr("inspect.patch.answer_auto")) : trf("inspect.patch.answer_at", {{"i", "%d"}});
+  if (ImGui::SliderInt("##patch_position", &pos, -1, r.n - 1, answer_format.c_str(), ImGuiSliderFlags_AlwaysClamp)) {
     P.position = pos;
     P.dirty = true;
   }
   remember_item(app, "inspect_patch_position");
   ImGui::SameLine();
-  help_marker("Which position's answer is measured. auto: the last position where the two runs answer differently.\n"
-              "A position where both runs give the same answer has nothing to restore: it is refused with the reason.");
+  help_marker(tr("inspect.patch.position.help"));
 
   // heads × layers, then positions × layers, side by side when there is room.
   std::vector<std::string> layer_rows, head_cols, stream_rows;
-  for (int l = 0; l < r.layers; ++l) layer_rows.push_back("layer " + std::to_string(l));
-  for (int h = 0; h < r.heads; ++h) head_cols.push_back("head " + std::to_string(h));
-  stream_rows.push_back("embedding");
-  for (int l = 0; l < r.layers; ++l) stream_rows.push_back("after layer " + std::to_string(l));
+  for (int l = 0; l < r.layers; ++l) layer_rows.push_back(trf("inspect.layer", {{"l", l}}));
+  for (int h = 0; h < r.heads; ++h) head_cols.push_back(trf("inspect.cell.head", {{"h", h}}));
+  stream_rows.push_back(tr("inspect.embedding"));
+  for (int l = 0; l < r.layers; ++l) stream_rows.push_back(trf("inspect.patch.after_layer", {{"l", l}}));
   std::vector<std::string> cols = names_of(task, P.corrupt.tokens);
   int changed_at = -1;
   const std::vector<int>&a = patched_sequence(s, P.clean), &b = patched_sequence(s, P.corrupt);
@@ -571,18 +575,20 @@ void draw_patching(App& app, InspectState& I) {
 
   const float w = ImGui::GetContentRegionAvail().x, fs = ImGui::GetFontSize();
   const bool beside = w > 60.0f * fs;
-  title("heads \xC3\x97 layers: one head's output copied");
+  title(tr("inspect.patch.heads.title"));
   const float heads_w = beside ? std::min(w * 0.3f, 22.0f * fs) : std::min(w, 24.0f * fs);
   ImGui::BeginGroup();
   const HeatmapEvent eh = signed_heatmap(app, "patch_heads", P.heads, r.layers, r.heads, layer_rows, head_cols, ImVec2(heads_w, 0), {});
   remember_rect(app, "inspect_patch_heads", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::EndGroup();
   if (eh.hovered && eh.row >= 0 && eh.col >= 0)
-    ImGui::SetTooltip("layer %d head %d: copying its output from the clean run restores %.0f%% of the answer\n(restored fraction %.3f)", eh.row,
-                      eh.col, 100.0 * r.heads_restored[(size_t)eh.row * r.heads + eh.col], r.heads_restored[(size_t)eh.row * r.heads + eh.col]);
+    ImGui::SetTooltip("%s", trf("inspect.patch.heads.tip", {{"l", eh.row}, {"h", eh.col},
+                                                             {"pct", num(100.0 * r.heads_restored[(size_t)eh.row * r.heads + eh.col], 0)},
+                                                             {"fraction", num(r.heads_restored[(size_t)eh.row * r.heads + eh.col], 3)}})
+                                .c_str());
   if (beside) ImGui::SameLine(0, 2.0f * fs);
   ImGui::BeginGroup();
-  title("positions \xC3\x97 layers: the residual stream at one position copied");
+  title(tr("inspect.patch.stream.title"));
   const HeatmapEvent er = signed_heatmap(app, "patch_stream", P.residual, r.layers + 1, r.n, stream_rows, cols,
                                            ImVec2(ImGui::GetContentRegionAvail().x, 0), {1.0f, true, changed_at});
   remember_rect(app, "inspect_patch_stream", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
@@ -590,13 +596,15 @@ void draw_patching(App& app, InspectState& I) {
                 ImVec2(er.cells_min.x + er.cell_w * (float)r.n, er.cells_min.y + er.cell_h * (float)(r.layers + 1)));
   ImGui::EndGroup();
   if (er.hovered && er.row >= 0 && er.col >= 0)
-    ImGui::SetTooltip("%s, position %d ('%s'): copying the stream there from the clean run restores %.0f%%\n(restored fraction %.3f)",
-                      stream_rows[(size_t)er.row].c_str(), er.col, task.token_name(P.corrupt.tokens[(size_t)er.col]).c_str(),
-                      100.0 * r.residual_restored[(size_t)er.row * r.n + er.col], r.residual_restored[(size_t)er.row * r.n + er.col]);
+    ImGui::SetTooltip("%s", trf("inspect.patch.stream.tip", {{"row", stream_rows[(size_t)er.row]}, {"pos", er.col},
+                                                              {"token", task.token_name(P.corrupt.tokens[(size_t)er.col])},
+                                                              {"pct", num(100.0 * r.residual_restored[(size_t)er.row * r.n + er.col], 0)},
+                                                              {"fraction", num(r.residual_restored[(size_t)er.row * r.n + er.col], 3)}})
+                                .c_str());
   ImGui::PushTextWrapPos(0.0f);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  if (changed_at >= 0) text_wrapped_words("Outlined: the corrupted token's column (%d). The answer is read at position %d.", changed_at, r.position);
-  else text_wrapped_words("The answer is read at position %d.", r.position);
+  if (changed_at >= 0) text_wrapped_words("%s", trf("inspect.patch.outlined", {{"col", changed_at}, {"pos", r.position}}).c_str());
+  else text_wrapped_words("%s", trf("inspect.patch.read_at", {{"pos", r.position}}).c_str());
   ImGui::PopStyleColor();
   ImGui::PopTextWrapPos();
 }
@@ -621,21 +629,16 @@ void draw_attribution(App& app, InspectState& I) {
   const lrn::ModelSpec& s = I.subject->setup.spec;
   const lrn::Task& task = *I.subject->task;
   if (A.measured != I.weights_version || !same_example(A.example, I.probe_example)) measure_attribution(I);
-  title("Direct logit attribution: who wrote the answer's logit");
+  title(tr("inspect.attr.title"));
   ImGui::SameLine();
-  help_marker("This model has no layer norm and no MLP, so the logit of a token at a position is exactly a sum of parts:\n"
-              "what the token and position embedding writes, plus what each head writes (its output through W_O, read\n"
-              "by the unembedding). Each bar is one position of the probe; each coloured piece one part. Pieces above\n"
-              "the line raise the logit, pieces below lower it; together they add up to the logit (the white tick).\n"
-              "A head with a tall piece at the positions that need it is the one that writes the answer. Hover a bar\n"
-              "for its numbers; click it to keep them written out below.");
+  help_marker(tr("inspect.attr.help"));
   // which logit: each position's prediction, or one token everywhere
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-  const std::string current = A.target < 0 ? std::string("logit of: the prediction") : "logit of: '" + task.token_name(A.target) + "'";
+  const std::string current = A.target < 0 ? std::string(tr("inspect.attr.of_prediction")) : trf("inspect.attr.of_token", {{"token", task.token_name(A.target)}});
   if (ImGui::BeginCombo("##attr_target", current.c_str())) {
-    if (ImGui::Selectable("the prediction at each position", A.target < 0)) A.target = -1, A.measured = ~0ull;
+    if (ImGui::Selectable(tr("inspect.attr.each_prediction"), A.target < 0)) A.target = -1, A.measured = ~0ull;
     for (int t = 0; t < s.vocab; ++t)
-      if (ImGui::Selectable(("'" + task.token_name(t) + "' at every position").c_str(), A.target == t)) A.target = t, A.measured = ~0ull;
+      if (ImGui::Selectable(trf("inspect.attr.token_everywhere", {{"token", task.token_name(t)}}).c_str(), A.target == t)) A.target = t, A.measured = ~0ull;
     ImGui::EndCombo();
   }
   remember_item(app, "inspect_attr_target");
@@ -652,7 +655,7 @@ void draw_attribution(App& app, InspectState& I) {
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + 2), ImVec2(p.x + sq, p.y + 2 + sq), part_color(k));
     ImGui::Dummy(ImVec2(sq, sq));
     ImGui::SameLine(0, 4.0f);
-    if (k == 0) ImGui::TextUnformatted("embedding");
+    if (k == 0) ImGui::TextUnformatted(tr("inspect.embedding"));
     else ImGui::Text("L%d h%d", (k - 1) / r.heads, (k - 1) % r.heads);
   }
   // the scale: the tallest stack above and below zero
@@ -713,8 +716,8 @@ void draw_attribution(App& app, InspectState& I) {
   dl->AddLine(ImVec2(a.x, zero_y), ImVec2(b.x, zero_y), IM_COL32(220, 220, 220, 160));
   const auto parts_text = [&](int i) {
     const auto& q = r.positions[(size_t)i];
-    std::string t = "position " + std::to_string(i) + " ('" + (i < (int)toks.size() ? task.token_name(toks[(size_t)i]) : "") + "'): logit of '" +
-                    task.token_name(q.target) + "' = " + fmt(q.logit, 3) + " = embedding " + fmt(q.embedding, 3);
+    std::string t = trf("inspect.attr.parts", {{"pos", i}, {"token", i < (int)toks.size() ? task.token_name(toks[(size_t)i]) : std::string()},
+                                               {"target", task.token_name(q.target)}, {"logit", fmt(q.logit, 3)}, {"embedding", fmt(q.embedding, 3)}});
     for (int k = 0; k < (int)q.heads.size(); ++k)
       t += std::string(q.heads[(size_t)k] < 0 ? " - " : " + ") + "L" + std::to_string(k / r.heads) + "h" + std::to_string(k % r.heads) + " " +
            fmt(std::fabs(q.heads[(size_t)k]), 3);
@@ -723,15 +726,19 @@ void draw_attribution(App& app, InspectState& I) {
   if (over >= 0) {
     ImGui::BeginTooltip();
     const auto& q = r.positions[(size_t)over];
-    ImGui::Text("position %d, input '%s': the logit of '%s' is %.3f", over, over < (int)toks.size() ? task.token_name(toks[(size_t)over]).c_str() : "",
-                task.token_name(q.target).c_str(), q.logit);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(part_color(0)), "embedding and positions  %+.3f", q.embedding);
+    ImGui::TextUnformatted(trf("inspect.attr.tip", {{"pos", over}, {"token", over < (int)toks.size() ? task.token_name(toks[(size_t)over]) : std::string()},
+                                                    {"target", task.token_name(q.target)}, {"logit", num(q.logit, 3)}})
+                               .c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(part_color(0)), "%s", trf("inspect.attr.tip.embedding", {{"value", signed_num(q.embedding, 3)}}).c_str());
     for (int k = 0; k < (int)q.heads.size(); ++k)
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(part_color(k + 1)), "layer %d head %d  %+.3f", k / r.heads, k % r.heads, q.heads[(size_t)k]);
-    ImGui::TextDisabled("(click to keep these numbers below)");
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(part_color(k + 1)), "%s",
+                         trf("inspect.attr.tip.head", {{"l", k / r.heads}, {"h", k % r.heads}, {"value", signed_num(q.heads[(size_t)k], 3)}}).c_str());
+    ImGui::TextDisabled("%s", tr("inspect.attr.tip.click"));
     ImGui::EndTooltip();
   }
-  ImGui::TextDisabled("grey labels: the input token; yellow: the token whose logit is split");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", tr("inspect.attr.labels"));  // wraps at the window's edge (a longer language on a phone)
+  ImGui::PopStyleColor();
   if (A.selected >= 0) {
     ImGui::PushTextWrapPos(0.0f);
     text_wrapped_words("%s", parts_text(A.selected).c_str());
@@ -771,16 +778,9 @@ void draw_circuits(App& app, InspectState& I) {
   InspectState::CircuitView& C = I.circuits;
   const lrn::ModelSpec& s = I.subject->setup.spec;
   const lrn::Task& task = *I.subject->task;
-  title("Circuits: a head's weights read as token-to-token tables");
+  title(tr("inspect.circ.title"));
   ImGui::SameLine();
-  help_marker("A head does two things: it chooses where to look (QK) and what to copy from there (OV). Both can be read\n"
-              "off its weights alone, for every pair of tokens, without running any input:\n"
-              "QK: row = the query's token, column = a key's token; red = that query likes to look at that key\n"
-              "(W_E W_Q W_K^T W_E^T, the score from the tokens alone, positions left out).\n"
-              "OV: row = the token looked at, column = an output token; red = looking at the row's token raises\n"
-              "that output's logit (W_E W_V W_O W_U). A copying head has a red diagonal in OV.\n"
-              "Positional QK (when positions are added to the input): the same for positions instead of tokens.\n"
-              "Later layers read what earlier heads wrote, not just the tokens: these tables are the direct path.");
+  help_marker(tr("inspect.circ.help"));
   for (int l = 0; l < s.layers; ++l)
     for (int h = 0; h < s.heads; ++h) {
       if (l || h) ImGui::SameLine();
@@ -795,7 +795,7 @@ void draw_circuits(App& app, InspectState& I) {
   const lrn::Circuits& r = C.result;
   if (r.pos_rows > 0) {
     ImGui::SameLine();
-    ImGui::Checkbox("positional QK", &C.positional);
+    ImGui::Checkbox(tr_id("inspect.circ.positional", "positional QK"), &C.positional);
     remember_item(app, "inspect_circ_positional");
   }
   std::vector<std::string> vocab;
@@ -809,40 +809,40 @@ void draw_circuits(App& app, InspectState& I) {
   const float tall = (ImGui::GetContentRegionAvail().y - table_h - 2.0f * line) / (beside ? 1.0f : 2.0f) - line;
   const float each_w = beside ? (w - fs) * 0.5f : w, each_h = std::max(14.0f * fs, tall);
   // One circuit as a titled heatmap; its tooltip says what the hovered number means.
-  const auto circuit = [&](const char* id, const char* title, const std::vector<float>& v, const char* widget, const char* meaning) {
+  const auto g4 = [](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", x);
+    return std::string(buf);
+  };
+  const auto circuit = [&](const char* id, const char* title, const std::vector<float>& v, const char* widget, Key meaning) {
     ImGui::BeginGroup();
-    ImGui::Text("%s of L%d h%d: %s", id, C.layer, C.head, title);
+    ImGui::TextUnformatted(trf("inspect.circ.map_title", {{"name", id}, {"l", C.layer}, {"h", C.head}, {"what", title}}).c_str());
     const HeatmapEvent ev = circuit_heatmap(app, id, v, r.vocab, r.vocab, vocab, vocab, ImVec2(each_w, each_h));
     remember_rect(app, widget, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     ImGui::EndGroup();
     if (ev.hovered && ev.row >= 0 && ev.col >= 0)
-      ImGui::SetTooltip(meaning, vocab[(size_t)ev.row].c_str(), vocab[(size_t)ev.col].c_str(), v[(size_t)ev.row * r.vocab + ev.col]);
+      ImGui::SetTooltip("%s", trf(meaning, {{"row", vocab[(size_t)ev.row]}, {"col", vocab[(size_t)ev.col]}, {"value", g4(v[(size_t)ev.row * r.vocab + ev.col])}}).c_str());
   };
-  circuit("QK", "query token (rows) \xE2\x86\x92 key token", C.qk, "inspect_circ_qk",
-          "query '%s', key '%s': %.4g\n(the score from the two tokens alone; larger = looked at more)");
+  circuit("QK", tr("inspect.circ.qk.what"), C.qk, "inspect_circ_qk", "inspect.circ.qk.tip");
   if (beside) ImGui::SameLine(0, fs);
-  circuit("OV", "token looked at (rows) \xE2\x86\x92 logit raised", C.ov, "inspect_circ_ov",
-          "looking at '%s' changes the logit of '%s' by %.4g (per unit of attention)");
+  circuit("OV", tr("inspect.circ.ov.what"), C.ov, "inspect_circ_ov", "inspect.circ.ov.tip");
   if (C.positional && r.pos_rows > 0) {
     std::vector<std::string> rows, cols;
     for (int i = 0; i < r.pos_rows; ++i) rows.push_back(std::to_string(i));
     for (int j = 0; j < r.pos_cols; ++j) cols.push_back(std::to_string(j));
-    ImGui::Text("positional QK of L%d h%d: query position (rows) \xE2\x86\x92 key position", C.layer, C.head);
+    ImGui::TextUnformatted(trf("inspect.circ.pqk.title", {{"l", C.layer}, {"h", C.head}}).c_str());
     const HeatmapEvent ep = circuit_heatmap(app, "pqk", C.pqk, r.pos_rows, r.pos_cols, rows, cols, ImVec2(std::min(w, 30.0f * fs), 0.0f));
     if (ep.hovered && ep.row >= 0 && ep.col >= 0)
-      ImGui::SetTooltip("query at %d, key at %d: %.4g", ep.row, ep.col, C.pqk[(size_t)ep.row * r.pos_cols + ep.col]);
+      ImGui::SetTooltip("%s", trf("inspect.circ.pqk.tip", {{"query", ep.row}, {"key", ep.col}, {"value", g4(C.pqk[(size_t)ep.row * r.pos_cols + ep.col])}}).c_str());
   }
   // the composition table: how much each head of layer l + 1 reads what each head of layer l wrote
-  if (k.layers < 2) return void(ImGui::TextDisabled("One layer: no head reads another's output, so there is no composition to score."));
-  title("Composition: how much a later head reads what an earlier head wrote");
+  if (k.layers < 2) return void(ImGui::TextDisabled("%s", tr("inspect.circ.one_layer")));
+  title(tr("inspect.circ.comp.title"));
   ImGui::SameLine();
-  help_marker("For each head of a layer (rows) and each head of the layer before it (columns): how strongly the later\n"
-              "head's queries (Q), keys (K) or values (V) read the directions the earlier head writes into, from 0 (not\n"
-              "at all) to 1 (all of it), from the weights alone (Elhage et al. 2021). An induction head shows a large K:\n"
-              "its keys read the previous-token head's output. Random heads of this size score about 1/sqrt(d_model).");
+  help_marker(tr("inspect.circ.comp.help"));
   for (int l = 0; l + 1 < k.layers; ++l) {
     if (!ImGui::BeginTable(("##comp" + std::to_string(l)).c_str(), 1 + k.heads, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) break;
-    ImGui::TableSetupColumn(("L" + std::to_string(l + 1) + " reads \xE2\x86\x93 / writes \xE2\x86\x92").c_str());
+    ImGui::TableSetupColumn(trf("inspect.circ.comp.corner", {{"l", l + 1}}).c_str());
     for (int h = 0; h < k.heads; ++h) ImGui::TableSetupColumn(("L" + std::to_string(l) + " h" + std::to_string(h)).c_str());
     ImGui::TableHeadersRow();
     for (int rd = 0; rd < k.heads; ++rd) {
@@ -880,24 +880,21 @@ void draw_rollout(App& app, InspectState& I) {
   InspectState::RolloutView& R = I.rollout;
   const lrn::Task& task = *I.subject->task;
   if (R.measured != I.weights_version || !same_example(R.example, I.probe_example)) measure_rollout(I);
-  title("Attention rollout: which input tokens reach each position, through every layer");
+  title(tr("inspect.roll.title"));
   ImGui::SameLine();
-  help_marker("One layer's attention says where each position looks in the layer below, not which input tokens it\n"
-              "ends up using: in layer 1, a position that looks at position 5 gets whatever layer 0 put there.\n"
-              "Rollout follows the attention down through the layers: it multiplies each layer's attention (the heads\n"
-              "averaged, plus a half for the residual stream that passes every layer unchanged) to estimate how much\n"
-              "of each input token reaches each position (Abnar & Zuidema 2020). Left: layer L's own attention.\n"
-              "Right: the rollout up to layer L. Rows are positions (queries), columns input tokens; each row sums to 1.\n"
-              "It is an estimate: it ignores what W_V and W_O do to the information on the way.");
+  help_marker(tr("inspect.roll.help"));
   if (!R.error.empty()) return void(ImGui::TextColored(kError, "%s", R.error.c_str()));
   const lrn::Rollout& r = R.result;
   if (r.layers == 0) return;
   if (R.layer < 0 || R.layer >= r.layers) R.layer = r.layers - 1;
   for (int l = 0; l < r.layers; ++l) {
-    if (l) ImGui::SameLine();
+    const std::string up_to = trf("inspect.roll.up_to", {{"l", l}});
+    const float up_w = ImGui::CalcTextSize(up_to.c_str()).x + 2.0f * ImGui::GetStyle().FramePadding.x;  // wraps at the window's edge
+    if (l && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + up_w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+      ImGui::SameLine();
     const bool on = R.layer == l;
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::SmallButton(("up to layer " + std::to_string(l)).c_str())) R.layer = l;
+    if (ImGui::SmallButton((up_to + "###roll_l" + std::to_string(l)).c_str())) R.layer = l;
     if (on) ImGui::PopStyleColor();
     remember_item(app, ("inspect_roll_l" + std::to_string(l)).c_str());
   }
@@ -925,11 +922,12 @@ void draw_rollout(App& app, InspectState& I) {
     remember_rect(app, widget, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     ImGui::EndGroup();
     if (ev.hovered && ev.row >= 0 && ev.col >= 0)
-      ImGui::SetTooltip("position %d ('%s') <- input %d ('%s'): %.3f", ev.row, labels[(size_t)ev.row].c_str(), ev.col, labels[(size_t)ev.col].c_str(),
-                        v[(size_t)ev.row * r.n + ev.col]);
+      ImGui::SetTooltip("%s", trf("inspect.roll.tip", {{"pos", ev.row}, {"token", labels[(size_t)ev.row]}, {"input", ev.col},
+                                                       {"input_token", labels[(size_t)ev.col]}, {"value", num(v[(size_t)ev.row * r.n + ev.col], 3)}})
+                                  .c_str());
   };
-  const std::string a_title = "layer " + std::to_string(R.layer) + ": attention, mean over heads";
-  const std::string r_title = "rollout up to layer " + std::to_string(R.layer);
+  const std::string a_title = trf("inspect.roll.attention_title", {{"l", R.layer}});
+  const std::string r_title = trf("inspect.roll.rollout_title", {{"l", R.layer}});
   map("roll_attention", R.attention, a_title.c_str(), "inspect_roll_attention");
   if (beside) ImGui::SameLine(0, fs);
   map("roll_rollout", R.rollout, r_title.c_str(), "inspect_roll_rollout");

@@ -113,6 +113,12 @@ test('pseudo-language: Learn mode, Inspect heads and the recurrence lesson leave
     await clickWidget(page, 'inspect_each');
     await look('Inspect heads, every head ablated');
     await page.screenshot({ path: path.join(lab.OUT, `i18n-pseudo-inspect-${w}x${h}-s${scale}.png`) });
+    for (const view of ['patching', 'attribution', 'circuits', 'rollout']) {  // Inspect heads' other four views
+      await clickWidget(page, `inspect_view_${view}`);
+      await look(`Inspect heads, the ${view} view`);
+      await page.screenshot({ path: path.join(lab.OUT, `i18n-pseudo-inspect-${view}-${w}x${h}-s${scale}.png`) });
+    }
+    await clickWidget(page, 'inspect_view_ablation');
     await clickWidget(page, 'learn_view_attention');
     await page.evaluate(() => window.attnlab.train({ task: 'delayed_copy', model: 'rnn', distance: 4, train: { steps: 60, eval_every: 20 } }));
     await done();
@@ -143,6 +149,17 @@ test('Learn mode in zh and de: screenshots at 390x844, 1280x720 at UI scale 2 an
       const l = await layout(page);
       checkLayout(l, w, h, `${lang} ${w}x${h} at UI scale ${scale}`);
       await page.screenshot({ path: path.join(lab.OUT, `i18n-learn-${lang}-${w}x${h}-s${scale}.png`) });
+      if (w === 390) {  // Inspect heads' five views on a phone, to look at
+        if (l.widgets.learn_tab_Attention) await clickWidget(page, 'learn_tab_Attention');
+        await clickWidget(page, 'learn_view_inspect');
+        for (const view of ['ablation', 'patching', 'attribution', 'circuits', 'rollout']) {
+          await clickWidget(page, `inspect_view_${view}`);
+          await frames(page, 3);
+          await settle(page);
+          checkLayout(await layout(page), w, h, `${lang} ${w}x${h}, Inspect heads' ${view} view`);
+          await page.screenshot({ path: path.join(lab.OUT, `i18n-inspect-${view}-${lang}-${w}x${h}.png`) });
+        }
+      }
       assert.deepEqual(problems, []);
       await page.close();
     }
