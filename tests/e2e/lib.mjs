@@ -164,8 +164,7 @@ export async function showView(page, view = 'weights', rows = 8) {
 
 // Clicks a named control (attnlab.layout().widgets.<name>) at its centre and draws the frames after it.
 export async function clickWidget(page, name) {
-  const w = (await page.evaluate(() => window.attnlab.layout().widgets))[name];
-  assert.ok(w, `widget ${name} is not drawn`);
+  const w = await widget(page, name);
   const vp = page.viewportSize();
   assert.ok(w.y + w.h / 2 < vp.height && w.x + w.w / 2 < vp.width, `widget ${name} is below or right of the screen: ${JSON.stringify(w)}`);
   await page.mouse.click(w.x + w.w / 2, w.y + w.h / 2, { delay: 80 });
@@ -214,9 +213,19 @@ export async function drain(page) {
   }
 }
 
-// A named control's rectangle (attnlab.layout().widgets.<name>); fails when it is not drawn.
+// A named control's rectangle (attnlab.layout().widgets.<name>) once it stands still; fails when it is
+// not drawn. After a resize, a switch of layout or a window that grew, a widget can move for a frame or
+// two after it is first drawn there (a window's size follows its last frame's content), and a click
+// where it was would land on something else: so frames are drawn until two in a row agree (8 at most).
 export async function widget(page, name) {
-  const w = (await page.evaluate(() => window.attnlab.layout().widgets))[name];
+  const read = () => page.evaluate((n) => window.attnlab.layout().widgets[n] || null, name);
+  let w = await read();
+  for (let i = 0; i < 8; i++) {
+    await page.evaluate(() => window.attnlab.redraw(1));
+    const again = await read();
+    if (JSON.stringify(again) === JSON.stringify(w)) break;
+    w = again;
+  }
   assert.ok(w, `the widget ${name} is drawn`);
   return w;
 }
