@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -28,44 +29,28 @@ namespace {
 
 constexpr const char* kDelayedCopy = "delayed_copy";
 
-// A model's kind as the engine names it (for keys) and as the learner reads it.
-const char* model_name(lrn::Arch a) {
-  switch (a) {
-    case lrn::Arch::attention: return "attention";
-    case lrn::Arch::rnn: return "RNN";
-    case lrn::Arch::lstm: return "LSTM";
-  }
-  return "?";
-}
+// How the lesson shows each kind of model: its name for keys, its label and help as the learner reads
+// them, and one colour, the same in every plot of the lesson. One entry per lrn::Arch, in its order.
+struct ModelLook {
+  lrn::Arch arch;
+  const char* name;
+  Key label, help;
+  ImU32 rgb;  // alpha left 0: model_color() sets it
+};
+constexpr ModelLook kModelLooks[] = {
+    {lrn::Arch::attention, "attention", "lesson.model.attention", "lesson.model.attention.tip", IM_COL32(110, 170, 255, 0)},
+    {lrn::Arch::rnn, "RNN", "lesson.model.rnn", "lesson.model.rnn.tip", IM_COL32(255, 150, 70, 0)},
+    {lrn::Arch::lstm, "LSTM", "lesson.model.lstm", "lesson.model.lstm.tip", IM_COL32(120, 215, 120, 0)},
+};
+static_assert(std::size(kModelLooks) == (size_t)lrn::Arch::lstm + 1 && kModelLooks[0].arch == lrn::Arch::attention &&
+                  kModelLooks[1].arch == lrn::Arch::rnn && kModelLooks[2].arch == lrn::Arch::lstm,
+              "one look per lrn::Arch, in its order");
+const ModelLook& look(lrn::Arch a) { return kModelLooks[(size_t)a]; }
 
-const char* model_label(lrn::Arch a) {
-  switch (a) {
-    case lrn::Arch::attention: return tr("lesson.model.attention");
-    case lrn::Arch::rnn: return tr("lesson.model.rnn");
-    case lrn::Arch::lstm: return tr("lesson.model.lstm");
-  }
-  return "?";
-}
-
-// One colour per kind of model, the same in every plot of the lesson.
-ImU32 model_color(lrn::Arch a, float alpha = 1.0f) {
-  const int A = (int)(alpha * 255.0f);
-  switch (a) {
-    case lrn::Arch::attention: return IM_COL32(110, 170, 255, A);
-    case lrn::Arch::rnn: return IM_COL32(255, 150, 70, A);
-    case lrn::Arch::lstm: return IM_COL32(120, 215, 120, A);
-  }
-  return IM_COL32(200, 200, 200, A);
-}
-
-const char* model_help(lrn::Arch a) {
-  switch (a) {
-    case lrn::Arch::attention: return tr("lesson.model.attention.tip");
-    case lrn::Arch::rnn: return tr("lesson.model.rnn.tip");
-    case lrn::Arch::lstm: return tr("lesson.model.lstm.tip");
-  }
-  return "";
-}
+const char* model_name(lrn::Arch a) { return look(a).name; }
+const char* model_label(lrn::Arch a) { return tr(look(a).label); }
+const char* model_help(lrn::Arch a) { return tr(look(a).help); }
+ImU32 model_color(lrn::Arch a, float alpha = 1.0f) { return look(a).rgb | ((ImU32)(alpha * 255.0f) << IM_COL32_A_SHIFT); }
 
 void wrapped(ImVec4 colour, const std::string& text) {
   ImGui::PushTextWrapPos(0.0f);
