@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { labSuite, openLab, frames, scrollWidgetIntoView } from './lib.mjs';
+import { labSuite, openLab, scrollWidgetIntoView, settle, widget } from './lib.mjs';
 
 const lab = labSuite();
 const CLI = process.env.ATTNLAB_CLI;
@@ -18,17 +18,6 @@ const status = (page) => page.evaluate(() => window.attnlab.trainStatus());
 // The settings as the next Train uses them: the run link's config.
 const settings = async (page) =>
   JSON.parse(Buffer.from((await page.evaluate(() => window.attnlab.trainUrl())).split('#train=')[1], 'base64url').toString('utf8'));
-async function settle(page, count = 3) {
-  for (let i = 0; i < count; i++) {
-    await page.mouse.move(6 + i, 6);
-    await frames(page, 1);
-  }
-}
-async function widget(page, name) {
-  const w = (await layout(page)).widgets[name];
-  assert.ok(w, `widget ${name} is not drawn`);
-  return w;
-}
 async function clickWidget(page, name) {
   const w = await widget(page, name);
   await page.mouse.click(w.x + w.w / 2, w.y + w.h / 2, { delay: 80 });
