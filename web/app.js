@@ -755,7 +755,7 @@
     const failed = (why) => { if (status !== 2) { status = 2; link.failure = why; wake(); } };
     const link = {
       failure: '',
-      weights: [null, null],  // [live, replayed]: {data: Float32Array, step, version}
+      weights: [null, null],  // [live, replayed]: {data: Float32Array, step, run, version}
       status: () => status,    // 3 not started, 0 starting, 1 ready, 2 stopped
       // Starts the worker (Learn mode's session does, when it is first made); commands posted before
       // the module is ready wait in the worker.
@@ -772,7 +772,7 @@
           const d = e.data;
           if (d.ready) status = 1;
           if (d.state) states.push(new Uint8Array(d.state));
-          if (d.weights) { link.weights[d.replayed ? 1 : 0] = { data: d.weights, step: d.step, version: ++version }; asked = false; }
+          if (d.weights) { link.weights[d.replayed ? 1 : 0] = { data: d.weights, step: d.step, run: d.run, version: ++version }; asked = false; }
           if (d.failed) failed(d.failed);
           wake();
         };

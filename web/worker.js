@@ -1,7 +1,7 @@
 // Learn mode's training on a thread of its own (docs/web-api.md, "Training off the page's thread"):
 // loads the engine-only module and runs the session there. Messages in: {command: ArrayBuffer},
 // {taken: true} (the page applied the last state), {weights: true} (send the weights now). Messages
-// out: {ready: true}, {state: ArrayBuffer}, {weights: Float32Array, step, replayed}, {failed: text}.
+// out: {ready: true}, {state: ArrayBuffer}, {weights: Float32Array, step, run, replayed}, {failed: text}.
 // It trains in slices of kSliceMs and yields between them so that commands arrive; while the page has
 // not taken a state message it sends no other (the next one carries everything since).
 'use strict';
@@ -23,13 +23,13 @@ function command(buffer) {
 // The weights go to the page when they can be needed and have changed: a run paused, over or replayed
 // (and on request), never on every step.
 function sendWeights() {
-  const sp = M._malloc(8);
+  const sp = M._malloc(12);
   for (const replayed of [0, 1]) {
-    const p = M._worker_weights(replayed, sp, sp + 4);
-    const count = M.HEAP32[sp >> 2], step = M.HEAP32[(sp + 4) >> 2];
+    const p = M._worker_weights(replayed, sp, sp + 4, sp + 8);
+    const count = M.HEAP32[sp >> 2], step = M.HEAP32[(sp + 4) >> 2], run = M.HEAP32[(sp + 8) >> 2];
     if (!count) continue;
     const weights = new Float32Array(M.HEAPF32.buffer, p, count).slice();
-    postMessage({ weights, step, replayed: !!replayed }, [weights.buffer]);
+    postMessage({ weights, step, run, replayed: !!replayed }, [weights.buffer]);
   }
   M._free(sp);
 }

@@ -38,14 +38,16 @@ EM_JS(int, js_worker_next_state, (uint8_t** out), {
 EM_JS(void, js_worker_taken, (), { window.attnlabWorker.taken(); });
 EM_JS(void, js_worker_want_weights, (), { window.attnlabWorker.wantWeights(); });
 // The newest weights the worker sent (replayed 0: live, 1: a replayed snapshot), if they are newer
-// than `version`: their count, step and version, the floats in *out (freed by the caller); else -1.
-EM_JS(int, js_worker_weights, (int replayed, int version, float** out, int* step, int* newer), {
+// than `version`: their count, step, run number and version, the floats in *out (freed by the
+// caller); else -1.
+EM_JS(int, js_worker_weights, (int replayed, int version, float** out, int* step, int* run, int* newer), {
   const w = window.attnlabWorker.weights[replayed];
   if (!w || w.version <= version) return -1;
   const p = _malloc(Math.max(4, w.data.length * 4));
   HEAPF32.set(w.data, p >> 2);
   HEAPU32[out >> 2] = p;
   HEAP32[step >> 2] = w.step;
+  HEAP32[run >> 2] = w.run;
   HEAP32[newer >> 2] = w.version;
   return w.data.length;
 });
@@ -56,7 +58,17 @@ class WorkerLink final : public attn::SessionLink {
 
   std::string send(const lrn::Command& c) override {
     if (local_) return local_->send(c);
+    const uint64_t run_before = copy_.shown().versions.run;
     if (std::string e = copy_.send(c); !e.empty()) return e;
+    // A model file opened is the run's model at once, before the worker has it: its weights are here.
+    // Any command that begins another run forgets it.
+    if (const auto* open = std::get_if<lrn::cmd::OpenModel>(&c)) {
+      opened_ = std::make_unique<lrn::cmd::OpenModel>(*open);
+      opened_number_ = copy_.exact().commands + copy_.in_flight();  // the worker has it once it counts this many
+      replica_stale_ = true;
+    } else if (copy_.shown().versions.run != run_before) {
+      opened_.reset();
+    }
     // The run's commands, to replay should the worker stop: from the last one that starts a run afresh.
     if (std::holds_alternative<lrn::cmd::Start>(c) || std::holds_alternative<lrn::cmd::OpenModel>(c)) log_.clear();
     if (log_.size() < kMaxLog) log_.push_back(c);
@@ -79,10 +91,10 @@ class WorkerLink final : public attn::SessionLink {
     }
     for (int r = 0; r < 2; ++r) {
       float* data = nullptr;
-      int step = 0, version = 0;
-      const int count = js_worker_weights(r, weights_[r].version, &data, &step, &version);
+      int step = 0, run = 0, version = 0;
+      const int count = js_worker_weights(r, weights_[r].version, &data, &step, &run, &version);
       if (count < 0) continue;
-      weights_[r] = {std::vector<float>(data, data + count), step, version};
+      weights_[r] = {std::vector<float>(data, data + count), step, run, version};
       std::free(data);
       replica_stale_ = true;
     }
@@ -113,10 +125,9 @@ class WorkerLink final : public attn::SessionLink {
   }
   bool shown_weights(std::vector<float>& out) override {
     if (local_) return local_->shown_weights(out);
-    const int r = copy_.exact().replay >= 0 ? 1 : 0;
-    const lrn::Session* s = replica(r);  // asks for newer weights when these are behind
+    const lrn::Session* s = replica(copy_.exact().replay >= 0 ? 1 : 0);  // asks for newer weights when these are behind
     if (!s) return false;
-    out = weights_[r].data;
+    out = replica_of_ == kOpened ? opened_->params : weights_[replica_of_].data;
     return true;
   }
   bool threaded() const override { return !local_; }
@@ -125,28 +136,41 @@ class WorkerLink final : public attn::SessionLink {
  private:
   static constexpr size_t kMaxLog = 4096;  // commands kept to replay (a run rarely has a hundred)
 
-  // A session here holding the weights the worker sent (live or replayed), on the mirror's probe:
-  // what read() and lab_layer() see. Asks for newer weights when the mirror's step has moved on.
+  // A session here holding the weights the worker sent for its current run (live or replayed), on the
+  // mirror's probe: what read() and lab_layer() see. Asks for newer weights when the mirror's step has
+  // moved on. A model file just opened stands in until the worker's weights of that run arrive.
   const lrn::Session* replica(int r) {
     const lrn::SessionState& exact = copy_.exact();  // the weights are of the state the worker sent
     const Weights& w = weights_[r];
+    const bool ours = w.version != 0 && exact.started && (uint64_t)w.run == (exact.versions.run & 0x7fffffff) &&
+                      !(opened_ && exact.commands < opened_number_);  // not the run the opened model replaces
     const int want = r ? exact.replay_step() : exact.step;
-    if (w.version == 0 || w.step != want) js_worker_want_weights();
-    if (w.version == 0 || !exact.started) return nullptr;
-    if (replica_stale_ || replica_of_ != r || replica_version_ != w.version) {
-      std::vector<lrn::EvalPoint> before;
-      for (const lrn::EvalPoint& p : exact.history)
-        if (p.step < w.step) before.push_back(p);
+    if (!ours || w.step != want) js_worker_want_weights();
+    const int from = ours ? r : opened_ && r == 0 ? kOpened : -1;
+    if (from < 0) return nullptr;
+    if (replica_stale_ || replica_of_ != from || (from != kOpened && replica_version_ != w.version)) {
       replica_ = std::make_unique<lrn::Session>();
-      if (!replica_->apply(lrn::cmd::OpenModel{exact.run_setup, exact.tag, w.data, w.step, std::move(before)}).empty()) {
+      std::string refused;
+      if (from == kOpened) {
+        refused = replica_->apply(*opened_);
+      } else {
+        std::vector<lrn::EvalPoint> before;
+        for (const lrn::EvalPoint& p : exact.history)
+          if (p.step < w.step) before.push_back(p);
+        refused = replica_->apply(lrn::cmd::OpenModel{exact.run_setup, exact.tag, w.data, w.step, std::move(before)});
+      }
+      if (!refused.empty()) {
         replica_.reset();
+        replica_of_ = -1;
         return nullptr;
       }
-      replica_of_ = r, replica_version_ = w.version, replica_stale_ = false;
+      replica_of_ = from, replica_version_ = w.version, replica_stale_ = false;
     }
-    // The probe the worker's session has now (typed, or the held-out example again).
-    if (replica_->state().probe_text != exact.probe_text || replica_->state().typed_probe != exact.typed_probe)
-      replica_->apply(lrn::cmd::SetProbe{exact.typed_probe ? exact.probe_text : std::string()});
+    // The probe the worker's session has now (typed, or the held-out example again); for an opened
+    // model the worker may not have yet, the probe as the page foresees it.
+    const lrn::SessionState& p = from == kOpened ? copy_.shown() : exact;
+    if (replica_->state().probe_text != p.probe_text || replica_->state().typed_probe != p.typed_probe)
+      replica_->apply(lrn::cmd::SetProbe{p.typed_probe ? p.probe_text : std::string()});
     return replica_.get();
   }
 
@@ -168,8 +192,11 @@ class WorkerLink final : public attn::SessionLink {
   std::vector<lrn::Command> log_;
   struct Weights {
     std::vector<float> data;
-    int step = 0, version = 0;
+    int step = 0, run = 0, version = 0;  // run: the worker's SessionState::versions.run when sent
   } weights_[2];
+  static constexpr int kOpened = 2;  // replica_of_: the replica holds opened_
+  std::unique_ptr<lrn::cmd::OpenModel> opened_;  // the model file opened last, while it is the run
+  uint64_t opened_number_ = 0;                   // its command's number (SessionState::commands)
   std::unique_ptr<lrn::Session> replica_;
   int replica_of_ = -1, replica_version_ = 0;
   bool replica_stale_ = true;

@@ -43,9 +43,11 @@ EMSCRIPTEN_KEEPALIVE const uint8_t* worker_state(int* size) {
 }
 
 // The weights the views show: the replayed snapshot's while replaying (`replayed` = 1), else the live
-// ones, with the step they belong to. Valid until the next call.
-EMSCRIPTEN_KEEPALIVE const float* worker_weights(int replayed, int* count, int* step) {
+// ones, with the step they belong to and the run's number (SessionState::versions.run, low 31 bits), so
+// the page never takes a run's weights for the next one's. Valid until the next call.
+EMSCRIPTEN_KEEPALIVE const float* worker_weights(int replayed, int* count, int* step, int* run) {
   const attn::learn::SessionState& s = g_session.state();
+  *run = (int)(s.versions.run & 0x7fffffff);
   if (!s.started) {
     *count = 0, *step = 0;
     return nullptr;

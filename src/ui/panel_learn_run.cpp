@@ -34,7 +34,9 @@ void draw_file_buttons(App& app, LearnState& L) {
     ImGui::BeginDisabled(!L.run().started);
     if (ImGui::SmallButton(label)) {
       const std::string name = "attnlab-" + L.run().run_setup.task + "-step" + std::to_string(L.run().step) + ".json";
-      app.download(name, "application/json", learn_model_json(app));
+      // With training in a worker the weights may not have crossed yet: say so rather than save nothing.
+      if (const std::string json = learn_model_json(app); json.empty()) notify(app, tr("notice.weights_coming"));
+      else app.download(name, "application/json", json);
     }
     ImGui::EndDisabled();
     remember_item(app, "learn_download");

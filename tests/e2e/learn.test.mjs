@@ -182,6 +182,17 @@ test('a trained model downloads, opens again through the file picker and in attn
   }
   // The run's link, before this page goes.
   const link = await page.evaluate(() => window.attnlab.trainUrl());
+  // Another model file of the same shape and step opened over this run is the model at once: not the
+  // trained run's weights, which the page already holds (with training in a worker, the opened weights
+  // reach the worker and come back only later).
+  const other = JSON.parse(JSON.stringify(model));
+  const flip = (o) => { for (const k of Object.keys(o)) { if (typeof o[k] === 'number') { o[k] = -o[k] - 0.25; return true; } if (o[k] && typeof o[k] === 'object' && flip(o[k])) return true; } return false; };
+  assert.ok(flip(other.weights), 'a weight to change');
+  const now = await page.evaluate((m) => { window.attnlab.openModel(m); return window.attnlab.model(); }, other);
+  assert.ok(now, 'the opened model is there at once');
+  assert.deepEqual(now.weights, other.weights);
+  await settle(page);
+  assert.deepEqual((await page.evaluate(() => window.attnlab.model())).weights, other.weights, 'and stays once the worker has it');
   assert.match(link, /#train=[A-Za-z0-9_-]+$/);
   assert.deepEqual(problems, []);
   await page.close();
