@@ -61,22 +61,34 @@ void hide_custom(const MaskTerm& t, int i, uint8_t* row, int m) {
   for (int j = 0; j < m; ++j) row[j] &= t.cells[(size_t)i * m + j] ? 1 : 0;
 }
 
+constexpr MaskParam kNoParam{};
+constexpr MaskParam kWindowParam{.payload = MaskPayload::integer, .lo = 1, .hi = Limits::max_tokens,
+                                 .integer = &MaskTerm::window, .flag = "causal", .flag_field = &MaskTerm::window_causal};
+constexpr MaskParam kPaddingParam{.payload = MaskPayload::index_list, .lo = 0, .hi = Limits::max_tokens - 1,
+                                  .max_items = Limits::max_padding_keys};
+constexpr MaskParam kCustomParam{.payload = MaskPayload::matrix01, .max_items = Limits::max_tokens};
+
 constexpr MaskKind kKinds[] = {
-    {Kind::none, "none", true, nullptr, "Allows every key.", [](int, int) { return make_plain(Kind::none); }, fits,
+    {Kind::none, "none", kNoParam, nullptr, "Allows every key.", [](int, int) { return make_plain(Kind::none); }, fits,
      hide_none},
-    {Kind::causal, "causal", true, "causal", "Each token sees only itself and earlier tokens, as in a text generator.",
+    {Kind::causal, "causal", kNoParam, "causal", "Each token sees only itself and earlier tokens, as in a text generator.",
      [](int, int) { return make_plain(Kind::causal); }, fits, hide_causal},
-    {Kind::window, "window", false, "sliding window",
+    {Kind::window, "window", kWindowParam, "sliding window",
      "Each token sees only neighbours closer than the window width (with \"causal\": only the ones before it).",
      make_window, check_window, hide_window},
-    {Kind::padding, "padding", false, "padding",
+    {Kind::padding, "padding", kPaddingParam, "padding",
      "Hide chosen keys from every query, as batches hide the padding after short sentences.",
      [](int, int) { return make_plain(Kind::padding); }, check_padding, hide_padding},
-    {Kind::custom, "custom", false, "custom (click cells)",
+    {Kind::custom, "custom", kCustomParam, "custom (click cells)",
      "Click any cell of the Weights or Masked scores view to allow or hide that single query-key pair.", make_custom,
      check_custom, hide_custom},
 };
 static_assert(std::size(kKinds) == (size_t)Kind::count, "one entry per MaskTerm::Kind");
+static_assert([] {
+  for (size_t i = 0; i < std::size(kKinds); ++i)
+    if (kKinds[i].kind != (Kind)i) return false;
+  return true;
+}(), "entries in MaskTerm::Kind order");
 
 }  // namespace
 

@@ -16,14 +16,32 @@
 
 namespace attn {
 
-// [SECTION] mask kinds — the one registration of each kind of mask term. The config parser reads
-// the names, the engine the check and hide functions, the lab its checkbox label, help and the term
-// a tick adds, the tests every entry. Adding a kind: a MaskTerm::Kind value (config.h), an entry in
-// mask.cpp with its functions, its JSON payload (config_json.cpp, one switch) and a test.
+// [SECTION] mask kinds — the one registration of each kind of mask term. The config parser and
+// writer read the name and the parameter's shape, the engine the check and hide functions, the lab its
+// checkbox label, help and the term a tick adds, the tests every entry. Adding a kind: a MaskTerm::Kind
+// value (config.h, with a field for its parameter), an entry in mask.cpp with its functions, a test and
+// docs/cli.md; io/config_json.cpp reads and writes it from the entry's MaskParam.
+
+// How a kind's parameter is spelt in a config: the bare name, or an object {name: payload}.
+enum class MaskPayload {
+  none,        // the bare string "causal": no parameters
+  integer,     // {name: n}, lo ≤ n ≤ hi, into MaskTerm::*integer
+  index_list,  // {name: [k, …]}: at most max_items indices, each lo ≤ k ≤ hi, into MaskTerm::keys
+  matrix01,    // {name: [[0|1, …], …]}: at most max_items rows of 0s and 1s, into MaskTerm::rows, cols, cells
+};
+struct MaskParam {
+  MaskPayload payload = MaskPayload::none;
+  int lo = 0, hi = 0;                  // integer: its range; index_list: each index's range
+  int max_items = 0;                   // index_list: how many indices; matrix01: how many rows
+  int MaskTerm::*integer = nullptr;    // integer: where it is kept
+  const char* flag = nullptr;          // a boolean key beside the payload ({"window": 3, "causal": false})
+  bool MaskTerm::*flag_field = nullptr;
+};
+
 struct MaskKind {
   MaskTerm::Kind kind;
   const char* name;   // in the config: the string ("causal") or the object's key ({"window": 3})
-  bool bare;          // written as the bare string `name` (no parameters)
+  MaskParam param;    // how its parameters are written in the config
   const char* label;  // the lab's checkbox (nullptr: not offered there)
   const char* help;   // one plain sentence: the lab's "(?)" and docs/cli.md
   // The term the lab adds when the box is ticked, for n queries and m keys.
@@ -32,6 +50,7 @@ struct MaskKind {
   std::string (*check)(const MaskTerm& t, int n, int m);
   // Clears, in row i (m keys), every key the term hides from query i.
   void (*hide)(const MaskTerm& t, int i, uint8_t* row, int m);
+  bool bare() const { return param.payload == MaskPayload::none; }  // written as the bare string `name`
 };
 std::span<const MaskKind> mask_kinds();
 const MaskKind& mask_kind(MaskTerm::Kind kind);

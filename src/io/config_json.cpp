@@ -32,61 +32,74 @@ struct Reader : JsonReader {
     return true;
   }
 
-  // One mask term: a bare kind name ("causal") or an object {name: payload} (mask.cpp registers the kinds).
+  // One mask term: a bare kind name ("causal") or an object {name: payload, flag: bool}, read as the
+  // kind's entry in mask.cpp says.
   bool mask_term(const json& v, const std::string& field, MaskTerm& t) {
     t = MaskTerm{};
-    std::string bare, objects;
-    for (const MaskKind& k : mask_kinds())
-      (k.bare ? bare : objects) += std::string(k.bare ? (bare.empty() ? "\"" : ", \"") : (objects.empty() ? "" : "|")) +
-                                   k.name + (k.bare ? "\"" : "");
+    std::string bare, objects, flags;
+    for (const MaskKind& k : mask_kinds()) {
+      if (k.bare()) bare += (bare.empty() ? "\"" : ", \"") + std::string(k.name) + "\"";
+      else objects += (objects.empty() ? "" : "|") + std::string(k.name);
+      if (k.param.flag) flags += (flags.empty() ? "" : ", ") + std::string(k.param.flag);
+    }
     if (v.is_string()) {
       const std::string s = v.get<std::string>();
       const MaskKind* k = find_mask_kind(s);
-      if (!k || !k->bare) return fail(field, "expected " + bare + " or an object {" + objects + "}, got \"" + printable(s) + "\"");
+      if (!k || !k->bare()) return fail(field, "expected " + bare + " or an object {" + objects + "}, got \"" + printable(s) + "\"");
       t.kind = k->kind;
       return true;
     }
     if (!v.is_object()) return fail(field, "expected a string or an object");
-    bool causal_given = false;
+    std::vector<std::pair<std::string, bool>> flags_given;  // checked once the kind is known
     for (auto it = v.begin(); it != v.end(); ++it) {
       const std::string& key = it.key();
       const MaskKind* k = find_mask_kind(key);
-      if (k && !k->bare) {
+      if (k && !k->bare()) {
         if (t.kind != MaskTerm::Kind::none)
           return fail(field, std::string("one kind per term, got both ") + to_string(t.kind) + " and " + k->name);
         t.kind = k->kind;
-        if (!mask_payload(*it, field + "." + key, t)) return false;
-      } else if (key == "causal") {
-        if (!it->is_boolean()) return fail(field + ".causal", "expected true or false");
-        t.window_causal = it->get<bool>();
-        causal_given = true;
+        if (!mask_payload(*it, field + "." + key, k->param, t)) return false;
+      } else if (std::any_of(mask_kinds().begin(), mask_kinds().end(),
+                             [&](const MaskKind& o) { return o.param.flag && key == o.param.flag; })) {
+        if (!it->is_boolean()) return fail(field + "." + key, "expected true or false");
+        flags_given.emplace_back(key, it->get<bool>());
       } else {
-        return fail(field + "." + printable(key), "unknown key (expected " + objects + " or causal)");
+        return fail(field + "." + printable(key), "unknown key (expected " + objects + " or " + flags + ")");
       }
     }
     if (t.kind == MaskTerm::Kind::none) return fail(field, "expected one of " + objects);
-    if (causal_given && t.kind != MaskTerm::Kind::window) return fail(field + ".causal", "only a window term takes causal");
+    const MaskParam& p = mask_kind(t.kind).param;
+    for (const auto& [flag, on] : flags_given) {
+      if (!p.flag || flag != p.flag) {
+        std::string takers;  // the kinds that take this flag
+        for (const MaskKind& o : mask_kinds())
+          if (o.param.flag && flag == o.param.flag) takers += (takers.empty() ? "" : " or ") + std::string(o.name);
+        return fail(field + "." + flag, "only a " + takers + " term takes " + flag);
+      }
+      t.*p.flag_field = on;
+    }
     return true;
   }
 
-  // The parameters of a term given as {name: payload}; one case per kind that has a payload.
-  bool mask_payload(const json& v, const std::string& f, MaskTerm& t) {
-    switch (t.kind) {
-      case MaskTerm::Kind::window: return integer(v, f, 1, Limits::max_tokens, t.window);
-      case MaskTerm::Kind::padding:
+  // The payload of a term given as {name: payload}; one case per shape of parameter (mask.h).
+  bool mask_payload(const json& v, const std::string& f, const MaskParam& p, MaskTerm& t) {
+    switch (p.payload) {
+      case MaskPayload::none: return true;
+      case MaskPayload::integer: return integer(v, f, p.lo, p.hi, t.*p.integer);
+      case MaskPayload::index_list:
         if (!v.is_array()) return fail(f, "expected a list of key indices");
-        if (v.size() > (size_t)Limits::max_padding_keys)
-          return fail(f, std::to_string(v.size()) + " keys listed, at most " + std::to_string(Limits::max_padding_keys));
+        if (v.size() > (size_t)p.max_items)
+          return fail(f, std::to_string(v.size()) + " keys listed, at most " + std::to_string(p.max_items));
         for (size_t i = 0; i < v.size(); ++i) {
           int k = 0;
-          if (!integer(v[i], f + "[" + std::to_string(i) + "]", 0, Limits::max_tokens - 1, k)) return false;
+          if (!integer(v[i], f + "[" + std::to_string(i) + "]", p.lo, p.hi, k)) return false;
           t.keys.push_back(k);
         }
         return true;
-      case MaskTerm::Kind::custom: {
+      case MaskPayload::matrix01: {
         std::vector<float> cells;
-        if (v.is_array() && v.size() > (size_t)Limits::max_tokens)
-          return fail(f, std::to_string(v.size()) + " rows, at most " + std::to_string(Limits::max_tokens));
+        if (v.is_array() && v.size() > (size_t)p.max_items)
+          return fail(f, std::to_string(v.size()) + " rows, at most " + std::to_string(p.max_items));
         if (!rows_of_numbers(v, f, cells, t.rows, t.cols)) return false;
         for (float c : cells) {
           if (c != 0.0f && c != 1.0f) return fail(f, "expected only 0 and 1");
@@ -94,8 +107,8 @@ struct Reader : JsonReader {
         }
         return true;
       }
-      default: return true;
     }
+    return true;
   }
 };
 
@@ -277,23 +290,26 @@ std::string config_to_json(const Config& c, int indent) {
   j["temperature"] = c.temperature;
   ojson mask = ojson::array();
   for (const MaskTerm& t : c.mask) {
-    const char* name = to_string(t.kind);
-    switch (t.kind) {
-      case MaskTerm::Kind::none: break;
-      case MaskTerm::Kind::window: mask.push_back({{name, t.window}, {"causal", t.window_causal}}); break;
-      case MaskTerm::Kind::padding: mask.push_back({{name, t.keys}}); break;
-      case MaskTerm::Kind::custom: {
+    if (t.kind == MaskTerm::Kind::none) continue;
+    const MaskKind& k = mask_kind(t.kind);
+    ojson term;
+    switch (k.param.payload) {
+      case MaskPayload::none: mask.push_back(k.name); continue;  // no parameters: the bare name
+      case MaskPayload::integer: term[k.name] = t.*k.param.integer; break;
+      case MaskPayload::index_list: term[k.name] = t.keys; break;
+      case MaskPayload::matrix01: {
         ojson rows = ojson::array();
         for (int i = 0; i < t.rows; ++i) {
           ojson row = ojson::array();
-          for (int k = 0; k < t.cols; ++k) row.push_back((int)t.cells[(size_t)i * t.cols + k]);
+          for (int col = 0; col < t.cols; ++col) row.push_back((int)t.cells[(size_t)i * t.cols + col]);
           rows.push_back(std::move(row));
         }
-        mask.push_back({{name, std::move(rows)}});
+        term[k.name] = std::move(rows);
         break;
       }
-      default: mask.push_back(name); break;  // kinds without parameters: the bare name
     }
+    if (k.param.flag) term[k.param.flag] = t.*k.param.flag_field;
+    mask.push_back(std::move(term));
   }
   j["mask"] = mask.empty() ? ojson("none") : mask;
   j["cross"] = c.cross;

@@ -264,11 +264,15 @@ void frame(App& app);
 // Where the panels go on a W × H display at the current UI scale (the rule is beside its code).
 Placement choose_layout(const App& app, float W, float H);
 
-// Positions the next window (ImGui applies it to the next Begin) at r: the lab's panels and Learn
-// mode's. In columns mode the layout is re-applied when the display size or mode changes, otherwise
-// windows keep where the person put them; in sidebar and tabs modes panels share places, so each is
-// put in its place every frame.
-void place(App& app, const WinRect& r);
+// How firmly place() holds a window where the layout puts it.
+enum class Pin {
+  layout,    // the lab's panels: re-placed when the display size or mode changes, and in sidebar and tabs
+             // modes (where panels share places) every frame; the text capture goes on in the window
+  relayout,  // Learn mode's windows: re-placed only when the display size or mode changes
+};
+// Positions the next window (ImGui applies it to the next Begin) at r, held as `pin` says; in between
+// re-placements windows keep where the person put them.
+void place(App& app, const WinRect& r, Pin pin = Pin::layout);
 
 // JSON snapshots for window.attnlab and tests (page_json.cpp). input_json: the shell's input relay's
 // state, written as the field "input" when given (the page's stats()).

@@ -125,9 +125,10 @@ Placement choose_layout(const App& app, float W, float H) {
   return P;
 }
 
-void place(App& app, const WinRect& r) {
-  resume_text_capture(app);
-  const ImGuiCond cond = app.relayout || app.ui.layout != LayoutMode::columns ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+void place(App& app, const WinRect& r, Pin pin) {
+  const bool every_frame = pin == Pin::layout && app.ui.layout != LayoutMode::columns;
+  if (pin == Pin::layout) resume_text_capture(app);
+  const ImGuiCond cond = app.relayout || every_frame ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), cond);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), cond);
 }

@@ -20,15 +20,8 @@ float strip_height() {
   return std::max(st.WindowMinSize.y, ImGui::GetFrameHeight() + 2.0f * st.WindowPadding.y);
 }
 
-// Learn mode's windows keep where the person put them until the layout changes (app.relayout).
-// The lab's own place() is internal to app.cpp (not in app.h), and also pins windows every frame in
-// its sidebar and tabs layouts, which Learn mode does not: hence this one.
-void place_learn_window(App& app, const WinRect& r) {
-  const ImGuiCond cond = app.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), cond);
-  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), cond);
-}
-
+// Learn mode's windows are placed with place(app, r, Pin::relayout) (app.h): they keep where the person
+// put them until the layout changes, whatever the lab's layout mode.
 
 void handle_learn_keys(App& app) {
   const ImGuiIO& io = ImGui::GetIO();
@@ -88,7 +81,7 @@ void draw_learn_mode(App& app) {
   // scale) one window at a time under a row of tabs, like the lab's tabs layout.
   const bool narrow = right_w < 420.0f * s;
 
-  place_learn_window(app, WinRect{0, 0, W, top});
+  place(app, WinRect{0, 0, W, top}, Pin::relayout);
   ImGui::Begin("Learn##strip", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(narrow ? tr("learn.title.short") : tr("learn.title"));
@@ -96,7 +89,7 @@ void draw_learn_mode(App& app) {
 
   float body_top = top;
   if (narrow) {
-    place_learn_window(app, WinRect{0, top, W, top});
+    place(app, WinRect{0, top, W, top}, Pin::relayout);
     ImGui::Begin("Learn##tabs", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
     const char* names[] = {"Training", "Curves", "Attention"};  // the widgets' names (tests, tours)
     const char* labels[] = {tr_id("learn.tab.training", "learn_tab_training"), tr_id("learn.tab.curves", "learn_tab_curves"),
@@ -124,7 +117,7 @@ void draw_learn_mode(App& app) {
   const auto window = [&](int tab, const char* name, float x, float y, float w, float h, auto&& draw) {
     if (narrow && L.tab != tab) return;
     if (narrow) x = 0, y = body_top, w = W, h = body_h - tour_h;
-    place_learn_window(app, WinRect{x, y, w, h});
+    place(app, WinRect{x, y, w, h}, Pin::relayout);
     ImGui::Begin(name);
     draw();
     ImGui::End();

@@ -172,6 +172,33 @@ TEST(ConfigJson, EveryMaskKindRoundTrips) {
   }
 }
 
+// The writer spells each term as its kind's MaskParam says: the bare name, {name: payload}, then the flag.
+TEST(ConfigJson, MaskTermsAreWrittenAsTheirEntriesSay) {
+  attn::Config c;
+  ASSERT_EQ(attn::parse_config(R"({"tokens": ["a", "b"], "mask": ["causal", {"causal": false, "window": 2},
+                                   {"padding": [1]}, {"custom": [[1,0],[1,1]]}]})", c), "");
+  const std::string j = attn::config_to_json(c, -1);
+  EXPECT_NE(j.find(R"("mask":["causal",{"window":2,"causal":false},{"padding":[1]},{"custom":[[1,0],[1,1]]}])"),
+            std::string::npos) << j;
+}
+
+// Every kind with a payload refuses a value of the wrong shape or outside its entry's range, naming mask[0].NAME.
+TEST(ConfigJson, EveryMaskPayloadIsCheckedAgainstItsEntry) {
+  for (const attn::MaskKind& k : attn::mask_kinds()) {
+    if (k.bare()) continue;
+    const std::string field = std::string("mask[0].") + k.name;
+    EXPECT_EQ(error_of(std::string(R"({"mask": {")") + k.name + R"(": "x"}})").rfind(field, 0), 0u) << k.name;
+    if (k.param.payload == attn::MaskPayload::integer) {
+      EXPECT_EQ(error_of(std::string(R"({"mask": {")") + k.name + "\": " + std::to_string(k.param.hi + 1) + "}}").rfind(field + ":", 0), 0u);
+      EXPECT_EQ(error_of(std::string(R"({"mask": {")") + k.name + "\": " + std::to_string(k.param.lo - 1) + "}}").rfind(field + ":", 0), 0u);
+    }
+    if (k.param.payload == attn::MaskPayload::index_list) {
+      EXPECT_EQ(error_of(std::string(R"({"mask": {")") + k.name + "\": [" + std::to_string(k.param.hi + 1) + "]}}"),
+                field + "[0]: must be between " + std::to_string(k.param.lo) + " and " + std::to_string(k.param.hi));
+    }
+  }
+}
+
 // [SECTION] presets: every file in assets/presets parses and runs
 TEST(Presets, EveryPresetParsesAndRuns) {
   const std::filesystem::path dir = std::filesystem::path(ATTNLAB_SOURCE_DIR) / "assets" / "presets";
