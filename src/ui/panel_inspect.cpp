@@ -221,8 +221,8 @@ void draw_readout(App& app, InspectState& I) {
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(wrap_before_marker());  // the readout wraps (a phone, a longer language), its "(?)" beside it
   if (ablated == 0) {
-    ImGui::TextUnformatted(trf("inspect.readout", {{"pct", num(100.0 * acc, 1)}, {"loss", num(I.current.loss, 4)}}).c_str());
-    ImGui::TextDisabled("%s", tr("inspect.readout.none_removed"));
+    text_wrapped_words("%s", trf("inspect.readout", {{"pct", num(100.0 * acc, 1)}, {"loss", num(I.current.loss, 4)}}).c_str());
+    text_wrapped_disabled(tr("inspect.readout.none_removed"));
   } else {
     ImGui::TextUnformatted(trf("inspect.readout.accuracy", {{"pct", num(100.0 * acc, 1)}}).c_str());
     const std::string points = trf("inspect.readout.points", {{"points", signed_num(d_acc, 1)}});
@@ -233,8 +233,8 @@ void draw_readout(App& app, InspectState& I) {
     ImGui::TextUnformatted(loss.c_str());
     same_line_if_room(ImGui::CalcTextSize(d.c_str()).x);
     ImGui::TextColored(d_loss > 0.0005 ? kBad : kGood, "%s", d.c_str());
-    ImGui::TextDisabled("%s", trn("inspect.readout.removed", ablated, {{"n", ablated}, {"mode", mode_label(I.mode)},
-                                                                      {"pct", num(100.0 * I.baseline.accuracy, 1)}, {"loss", num(I.baseline.loss, 4)}}).c_str());
+    text_wrapped_disabled(trn("inspect.readout.removed", ablated, {{"n", ablated}, {"mode", mode_label(I.mode)},
+                                                                  {"pct", num(100.0 * I.baseline.accuracy, 1)}, {"loss", num(I.baseline.loss, 4)}}).c_str());
   }
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
@@ -318,17 +318,17 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
   const auto [right, counted] = targets_right(e, p);
   const int right_intact = targets_right(e, I.intact_probe).first;
   ImGui::PushTextWrapPos(wrap_before_marker());
+  ImGui::BeginGroup();  // one item however many lines it wraps into
   if (counted > 0)
-    ImGui::TextUnformatted(trf("inspect.probe.right", {{"right", right}, {"n", counted}, {"intact", right_intact}}).c_str());
+    text_wrapped_words("%s", trf("inspect.probe.right", {{"right", right}, {"n", counted}, {"intact", right_intact}}).c_str());
   else
-    ImGui::TextUnformatted(tr("inspect.probe.typed"));
+    text_wrapped_words("%s", tr("inspect.probe.typed"));
+  ImGui::EndGroup();
   ImGui::PopTextWrapPos();
   remember_rect(app, "inspect_probe_right", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine();
   help_marker(tr("inspect.probe.help"));
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", trf("inspect.probe.predicts", {{"tokens", predicted}}).c_str());
-  ImGui::PopTextWrapPos();
+  text_wrapped_disabled(trf("inspect.probe.predicts", {{"tokens", predicted}}).c_str());
 
   const lrn::ModelSpec& s = I.subject->setup.spec;
   const attn::MaskMatrix mask = attn::build_mask(s.mask, p.n, p.m);
@@ -370,9 +370,10 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
 // ---------------------------------------------------------------------------------------------------
 const ImVec4 kError(1.0f, 0.45f, 0.40f, 1.0f);
 
-// A view's title line, wrapped at spaces on a narrow window; its "(?)" follows on the same line.
+// A view's title line, wrapped (at spaces, or between CJK characters) on a narrow window, room kept for
+// the "(?)" that follows it on the same line.
 void title(const char* text) {
-  ImGui::PushTextWrapPos(0.0f);
+  ImGui::PushTextWrapPos(wrap_before_marker());
   text_wrapped_words("%s", text);
   ImGui::PopTextWrapPos();
 }
@@ -534,21 +535,19 @@ void draw_patching(App& app, InspectState& I) {
   help_marker(tr("inspect.patch.buttons.help"));
   if (P.dirty || P.measured != I.weights_version) measure_patching(I);
   if (!P.error.empty()) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(kError, "%s%s%s", P.error_shown.c_str(), P.have ? "  " : "", P.have ? tr("inspect.patch.last_good") : "");
-    ImGui::PopTextWrapPos();
+    ImGui::BeginGroup();
+    text_wrapped_colored(kError, (P.error_shown + (P.have ? std::string("  ") + tr("inspect.patch.last_good") : std::string())).c_str());
+    ImGui::EndGroup();
     remember_item(app, "inspect_patch_message");
   }
   if (!P.have) return;
   const lrn::PatchResult& r = P.result;
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(trf("inspect.patch.summary", {{"pos", r.position},
-                                                       {"clean", task.token_name(r.clean_answer)},
-                                                       {"corrupt", task.token_name(r.corrupt_answer)},
-                                                       {"clean_diff", num(r.clean_logit_diff, 2)},
-                                                       {"corrupt_diff", num(r.corrupt_logit_diff, 2)}})
-                             .c_str());
-  ImGui::PopTextWrapPos();
+  text_wrapped_words("%s", trf("inspect.patch.summary", {{"pos", r.position},
+                                                         {"clean", task.token_name(r.clean_answer)},
+                                                         {"corrupt", task.token_name(r.corrupt_answer)},
+                                                         {"clean_diff", num(r.clean_logit_diff, 2)},
+                                                         {"corrupt_diff", num(r.corrupt_logit_diff, 2)}})
+                               .c_str());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11.0f);
   int pos = P.position;
   const std::string answer_format = pos < 0 ? std::string(tr("inspect.patch.answer_auto")) : trf("inspect.patch.answer_at", {{"i", "%d"}});
@@ -601,12 +600,8 @@ void draw_patching(App& app, InspectState& I) {
                                                               {"pct", num(100.0 * r.residual_restored[(size_t)er.row * r.n + er.col], 0)},
                                                               {"fraction", num(r.residual_restored[(size_t)er.row * r.n + er.col], 3)}})
                                 .c_str());
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  if (changed_at >= 0) text_wrapped_words("%s", trf("inspect.patch.outlined", {{"col", changed_at}, {"pos", r.position}}).c_str());
-  else text_wrapped_words("%s", trf("inspect.patch.read_at", {{"pos", r.position}}).c_str());
-  ImGui::PopStyleColor();
-  ImGui::PopTextWrapPos();
+  if (changed_at >= 0) text_wrapped_disabled(trf("inspect.patch.outlined", {{"col", changed_at}, {"pos", r.position}}).c_str());
+  else text_wrapped_disabled(trf("inspect.patch.read_at", {{"pos", r.position}}).c_str());
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -736,13 +731,11 @@ void draw_attribution(App& app, InspectState& I) {
     ImGui::TextDisabled("%s", tr("inspect.attr.tip.click"));
     ImGui::EndTooltip();
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr("inspect.attr.labels"));  // wraps at the window's edge (a longer language on a phone)
-  ImGui::PopStyleColor();
+  text_wrapped_disabled(tr("inspect.attr.labels"));  // wraps at the window's edge (a longer language on a phone)
   if (A.selected >= 0) {
-    ImGui::PushTextWrapPos(0.0f);
+    ImGui::BeginGroup();
     text_wrapped_words("%s", parts_text(A.selected).c_str());
-    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
     remember_item(app, "inspect_attr_selected");
   }
 }
@@ -1072,22 +1065,17 @@ void draw_inspect(App& app) {
   InspectState& I = inspect_state(L);
   follow_run(L, I);
   if (!I.open) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", (I.why_shown.empty() ? I.why : I.why_shown).c_str());
-    ImGui::PopTextWrapPos();
+    text_wrapped_disabled((I.why_shown.empty() ? I.why : I.why_shown).c_str());
     return;
   }
   const lrn::SessionState& r = L.run();
   // Which weights: the step inspected, and whether training has moved on since.
-  ImGui::PushTextWrapPos(0.0f);
-  if (I.replay >= 0) ImGui::TextColored(kNote, "%s", trf("inspect.step_replayed", {{"step", I.step}}).c_str());
-  else ImGui::TextUnformatted(trf("inspect.step", {{"step", I.step}}).c_str());
-  ImGui::PopTextWrapPos();
+  if (I.replay >= 0) text_wrapped_colored(kNote, trf("inspect.step_replayed", {{"step", I.step}}).c_str());
+  else text_wrapped_words("%s", trf("inspect.step", {{"step", I.step}}).c_str());
   if (r.step != I.step || r.replay != I.replay || r.versions.run != I.run_version) {
-    ImGui::SameLine();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "%s", trf("inspect.step_behind", {{"step", r.step}}).c_str());
-    ImGui::PopTextWrapPos();
+    const std::string behind = trf("inspect.step_behind", {{"step", r.step}});
+    same_line_if_room(ImGui::CalcTextSize(behind.c_str()).x);  // beside the step when it fits, else below it
+    text_wrapped_colored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), behind.c_str());
   }
   apply_experiment(L, I);
   draw_view_buttons(app, I);

@@ -291,7 +291,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   }
   if (b.view == View::masked && !zoomed && !has_mask(app.engine.config())) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::TextDisabled("%s", tr("matrix.no_mask"));
+    text_wrapped_disabled(tr("matrix.no_mask"));
     ImGui::PopTextWrapPos();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("matrix.no_mask.tip"));
   }
@@ -576,9 +576,7 @@ void draw_matrices_panel(App& app) {
   const float first_screen = ImGui::GetWindowHeight() - ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y;
   app.ui.lesson_first = in.height + att.height > first_screen;
   const auto hint = [] {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", tr("matrix.how"));
-    ImGui::PopTextWrapPos();
+    text_wrapped_disabled(tr("matrix.how"));
   };
   const auto draw = [&](const char* id, RowPlan& plan) {
     ImGui::PushID(id);
