@@ -179,7 +179,7 @@ void draw_inspector_panel(App& app) {
   const bool is_selected = c == app.ui.selected;
   const bool per_head = view_info(c.view).per_head;
   if (per_head) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(c.head)), "%s", trf("heads.head", {{"h", c.head}}).c_str()), ImGui::SameLine();
-  ImGui::Text("%s[%d][%d] = %.6g", view_name(c.view), c.row, c.col, cell_value(r, c));
+  ImGui::Text("%s[%d][%d] = %.6g", view_label(c.view), c.row, c.col, cell_value(r, c));
   // What happened to this cell, in one line: masked, edited, rotated.
   if ((c.view == View::masked || c.view == View::weights || c.view == View::scores) && !r.mask.allows(c.row, c.col))
     ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s", c.view == View::scores ? tr("inspector.masked_next") : tr("inspector.masked_before"));
@@ -218,7 +218,7 @@ void draw_hover_card(App& app) {
   const CellRef& c = app.ui.hover;
   if (!in_range(r, c) || !ImGui::IsMousePosValid()) return;
   ImGui::BeginTooltip();
-  ImGui::TextDisabled("%s[%d][%d] = %.5g", view_name(c.view), c.row, c.col, cell_value(r, c));
+  ImGui::TextDisabled("%s[%d][%d] = %.5g", view_label(c.view), c.row, c.col, cell_value(r, c));
   explain_cell(app, c, 3);
   ImGui::EndTooltip();
 }
