@@ -143,7 +143,7 @@
         reason = words('page.link.unknown', 'The link asks for "{part}", which the lab does not know (its links use c=, train=, preset= and present)', { part: unknown[0] });
       }
     } catch (e) {
-      reason = 'The setup in the link was refused: ' + e.message;
+      reason = words('page.link.refused', 'The setup in the link was refused: {reason}', { reason: e.message });  // the reason: the API's English
     }
     if (reason) {
       const what = run ? 'training link' : shared ? 'link to a lab setup' : preset ? 'preset link' : 'link';
@@ -193,8 +193,9 @@
               words('page.download_refused', 'The browser refused the download: {reason}. Nothing was saved.', { reason: e && e.message ? e.message : e }));
     }
   }
-  function sizeWords(bytes) {
-    return bytes < 1024 ? bytes + ' bytes' : bytes < 1048576 ? (bytes / 1024).toFixed(1) + ' KB' : (bytes / 1048576).toFixed(1) + ' MB';
+  function sizeWords(bytes) {  // the units are symbols; the decimal separator is the catalogue's @decimal
+    const decimal = (x) => x.toFixed(1).replace('.', pageWords['@decimal'] || '.');
+    return bytes < 1024 ? words('page.size.bytes', '{n} bytes', { n: bytes }) : bytes < 1048576 ? decimal(bytes / 1024) + ' KB' : decimal(bytes / 1048576) + ' MB';
   }
   // A data: URL's bytes, decoded here (atob), as a Blob.
   function dataUrlBlob(url) {
@@ -252,6 +253,8 @@
       last = null;
       const m = /^\s*(page\.[A-Za-z0-9_.-]+)\s*=\s*(.*?)\s*$/.exec(line);
       if (m) { last = m[1]; out[last] = m[2].replace(/\\n/g, '\n'); }
+      const d = /^\s*@decimal\s+(\S)/.exec(line);  // how numbers in sentences are written (0,5)
+      if (d) out['@decimal'] = d[1];
     }
     return out;
   }
@@ -646,15 +649,17 @@
   // WebAssembly heap.
   function openFile(file) {
     if (!file || !engineReady()) return;
-    const name = String(file.name || 'the file');
+    const name = String(file.name || word('page.file.unnamed', 'the file'));
     const limit = Number(call('max_file_bytes'));
     if (file.size > limit) {
-      problem('A file could not be opened', name + ' was not opened: it is ' + Math.round(file.size / 1048576) +
-              ' MiB, over the ' + Math.round(limit / 1048576) + ' MiB a file may have. Nothing changed: the lab shows what it showed before.');
+      problem(word('page.file.failed', 'A file could not be opened'),
+              words('page.file.too_big', '{name} was not opened: it is {size} MiB, over the {limit} MiB a file may have. Nothing changed: the lab shows what it showed before.',
+                    { name, size: Math.round(file.size / 1048576), limit: Math.round(limit / 1048576) }));
       return;
     }
     file.text().then((text) => call('open_file', name, text))
-      .catch((e) => problem('A file could not be opened', name + ' could not be read: ' + e.message + '. Nothing changed.'));
+      .catch((e) => problem(word('page.file.failed', 'A file could not be opened'),
+                            words('page.file.unreadable', '{name} could not be read: {reason}. Nothing changed.', { name, reason: e.message })));
   }
   window.attnlabOpenFile = function () {
     const input = document.createElement('input');

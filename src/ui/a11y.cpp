@@ -45,7 +45,7 @@ std::string cell_sentence(const App& app, const CellRef& c) {
   const attn::MatView m = view_matrix(r, c.view, c.head);
   const float value = m(c.row, c.col);
   const bool per_head = view_info(c.view).per_head;
-  std::string out = per_head ? trf("a11y.view_head", {{"view", view_name(c.view)}, {"h", c.head}}) : std::string(view_name(c.view));
+  std::string out = per_head ? trf("a11y.view_head", {{"view", view_label(c.view)}, {"h", c.head}}) : std::string(view_label(c.view));
   out += ": ";
   switch (c.view) {
     case View::scores: case View::masked: case View::weights: {
@@ -114,7 +114,7 @@ std::string a11y_json(const App& app) {
   const bool key_cols = view_info(v).cols == Labels::keys;
   const bool w_rows = view_info(v).rows == Labels::none;
   nlohmann::json t;
-  const std::string name = view_info(v).per_head ? trf("a11y.view_head", {{"view", view_name(v)}, {"h", head}}) : std::string(view_name(v));
+  const std::string name = view_info(v).per_head ? trf("a11y.view_head", {{"view", view_label(v)}, {"h", head}}) : std::string(view_label(v));
   t["caption"] = trf(m.rows > kMax || m.cols > kMax ? Key("a11y.caption.first") : Key("a11y.caption"),
                      {{"view", name}, {"rows", m.rows}, {"cols", m.cols}, {"max", kMax}});
   nlohmann::json cols = nlohmann::json::array(), rows = nlohmann::json::array();

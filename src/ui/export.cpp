@@ -99,7 +99,7 @@ void export_menu_items(App& app) {
     ImGui::Indent();
     for (int k = 0; k < (int)View::count; ++k) {
       if (!app.view_rects[k].drawn_last) continue;  // on screen last frame (this one draws the matrices after the menus)
-      if (ImGui::MenuItem(view_name((View)k))) app.save_png(export_file_name(app, (View)k, "png"), (View)k);
+      if (ImGui::MenuItem(view_label_id((View)k))) app.save_png(export_file_name(app, (View)k, "png"), (View)k);
       remember_item(app, (std::string("export:view_png:") + view_key((View)k)).c_str());
     }
     ImGui::Unindent();
@@ -110,7 +110,7 @@ void export_menu_items(App& app) {
       const View v = (View)k;
       if ((v == View::x_source && !app.engine.result().cross) || (v == View::position && !attn::positional_kind(app.engine.config().positional).add))
         continue;
-      if (ImGui::MenuItem(view_name(v))) app.download(export_file_name(app, v, "csv"), "text/csv", view_csv(app, v));
+      if (ImGui::MenuItem(view_label_id(v))) app.download(export_file_name(app, v, "csv"), "text/csv", view_csv(app, v));
       remember_item(app, (std::string("export:view_csv:") + view_key(v)).c_str());
     }
     ImGui::Unindent();

@@ -37,6 +37,40 @@ const char* layout_mode_name(LayoutMode m) {
   return "?";
 }
 
+// How many lines the nav bar's buttons take across a bar W wide, worked out from what draw_nav_bar
+// (panel_nav.cpp) draws in `mode` and flowed as its next_button() flows them: a tab per panel in tabs
+// mode (the matrices first); the side panels' toggle, then the side column's tabs in sidebar mode; the
+// toggle alone in columns mode; then Present and Learn. Not read back from the bar's last frame: that
+// was a frame late after a change of layout or language, and in columns mode (whose windows are
+// placed once, not every frame) a bar sized in the frame the layout changed kept the two or three
+// lines the phone's tabs had needed.
+namespace {
+int nav_bar_lines(const App& app, LayoutMode mode, float W) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float left = st.WindowPadding.x, right = W - st.WindowPadding.x;
+  float x = left;  // where the last button ended
+  int lines = 0;
+  const auto flow = [&](const char* label) {
+    const float w = ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * st.FramePadding.x;
+    if (lines > 0 && x + st.ItemSpacing.x + w <= right) x += st.ItemSpacing.x + w;
+    else x = left + w, ++lines;
+  };
+  if (mode == LayoutMode::tabs) {
+    flow(tr(pane_info(Pane::matrices).title));
+    for (const PaneInfo& pane : panes())
+      if (pane.pane != Pane::matrices) flow(tr(pane.title));
+  } else {
+    flow(app.ui.side_collapsed ? tr("nav.show_side") : tr("nav.hide_side"));
+    if (mode == LayoutMode::sidebar && !app.ui.side_collapsed)
+      for (const PaneInfo& pane : panes())
+        if (pane.pane != Pane::matrices) flow(tr(pane.title));
+  }
+  flow(tr("nav.present"));
+  flow(tr("nav.learn"));
+  return lines;
+}
+}  // namespace
+
 // The rule (docs/web-api.md, tested at 390×844 … 3840×2160 and UI scale 1–3):
 //   * the matrices get at least kMinMatrices × UI scale pixels of width (room for three blocks of a
 //     short sentence side by side with readable cells); the side panels get 250–420 × UI scale each;
@@ -58,24 +92,21 @@ Placement choose_layout(const App& app, float W, float H) {
     return std::max(min_h, line + 2.0f * st.WindowPadding.y) + (wide ? st.ScrollbarSize : 0.0f);
   };
   const float top = bar("pipeline", ImGui::GetFrameHeight());
-  // The nav bar's buttons wrap onto more lines where they do not fit across (draw_nav_bar): as many
-  // lines as it drew last frame.
-  const ImGuiWindow* nav_window = ImGui::FindWindowByName("nav");
-  const float nav_lines = nav_window ? std::max(1.0f, std::round((nav_window->ContentSize.y + st.ItemSpacing.y) /
-                                                                 (ImGui::GetFrameHeight() + st.ItemSpacing.y))) : 1.0f;
-  const float nav = bar("nav", nav_lines * ImGui::GetFrameHeight() + (nav_lines - 1.0f) * st.ItemSpacing.y);
-  const float bottom = bar("status", ImGui::GetTextLineHeight());
-  P.pipeline = {0, 0, W, top};
-  P.nav = {0, top, W, nav};
-  const float y0 = top + nav, body_h = std::max(min_h, H - y0 - bottom);
-  P.status = {0, H - bottom, W, bottom};
-
+  // The mode depends on the width alone; the nav bar's buttons depend on the mode.
   const float col_w = std::clamp(W * 0.22f, 250.0f * s, 380.0f * s);
   const float right_w = std::clamp(W * 0.22f, 250.0f * s, 420.0f * s);
   const float side_w = std::clamp(W * 0.30f, 260.0f * s, 420.0f * s);
   if (W >= col_w + right_w + kMinMatrices * s) P.mode = LayoutMode::columns;
   else if (W >= side_w + kMinMatrices * s) P.mode = LayoutMode::sidebar;
   else P.mode = LayoutMode::tabs;
+  // The nav bar is as many lines tall as its buttons wrap into this frame (one where they fit across).
+  const float nav_lines = (float)nav_bar_lines(app, P.mode, W);
+  const float nav = bar("nav", nav_lines * ImGui::GetFrameHeight() + (nav_lines - 1.0f) * st.ItemSpacing.y);
+  const float bottom = bar("status", ImGui::GetTextLineHeight());
+  P.pipeline = {0, 0, W, top};
+  P.nav = {0, top, W, nav};
+  const float y0 = top + nav, body_h = std::max(min_h, H - y0 - bottom);
+  P.status = {0, H - bottom, W, bottom};
 
   // The open tour has a slot of its own in every layout, so it never covers what a step asks the
   // learner to look at (a tour the learner dragged floats where they put it).

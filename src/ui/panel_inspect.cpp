@@ -221,8 +221,8 @@ void draw_readout(App& app, InspectState& I) {
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(wrap_before_marker());  // the readout wraps (a phone, a longer language), its "(?)" beside it
   if (ablated == 0) {
-    ImGui::TextUnformatted(trf("inspect.readout", {{"pct", num(100.0 * acc, 1)}, {"loss", num(I.current.loss, 4)}}).c_str());
-    ImGui::TextDisabled("%s", tr("inspect.readout.none_removed"));
+    text_wrapped_words("%s", trf("inspect.readout", {{"pct", num(100.0 * acc, 1)}, {"loss", num(I.current.loss, 4)}}).c_str());
+    text_wrapped_disabled(tr("inspect.readout.none_removed"));
   } else {
     ImGui::TextUnformatted(trf("inspect.readout.accuracy", {{"pct", num(100.0 * acc, 1)}}).c_str());
     const std::string points = trf("inspect.readout.points", {{"points", signed_num(d_acc, 1)}});
@@ -233,8 +233,8 @@ void draw_readout(App& app, InspectState& I) {
     ImGui::TextUnformatted(loss.c_str());
     same_line_if_room(ImGui::CalcTextSize(d.c_str()).x);
     ImGui::TextColored(d_loss > 0.0005 ? kBad : kGood, "%s", d.c_str());
-    ImGui::TextDisabled("%s", trn("inspect.readout.removed", ablated, {{"n", ablated}, {"mode", mode_label(I.mode)},
-                                                                      {"pct", num(100.0 * I.baseline.accuracy, 1)}, {"loss", num(I.baseline.loss, 4)}}).c_str());
+    text_wrapped_disabled(trn("inspect.readout.removed", ablated, {{"n", ablated}, {"mode", mode_label(I.mode)},
+                                                                  {"pct", num(100.0 * I.baseline.accuracy, 1)}, {"loss", num(I.baseline.loss, 4)}}).c_str());
   }
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
@@ -318,17 +318,17 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
   const auto [right, counted] = targets_right(e, p);
   const int right_intact = targets_right(e, I.intact_probe).first;
   ImGui::PushTextWrapPos(wrap_before_marker());
+  ImGui::BeginGroup();  // one item however many lines it wraps into
   if (counted > 0)
-    ImGui::TextUnformatted(trf("inspect.probe.right", {{"right", right}, {"n", counted}, {"intact", right_intact}}).c_str());
+    text_wrapped_words("%s", trf("inspect.probe.right", {{"right", right}, {"n", counted}, {"intact", right_intact}}).c_str());
   else
-    ImGui::TextUnformatted(tr("inspect.probe.typed"));
+    text_wrapped_words("%s", tr("inspect.probe.typed"));
+  ImGui::EndGroup();
   ImGui::PopTextWrapPos();
   remember_rect(app, "inspect_probe_right", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine();
   help_marker(tr("inspect.probe.help"));
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", trf("inspect.probe.predicts", {{"tokens", predicted}}).c_str());
-  ImGui::PopTextWrapPos();
+  text_wrapped_disabled(trf("inspect.probe.predicts", {{"tokens", predicted}}).c_str());
 
   const lrn::ModelSpec& s = I.subject->setup.spec;
   const attn::MaskMatrix mask = attn::build_mask(s.mask, p.n, p.m);
@@ -370,9 +370,10 @@ void draw_probe_after(App& app, LearnState& L, InspectState& I) {
 // ---------------------------------------------------------------------------------------------------
 const ImVec4 kError(1.0f, 0.45f, 0.40f, 1.0f);
 
-// A view's title line, wrapped at spaces on a narrow window; its "(?)" follows on the same line.
+// A view's title line, wrapped (at spaces, or between CJK characters) on a narrow window, room kept for
+// the "(?)" that follows it on the same line.
 void title(const char* text) {
-  ImGui::PushTextWrapPos(0.0f);
+  ImGui::PushTextWrapPos(wrap_before_marker());
   text_wrapped_words("%s", text);
   ImGui::PopTextWrapPos();
 }
@@ -534,21 +535,19 @@ void draw_patching(App& app, InspectState& I) {
   help_marker(tr("inspect.patch.buttons.help"));
   if (P.dirty || P.measured != I.weights_version) measure_patching(I);
   if (!P.error.empty()) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(kError, "%s%s%s", P.error_shown.c_str(), P.have ? "  " : "", P.have ? tr("inspect.patch.last_good") : "");
-    ImGui::PopTextWrapPos();
+    ImGui::BeginGroup();
+    text_wrapped_colored(kError, (P.error_shown + (P.have ? std::string("  ") + tr("inspect.patch.last_good") : std::string())).c_str());
+    ImGui::EndGroup();
     remember_item(app, "inspect_patch_message");
   }
   if (!P.have) return;
   const lrn::PatchResult& r = P.result;
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(trf("inspect.patch.summary", {{"pos", r.position},
-                                                       {"clean", task.token_name(r.clean_answer)},
-                                                       {"corrupt", task.token_name(r.corrupt_answer)},
-                                                       {"clean_diff", num(r.clean_logit_diff, 2)},
-                                                       {"corrupt_diff", num(r.corrupt_logit_diff, 2)}})
-                             .c_str());
-  ImGui::PopTextWrapPos();
+  text_wrapped_words("%s", trf("inspect.patch.summary", {{"pos", r.position},
+                                                         {"clean", task.token_name(r.clean_answer)},
+                                                         {"corrupt", task.token_name(r.corrupt_answer)},
+                                                         {"clean_diff", num(r.clean_logit_diff, 2)},
+                                                         {"corrupt_diff", num(r.corrupt_logit_diff, 2)}})
+                               .c_str());
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11.0f);
   int pos = P.position;
   const std::string answer_format = pos < 0 ? std::string(tr("inspect.patch.answer_auto")) : trf("inspect.patch.answer_at", {{"i", "%d"}});
@@ -601,12 +600,8 @@ void draw_patching(App& app, InspectState& I) {
                                                               {"pct", num(100.0 * r.residual_restored[(size_t)er.row * r.n + er.col], 0)},
                                                               {"fraction", num(r.residual_restored[(size_t)er.row * r.n + er.col], 3)}})
                                 .c_str());
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  if (changed_at >= 0) text_wrapped_words("%s", trf("inspect.patch.outlined", {{"col", changed_at}, {"pos", r.position}}).c_str());
-  else text_wrapped_words("%s", trf("inspect.patch.read_at", {{"pos", r.position}}).c_str());
-  ImGui::PopStyleColor();
-  ImGui::PopTextWrapPos();
+  if (changed_at >= 0) text_wrapped_disabled(trf("inspect.patch.outlined", {{"col", changed_at}, {"pos", r.position}}).c_str());
+  else text_wrapped_disabled(trf("inspect.patch.read_at", {{"pos", r.position}}).c_str());
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -643,7 +638,7 @@ void draw_attribution(App& app, InspectState& I) {
   }
   remember_item(app, "inspect_attr_target");
   if (A.measured == ~0ull) measure_attribution(I);
-  if (!A.error.empty()) return void(ImGui::TextColored(kError, "%s", A.error.c_str()));
+  if (!A.error.empty()) return text_wrapped_colored(kError, A.error.c_str());
   const lrn::Attribution& r = A.result;
   if (r.n == 0) return;
   const int parts = 1 + r.layers * r.heads;
@@ -736,13 +731,11 @@ void draw_attribution(App& app, InspectState& I) {
     ImGui::TextDisabled("%s", tr("inspect.attr.tip.click"));
     ImGui::EndTooltip();
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", tr("inspect.attr.labels"));  // wraps at the window's edge (a longer language on a phone)
-  ImGui::PopStyleColor();
+  text_wrapped_disabled(tr("inspect.attr.labels"));  // wraps at the window's edge (a longer language on a phone)
   if (A.selected >= 0) {
-    ImGui::PushTextWrapPos(0.0f);
+    ImGui::BeginGroup();
     text_wrapped_words("%s", parts_text(A.selected).c_str());
-    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
     remember_item(app, "inspect_attr_selected");
   }
 }
@@ -774,6 +767,26 @@ HeatmapEvent circuit_heatmap(App& app, const char* id, const std::vector<float>&
   return signed_heatmap(app, id, v, rows, cols, row_labels, col_labels, size, {largest_abs(v), false, -1, 30.0f});
 }
 
+// How the composition table fits a window `avail` wide: each cell's Q, K and V on one line (lines = 1) or
+// one under another (3); the corner in words or as notation ("L1 ↓ / L0 →"); scrolled sideways inside
+// its own frame only when even the narrowest form is wider than the window.
+struct CompositionFit {
+  int lines = 1;
+  bool notation_corner = false, scroll = false;
+};
+std::string short_corner(int l) { return "L" + std::to_string(l + 1) + " \xE2\x86\x93 / L" + std::to_string(l) + " \xE2\x86\x92"; }
+CompositionFit fit_composition(int heads, float avail) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float number = ImGui::CalcTextSize("Q 0.00").x, label = ImGui::CalcTextSize("L9 h9").x;
+  const float pad = 2.0f * st.CellPadding.x + 1.0f;  // a column's padding and border
+  const auto width = [&](float cell, float corner) { return std::max(label, corner) + (float)heads * cell + (float)(heads + 1) * pad + 2.0f; };
+  const float corner = ImGui::CalcTextSize(trf("inspect.circ.comp.corner", {{"l", 1}}).c_str()).x, narrow = ImGui::CalcTextSize(short_corner(0).c_str()).x;
+  const float side_by_side = 3.0f * number + 2.0f * st.ItemSpacing.x;
+  if (width(side_by_side, corner) <= avail) return {1, false, false};
+  if (width(number, corner) <= avail) return {3, false, false};
+  return {3, true, width(number, narrow) > avail};
+}
+
 void draw_circuits(App& app, InspectState& I) {
   InspectState::CircuitView& C = I.circuits;
   const lrn::ModelSpec& s = I.subject->setup.spec;
@@ -781,21 +794,24 @@ void draw_circuits(App& app, InspectState& I) {
   title(tr("inspect.circ.title"));
   ImGui::SameLine();
   help_marker(tr("inspect.circ.help"));
+  // The heads' buttons flow onto more lines where they do not fit across (a phone, many heads), then the checkbox.
   for (int l = 0; l < s.layers; ++l)
     for (int h = 0; h < s.heads; ++h) {
-      if (l || h) ImGui::SameLine();
+      const std::string name = "L" + std::to_string(l) + " h" + std::to_string(h);
+      if (l || h) same_line_if_fits(name.c_str());
       const bool on = C.layer == l && C.head == h;
       if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-      if (ImGui::SmallButton(("L" + std::to_string(l) + " h" + std::to_string(h)).c_str())) C.layer = l, C.head = h, C.measured = ~0ull;
+      if (ImGui::SmallButton(name.c_str())) C.layer = l, C.head = h, C.measured = ~0ull;
       if (on) ImGui::PopStyleColor();
       remember_item(app, ("inspect_circ_l" + std::to_string(l) + "_h" + std::to_string(h)).c_str());
     }
   if (C.measured != I.weights_version) measure_circuits(I);
-  if (!C.error.empty()) return void(ImGui::TextColored(kError, "%s", C.error.c_str()));
+  if (!C.error.empty()) return text_wrapped_colored(kError, C.error.c_str());
   const lrn::Circuits& r = C.result;
   if (r.pos_rows > 0) {
-    ImGui::SameLine();
-    ImGui::Checkbox(tr_id("inspect.circ.positional", "positional QK"), &C.positional);
+    const char* positional = tr_id("inspect.circ.positional", "positional QK");
+    same_line_if_fits(positional);
+    checkbox(positional, &C.positional);  // its label wraps beside the box on a narrow window
     remember_item(app, "inspect_circ_positional");
   }
   std::vector<std::string> vocab;
@@ -805,7 +821,9 @@ void draw_circuits(App& app, InspectState& I) {
   // The squares take the height the composition table leaves (a square heatmap is about as tall as wide),
   // but no less than 14 text heights: below that the window scrolls.
   const lrn::Composition& k = C.composition;
-  const float table_h = k.layers < 2 ? line : (float)(k.layers - 1) * (float)(k.heads + 1) * (ImGui::GetFrameHeight() + 2.0f) + 2.0f * line;
+  const CompositionFit fit = fit_composition(k.heads, w);
+  const float row_h = (float)fit.lines * ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
+  const float table_h = k.layers < 2 ? line : (float)(k.layers - 1) * ((float)(k.heads + 1) * row_h + (fit.scroll ? ImGui::GetStyle().ScrollbarSize : 0.0f)) + 2.0f * line;
   const float tall = (ImGui::GetContentRegionAvail().y - table_h - 2.0f * line) / (beside ? 1.0f : 2.0f) - line;
   const float each_w = beside ? (w - fs) * 0.5f : w, each_h = std::max(14.0f * fs, tall);
   // One circuit as a titled heatmap; its tooltip says what the hovered number means.
@@ -816,7 +834,9 @@ void draw_circuits(App& app, InspectState& I) {
   };
   const auto circuit = [&](const char* id, const char* title, const std::vector<float>& v, const char* widget, Key meaning) {
     ImGui::BeginGroup();
-    ImGui::TextUnformatted(trf("inspect.circ.map_title", {{"name", id}, {"l", C.layer}, {"h", C.head}, {"what", title}}).c_str());
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + each_w);  // a long title wraps above its map
+    text_wrapped_words("%s", trf("inspect.circ.map_title", {{"name", id}, {"l", C.layer}, {"h", C.head}, {"what", title}}).c_str());
+    ImGui::PopTextWrapPos();
     const HeatmapEvent ev = circuit_heatmap(app, id, v, r.vocab, r.vocab, vocab, vocab, ImVec2(each_w, each_h));
     remember_rect(app, widget, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
     ImGui::EndGroup();
@@ -830,21 +850,34 @@ void draw_circuits(App& app, InspectState& I) {
     std::vector<std::string> rows, cols;
     for (int i = 0; i < r.pos_rows; ++i) rows.push_back(std::to_string(i));
     for (int j = 0; j < r.pos_cols; ++j) cols.push_back(std::to_string(j));
-    ImGui::TextUnformatted(trf("inspect.circ.pqk.title", {{"l", C.layer}, {"h", C.head}}).c_str());
+    text_wrapped_words("%s", trf("inspect.circ.pqk.title", {{"l", C.layer}, {"h", C.head}}).c_str());
     const HeatmapEvent ep = circuit_heatmap(app, "pqk", C.pqk, r.pos_rows, r.pos_cols, rows, cols, ImVec2(std::min(w, 30.0f * fs), 0.0f));
     if (ep.hovered && ep.row >= 0 && ep.col >= 0)
       ImGui::SetTooltip("%s", trf("inspect.circ.pqk.tip", {{"query", ep.row}, {"key", ep.col}, {"value", g4(C.pqk[(size_t)ep.row * r.pos_cols + ep.col])}}).c_str());
   }
   // the composition table: how much each head of layer l + 1 reads what each head of layer l wrote
-  if (k.layers < 2) return void(ImGui::TextDisabled("%s", tr("inspect.circ.one_layer")));
+  if (k.layers < 2) return text_wrapped_disabled(tr("inspect.circ.one_layer"));
   title(tr("inspect.circ.comp.title"));
   ImGui::SameLine();
   help_marker(tr("inspect.circ.comp.help"));
   for (int l = 0; l + 1 < k.layers; ++l) {
-    if (!ImGui::BeginTable(("##comp" + std::to_string(l)).c_str(), 1 + k.heads, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) break;
-    ImGui::TableSetupColumn(trf("inspect.circ.comp.corner", {{"l", l + 1}}).c_str());
+    // Scrolled inside its own frame only when even the narrow form is wider than the window (many heads on a phone).
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | (fit.scroll ? ImGuiTableFlags_ScrollX : 0);
+    const ImVec2 outer(0.0f, fit.scroll ? (float)(k.heads + 1) * row_h + ImGui::GetStyle().ScrollbarSize + 2.0f : 0.0f);
+    if (!ImGui::BeginTable(("##comp" + std::to_string(l)).c_str(), 1 + k.heads, flags, outer)) break;
+    ImGui::TableSetupColumn("##corner");
     for (int h = 0; h < k.heads; ++h) ImGui::TableSetupColumn(("L" + std::to_string(l) + " h" + std::to_string(h)).c_str());
-    ImGui::TableHeadersRow();
+    // The header row: the corner says which layer reads and which wrote, in full where it fits, else as
+    // notation with the sentence in its tooltip.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    ImGui::TableSetColumnIndex(0);
+    const std::string corner = trf("inspect.circ.comp.corner", {{"l", l + 1}});
+    ImGui::TableHeader(fit.notation_corner ? short_corner(l).c_str() : corner.c_str());
+    if (fit.notation_corner && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", corner.c_str());
+    for (int h = 0; h < k.heads; ++h) {
+      ImGui::TableSetColumnIndex(1 + h);
+      ImGui::TableHeader(("L" + std::to_string(l) + " h" + std::to_string(h)).c_str());
+    }
     for (int rd = 0; rd < k.heads; ++rd) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
@@ -853,11 +886,12 @@ void draw_circuits(App& app, InspectState& I) {
         ImGui::TableSetColumnIndex(1 + wr);
         const double q = k.at(k.q, l, rd, wr), kk = k.at(k.k, l, rd, wr), v = k.at(k.v, l, rd, wr);
         const double top = std::max({q, std::isnan(kk) ? 0.0 : kk, std::isnan(v) ? 0.0 : v});
-        const auto cell = [&](const char* name, double x) {
-          if (std::isnan(x)) return ImGui::TextDisabled("%s  -  ", name);
-          ImGui::TextColored(x == top && top > 0.3 ? ImVec4(1.0f, 0.75f, 0.35f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text), "%s %.2f", name, x);
+        const auto cell = [&](const char* name, double x, bool last) {
+          if (std::isnan(x)) ImGui::TextDisabled("%s  -  ", name);
+          else ImGui::TextColored(x == top && top > 0.3 ? ImVec4(1.0f, 0.75f, 0.35f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text), "%s %.2f", name, x);
+          if (!last && fit.lines == 1) ImGui::SameLine();  // Q, K, V side by side, or one under another
         };
-        cell("Q", q), ImGui::SameLine(), cell("K", kk), ImGui::SameLine(), cell("V", v);
+        cell("Q", q, false), cell("K", kk, false), cell("V", v, true);
       }
     }
     ImGui::EndTable();
@@ -883,7 +917,7 @@ void draw_rollout(App& app, InspectState& I) {
   title(tr("inspect.roll.title"));
   ImGui::SameLine();
   help_marker(tr("inspect.roll.help"));
-  if (!R.error.empty()) return void(ImGui::TextColored(kError, "%s", R.error.c_str()));
+  if (!R.error.empty()) return text_wrapped_colored(kError, R.error.c_str());
   const lrn::Rollout& r = R.result;
   if (r.layers == 0) return;
   if (R.layer < 0 || R.layer >= r.layers) R.layer = r.layers - 1;
@@ -910,7 +944,9 @@ void draw_rollout(App& app, InspectState& I) {
   const float each_w = beside ? (w - fs) * 0.5f : w, each_h = std::max(14.0f * fs, tall);
   const auto map = [&](const char* id, const std::vector<float>& v, const char* title, const char* widget) {
     ImGui::BeginGroup();
-    ImGui::TextUnformatted(title);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + each_w);  // a long title wraps above its map
+    text_wrapped_words("%s", title);
+    ImGui::PopTextWrapPos();
     HeatmapSpec h;
     h.id = id;
     h.m = attn::MatView{v.data(), r.n, r.n, r.n};
@@ -1072,22 +1108,17 @@ void draw_inspect(App& app) {
   InspectState& I = inspect_state(L);
   follow_run(L, I);
   if (!I.open) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", (I.why_shown.empty() ? I.why : I.why_shown).c_str());
-    ImGui::PopTextWrapPos();
+    text_wrapped_disabled((I.why_shown.empty() ? I.why : I.why_shown).c_str());
     return;
   }
   const lrn::SessionState& r = L.run();
   // Which weights: the step inspected, and whether training has moved on since.
-  ImGui::PushTextWrapPos(0.0f);
-  if (I.replay >= 0) ImGui::TextColored(kNote, "%s", trf("inspect.step_replayed", {{"step", I.step}}).c_str());
-  else ImGui::TextUnformatted(trf("inspect.step", {{"step", I.step}}).c_str());
-  ImGui::PopTextWrapPos();
+  if (I.replay >= 0) text_wrapped_colored(kNote, trf("inspect.step_replayed", {{"step", I.step}}).c_str());
+  else text_wrapped_words("%s", trf("inspect.step", {{"step", I.step}}).c_str());
   if (r.step != I.step || r.replay != I.replay || r.versions.run != I.run_version) {
-    ImGui::SameLine();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "%s", trf("inspect.step_behind", {{"step", r.step}}).c_str());
-    ImGui::PopTextWrapPos();
+    const std::string behind = trf("inspect.step_behind", {{"step", r.step}});
+    same_line_if_room(ImGui::CalcTextSize(behind.c_str()).x);  // beside the step when it fits, else below it
+    text_wrapped_colored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), behind.c_str());
   }
   apply_experiment(L, I);
   draw_view_buttons(app, I);

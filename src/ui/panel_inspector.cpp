@@ -60,7 +60,7 @@ void explain_attention_cell(const App& app, int h, int i, int j, int max_rows) {
   const attn::Result& r = app.engine.result();
   const attn::ScoreExplanation s = attn::explain_score(r, h, i, j);
   const attn::WeightExplanation w = attn::explain_weight(r, h, i, j);
-  ImGui::TextWrapped("%s", trf("inspector.query_key", {{"i", i}, {"query", token(app.labels, i)}, {"j", j},
+  text_wrapped_words("%s", trf("inspector.query_key", {{"i", i}, {"query", token(app.labels, i)}, {"j", j},
                                                        {"key", token(app.source_labels, j)}, {"h", h}}).c_str());
   text_wrapped_words("score = q\xC2\xB7k \xC3\x97 scale/\xCF\x84 = %.5g \xC3\x97 %.4g = %.5g", s.dot, s.alpha, s.score);
   term_table(s.terms, "c", "q[c]", "k[c]", nullptr, max_rows);
@@ -121,14 +121,14 @@ void explain_x_cell(const App& app, View v, int i, int col) {
   const float x = v == View::x ? r.x_view()(i, col) : r.x_source_view()(i, col);
   const float p = has_p ? r.positions_view()(i, col) : 0.0f;
   if (pk.add && v == View::x_source) {
-    ImGui::TextWrapped("%s", trf("inspector.x.source", {{"embedding", emb}, {"p", p_words}, {"i", i}}).c_str());
+    text_wrapped_words("%s", trf("inspector.x.source", {{"embedding", emb}, {"p", p_words}, {"i", i}}).c_str());
   } else if (pk.add) {
     ImGui::Text("X = E + P = %.4g + %.4g = %.4g", x - p, p, x);
-    ImGui::TextWrapped("%s", trf("inspector.x.e_p", {{"embedding", emb}, {"p", p_words}, {"i", i}, {"col", col}}).c_str());
+    text_wrapped_words("%s", trf("inspector.x.e_p", {{"embedding", emb}, {"p", p_words}, {"i", i}, {"col", col}}).c_str());
   } else if (pk.rotates_qk) {
-    ImGui::TextWrapped("%s", trf("inspector.x.rotates", {{"embedding", emb}, {"positions", tr_entry("positional", pk.name, "label", pk.label)}}).c_str());
+    text_wrapped_words("%s", trf("inspector.x.rotates", {{"embedding", emb}, {"positions", tr_entry("positional", pk.name, "label", pk.label)}}).c_str());
   } else {
-    ImGui::TextWrapped("%s", trf("inspector.x.none", {{"embedding", emb}}).c_str());
+    text_wrapped_words("%s", trf("inspector.x.none", {{"embedding", emb}}).c_str());
   }
 }
 
@@ -158,8 +158,8 @@ void explain_cell(const App& app, const CellRef& c, int max_rows) {
       }
       bool hand = false;
       for (const attn::HandmadeHead& hh : cfg.handmade) hand = hand || (hh.head == c.head && c.view != View::w_o);
-      if (hand) ImGui::TextWrapped("%s", tr("inspector.weight.hand_built"));
-      else ImGui::TextWrapped("%s", trf("inspector.weight.random", {{"seed", std::to_string(cfg.seed)}}).c_str());
+      if (hand) text_wrapped_words("%s", tr("inspector.weight.hand_built"));
+      else text_wrapped_words("%s", trf("inspector.weight.random", {{"seed", std::to_string(cfg.seed)}}).c_str());
       break;
     }
   }
@@ -172,14 +172,14 @@ void draw_inspector_panel(App& app) {
   const attn::Result& r = app.engine.result();
   CellRef c = in_range(r, app.ui.selected) ? app.ui.selected : app.ui.hover;
   if (!in_range(r, c)) {
-    ImGui::TextWrapped("%s", tr("inspector.empty"));
+    text_wrapped_words("%s", tr("inspector.empty"));
     ImGui::End();
     return;
   }
   const bool is_selected = c == app.ui.selected;
   const bool per_head = view_info(c.view).per_head;
   if (per_head) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(c.head)), "%s", trf("heads.head", {{"h", c.head}}).c_str()), ImGui::SameLine();
-  ImGui::Text("%s[%d][%d] = %.6g", view_name(c.view), c.row, c.col, cell_value(r, c));
+  ImGui::Text("%s[%d][%d] = %.6g", view_label(c.view), c.row, c.col, cell_value(r, c));
   // What happened to this cell, in one line: masked, edited, rotated.
   if ((c.view == View::masked || c.view == View::weights || c.view == View::scores) && !r.mask.allows(c.row, c.col))
     ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s", c.view == View::scores ? tr("inspector.masked_next") : tr("inspector.masked_before"));
@@ -218,7 +218,7 @@ void draw_hover_card(App& app) {
   const CellRef& c = app.ui.hover;
   if (!in_range(r, c) || !ImGui::IsMousePosValid()) return;
   ImGui::BeginTooltip();
-  ImGui::TextDisabled("%s[%d][%d] = %.5g", view_name(c.view), c.row, c.col, cell_value(r, c));
+  ImGui::TextDisabled("%s[%d][%d] = %.5g", view_label(c.view), c.row, c.col, cell_value(r, c));
   explain_cell(app, c, 3);
   ImGui::EndTooltip();
 }

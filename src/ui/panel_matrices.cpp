@@ -262,7 +262,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
     ImGui::SameLine();
     if (ImGui::SmallButton("\xE2\x86\x97")) app.ui.zoom_view = b.view;  // ↗
     remember_item(app, (std::string("enlarge:") + view_key(b.view)).c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", trf("matrix.zoom.tip", {{"view", view_name(b.view)}}).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", trf("matrix.zoom.tip", {{"view", view_label(b.view)}}).c_str());
   }
   // A pipeline or tour click scrolls here and highlights the block.
   if (app.ui.focus_view == b.view) {
@@ -291,7 +291,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   }
   if (b.view == View::masked && !zoomed && !has_mask(app.engine.config())) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::TextDisabled("%s", tr("matrix.no_mask"));
+    text_wrapped_disabled(tr("matrix.no_mask"));
     ImGui::PopTextWrapPos();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("matrix.no_mask.tip"));
   }
@@ -301,7 +301,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
     const bool roomy = ImGui::CalcTextSize(tr("matrix.numbers_enlarge")).x + 2.0f * ImGui::GetStyle().FramePadding.x <= width;
     if (ImGui::SmallButton(tr_id(roomy ? Key("matrix.numbers_enlarge") : Key("matrix.numbers_short"), "numbers"))) app.ui.zoom_view = b.view;
     remember_item(app, (std::string("numbers_enlarge:") + view_key(b.view)).c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", trf("matrix.numbers_enlarge.tip", {{"view", view_name(b.view)}}).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", trf("matrix.numbers_enlarge.tip", {{"view", view_label(b.view)}}).c_str());
   }
   ImGui::EndGroup();
   if (!zoomed) {
@@ -472,7 +472,7 @@ void draw_zoom_window(App& app) {
   ImGui::SetNextWindowPos(ImVec2(ds.x * 0.5f, ds.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(ds.x * 0.94f, ds.y * 0.9f), ImGuiCond_Appearing);
   bool open = true;
-  const std::string title = trf("matrix.zoom.title", {{"view", view_name(app.ui.zoom_view)}}) + "###zoom";
+  const std::string title = trf("matrix.zoom.title", {{"view", view_label(app.ui.zoom_view)}}) + "###zoom";
   if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_HorizontalScrollbar)) {
     Block b = block_of(app, app.ui.zoom_view);
     add_notes(app, b);
@@ -576,9 +576,7 @@ void draw_matrices_panel(App& app) {
   const float first_screen = ImGui::GetWindowHeight() - ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y;
   app.ui.lesson_first = in.height + att.height > first_screen;
   const auto hint = [] {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", tr("matrix.how"));
-    ImGui::PopTextWrapPos();
+    text_wrapped_disabled(tr("matrix.how"));
   };
   const auto draw = [&](const char* id, RowPlan& plan) {
     ImGui::PushID(id);

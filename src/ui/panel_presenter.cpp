@@ -16,6 +16,7 @@
 #include "imgui_internal.h"
 #include "panels.h"
 #include "presets.h"
+#include "widgets.h"
 
 namespace attnlab {
 
@@ -131,9 +132,9 @@ void draw_presenter(App& app) {
   ImGui::TextUnformatted(formula);
   if (app.big_font) ImGui::PopFont();
   // The keys, wrapped to the screen's width (a projector at UI scale 2 has room for half of them).
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", tr("presenter.keys"));
-  ImGui::PopTextWrapPos();
+  ImGui::BeginGroup();
+  text_wrapped_disabled(tr("presenter.keys"));
+  ImGui::EndGroup();
   remember_item(app, "presenter_keys");
 
   // [3] S and A side by side when both hold their numbers in the big font, else the chosen one

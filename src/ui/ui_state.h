@@ -42,7 +42,7 @@ enum class Labels { none, queries, keys };  // what labels a view's rows or colu
 struct ViewInfo {
   View view;
   const char* key;   // for scripts: "masked"
-  const char* name;  // for people: "Masked scores"
+  const char* name;  // for people, in English: "Masked scores" (also the ImGui ID, file names, the page API)
   // The numbers it shows (masked scores are the scores; the mask is drawn on top).
   attn::MatView (*matrix)(const attn::Result& r, int head);
   bool per_head;            // one matrix per head (the head selector chooses)
@@ -55,6 +55,11 @@ struct ViewInfo {
 std::span<const ViewInfo> views();
 const ViewInfo& view_info(View v);
 inline const char* view_name(View v) { return view_info(v).name; }
+// The name on screen, in the current language: the catalogue's "view.<key>.label" where the name is words
+// ("Weights" -> "注意力权重"), else the notation itself (W_Q, X_src).
+const char* view_label(View v);
+// view_label as "label###English name", for a widget whose ImGui ID must stay the same in every language.
+const char* view_label_id(View v);
 inline const char* view_key(View v) { return view_info(v).key; }
 inline bool view_editable(View v) { return view_info(v).editable; }
 inline attn::Target view_target(View v) { return view_info(v).target; }

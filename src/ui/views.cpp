@@ -4,6 +4,8 @@
 
 #include "ui_state.h"
 
+#include "i18n.h"
+
 namespace attnlab {
 
 namespace {
@@ -57,6 +59,9 @@ constexpr ViewInfo kNone{View::count, "?", "?", [](const Result&, int) { return 
 std::span<const ViewInfo> views() { return kViews; }
 
 const ViewInfo& view_info(View v) { return (int)v >= 0 && v < View::count ? kViews[(int)v] : kNone; }
+
+const char* view_label(View v) { return tr_entry("view", view_info(v).key, "label", view_info(v).name); }
+const char* view_label_id(View v) { return tr_id_entry("view", view_info(v).key, view_info(v).name); }
 
 uint64_t view_version(const attn::Engine& e, View v, const attn::MatView& m, int colormap, bool masked) {
   uint64_t h = 0xCBF29CE484222325ull;

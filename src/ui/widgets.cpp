@@ -145,31 +145,123 @@ std::string fmt(double v, int digits) {
   return buf;
 }
 
-void text_wrapped_words(const char* format, ...) {
-  char buf[1024];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(buf, sizeof buf, format, args);
-  va_end(args);
-  const float width = std::max(ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), 0.0f), 8.0f * ImGui::GetFontSize());
-  const float space = ImGui::CalcTextSize(" ").x;
-  std::string line;
-  float line_w = 0.0f;
-  const char* p = buf;
-  while (*p) {
-    const char* end = p;
-    while (*end && *end != ' ') ++end;
-    const std::string word(p, end);
-    const float w = ImGui::CalcTextSize(word.c_str()).x;
-    if (!line.empty() && line_w + space + w > width) {
-      ImGui::TextUnformatted(line.c_str());
-      line.clear(), line_w = 0.0f;
-    }
-    if (!line.empty()) line += ' ', line_w += space;
-    line += word, line_w += w;
-    p = *end ? end + 1 : end;
-  }
-  if (!line.empty()) ImGui::TextUnformatted(line.c_str());
+namespace {
+
+// [SECTION] where a line may end (after UAX #14's rules for CJK, in small)
+bool is_cjk(char32_t c) {  // ideographs, kana, Hangul, CJK punctuation, full-width forms: each a break point
+  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) ||
+         (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x20000 && c <= 0x2FFFF);
 }
+// Marks that close what comes before them: a line never starts with one ("，" "。" "）" ...).
+bool closes(char32_t c) {
+  static constexpr std::u32string_view kClosing = U"、。，．：；！？）」』】〕〗〙〛〉》…‥・ー々〜"
+                                                  U"ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
+                                                  U"！），．：；？］｝｠､｡｣ｰ"
+                                                  U",.:;!?)]}%'\"";
+  return kClosing.find(c) != std::u32string_view::npos;
+}
+// Marks that open what follows them: a line never ends with one ("（" "「" ...).
+bool opens(char32_t c) {
+  static constexpr std::u32string_view kOpening = U"（「『【〔〖〘〚〈《［｛｟｢([{";
+  return kOpening.find(c) != std::u32string_view::npos;
+}
+
+char32_t decode(std::string_view s, size_t i, size_t* len) {
+  const unsigned char c = (unsigned char)s[i];
+  const int n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+  if (i + (size_t)n > s.size()) return *len = 1, (char32_t)c;
+  char32_t cp = n == 1 ? c : c & (0x7F >> n);
+  for (int k = 1; k < n; ++k) cp = cp << 6 | ((unsigned char)s[i + (size_t)k] & 0x3F);
+  return *len = (size_t)n, cp;
+}
+
+}  // namespace
+
+// A line may end at a space (not drawn at either end of a line), at a '\n' (it must), and between two
+// characters one of which is CJK, unless the second closes or the first opens. A run of anything else
+// ("0.02", "d_k", "1/sqrt(d_model)", an English word) is never broken, except when it alone is wider
+// than the whole line: it is then cut where it must be rather than drawn past the window's edge.
+std::vector<std::string_view> wrap_lines(std::string_view text, float width, const std::function<float(std::string_view)>& measure) {
+  // pass 1: the pieces that cannot be broken, each with the spaces or line breaks before it
+  struct Piece {
+    size_t begin, end;
+    int newlines;  // '\n's between it and the piece before
+  };
+  std::vector<Piece> pieces;
+  bool gap = false;
+  int newlines = 0;
+  char32_t prev = 0;
+  for (size_t i = 0; i < text.size();) {
+    size_t len;
+    const char32_t c = decode(text, i, &len);
+    if (c == ' ' || c == '\n') {
+      gap = true, newlines += c == '\n', prev = 0, i += len;
+      continue;
+    }
+    if (pieces.empty() || gap || ((is_cjk(prev) || is_cjk(c)) && !closes(c) && !opens(prev))) pieces.push_back({i, i + len, newlines});
+    else pieces.back().end = i + len;
+    gap = false, newlines = 0, prev = c, i += len;
+  }
+  // pass 2: as many pieces on each line as fit (measured as drawn, spaces included)
+  std::vector<std::string_view> lines;
+  size_t line_begin = std::string_view::npos, line_end = 0;
+  const auto flush = [&] {
+    if (line_begin != std::string_view::npos) lines.push_back(text.substr(line_begin, line_end - line_begin));
+    line_begin = std::string_view::npos;
+  };
+  for (const Piece& p : pieces) {
+    if (p.newlines > 0) {  // the line ends here; "\n\n" leaves an empty line between
+      const bool started = line_begin != std::string_view::npos || !lines.empty();
+      flush();
+      for (int k = started ? 1 : 0; k < p.newlines; ++k) lines.push_back(text.substr(p.begin, 0));
+    }
+    if (line_begin != std::string_view::npos && measure(text.substr(line_begin, p.end - line_begin)) > width) flush();
+    if (line_begin == std::string_view::npos && measure(text.substr(p.begin, p.end - p.begin)) > width) {
+      // a piece wider than the line: cut between characters, at least one per line
+      size_t at = p.begin;
+      while (at < p.end) {
+        size_t end = at, len;
+        decode(text, end, &len), end += len;
+        while (end < p.end) {
+          decode(text, end, &len);
+          if (measure(text.substr(at, end + len - at)) > width) break;
+          end += len;
+        }
+        if (end < p.end) lines.push_back(text.substr(at, end - at));
+        else line_begin = at, line_end = end;
+        at = end;
+      }
+      continue;
+    }
+    if (line_begin == std::string_view::npos) line_begin = p.begin;
+    line_end = p.end;
+  }
+  flush();
+  return lines;
+}
+
+void text_wrapped_words(const char* format, ...) {
+  va_list args, count;
+  va_start(args, format);
+  va_copy(count, args);
+  const int n = std::vsnprintf(nullptr, 0, format, count);
+  va_end(count);
+  std::string text(n > 0 ? (size_t)n : 0, '\0');
+  if (n > 0) std::vsnprintf(text.data(), text.size() + 1, format, args);
+  va_end(args);
+  // At the position PushTextWrapPos set, else at the window's edge (as TextWrapped); never narrower than 8 em.
+  const float wrap_pos = std::max(ImGui::GetCurrentWindow()->DC.TextWrapPos, 0.0f);
+  const float width = std::max(ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), wrap_pos), 8.0f * ImGui::GetFontSize());
+  const auto measure = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
+  for (std::string_view line : wrap_lines(text, width, measure)) ImGui::TextUnformatted(line.data(), line.data() + line.size());
+}
+
+void text_wrapped_colored(const ImVec4& color, const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  text_wrapped_words("%s", text);
+  ImGui::PopStyleColor();
+}
+
+void text_wrapped_disabled(const char* text) { text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), text); }
 
 }  // namespace attnlab

@@ -1,7 +1,10 @@
 // widgets.h — small pieces shared by panels.
 #pragma once
+#include <functional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "imgui.h"
 
@@ -35,9 +38,18 @@ std::string drawable_label(const std::string& token);
 // A colour per head, distinct for up to 16 heads.
 ImU32 head_color(int head, float alpha = 1.0f);
 
-// Text wrapped at spaces only, like ImGui::TextWrapped but never inside a word: Dear ImGui may break
-// after a '.', which splits a number ("-0." / "75922") in a narrow card.
+// [SECTION] wrapping sentences (every language, Chinese too)
+// The lines `text` wraps into at `width` (as views into it; `measure` gives a piece's width in pixels):
+// at spaces and '\n's, and between CJK characters (Chinese has no spaces), but never inside a run of Latin
+// letters, digits and punctuation ("0.02", "d_k"), never before a closing mark (，。）) nor after an
+// opening one (（). Dear ImGui's own wrapping breaks anywhere in CJK text and after a '.', which splits a
+// number ("0." / "02").
+std::vector<std::string_view> wrap_lines(std::string_view text, float width, const std::function<float(std::string_view)>& measure);
+// Text wrapped by wrap_lines, one TextUnformatted per line (the last is the item SameLine follows), at
+// PushTextWrapPos's position if one is set, else at the window's edge. Use it for sentences from the catalogue.
 void text_wrapped_words(const char* fmt, ...) IM_FMTARGS(1);
+void text_wrapped_colored(const ImVec4& color, const char* text);
+void text_wrapped_disabled(const char* text);  // in the disabled text colour, as TextDisabled
 
 // "1.23" style formatting used in cards.
 std::string fmt(double v, int digits = 4);

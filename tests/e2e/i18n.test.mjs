@@ -1,6 +1,7 @@
 // UI languages in Chromium (issue 21): the pseudo-language leaves no English on screen and cuts no
 // label at a phone's, a projector's (UI scale 2) and a large screen's size, in the lab and in Learn mode (its
-// windows, Inspect heads, the recurrence lesson); CJK tokens draw as glyphs;
+// windows, Inspect heads' five views, the recurrence lesson); zh, de and es fit Inspect heads at those sizes;
+// the nav bar is as tall as its buttons in every language; CJK tokens draw as glyphs;
 // the chosen language survives a shared link; a real click on the language menu switches it.
 //   ATTNLAB_SITE=build-web/site ATTNLAB_OUT=build/e2e node --test tests/e2e/i18n.test.mjs
 import { test } from 'node:test';
@@ -27,6 +28,22 @@ function englishLeft(text, tokens) {
       if (!allowed.has(w) && !allowed.has(w.toLowerCase())) left.add(`${w} (in "${line.trim().slice(0, 80)}")`);
   }
   return [...left];
+}
+const kInspectViews = ['ablation', 'patching', 'attribution', 'circuits', 'rollout'];
+// The nav bar is as tall as the lines its buttons take (one where they fit across), padding included.
+function checkNav(l, where) {
+  const nav = l.windows.nav;
+  // The buttons this layout draws (layout() keeps the last place of every widget ever drawn): a tab per
+  // panel on a phone, the side toggle and the side panels' tabs beside a side column, the toggle alone in columns.
+  const mode = l.ui.mode;
+  const drawn = (k) => k === 'present' || k === 'mode_learn' || (mode !== 'tabs' && k === 'side_panels') ||
+                       (k.startsWith('tab_') && (mode === 'tabs' || (mode === 'sidebar' && !l.ui.side_collapsed && k !== 'tab_Matrices')));
+  const buttons = Object.entries(l.widgets).filter(([k]) => drawn(k)).map(([, r]) => r);
+  assert.ok(buttons.length >= 3, `${where}: the nav bar's buttons`);
+  const top = Math.min(...buttons.map((r) => r.y)), bottom = Math.max(...buttons.map((r) => r.y + r.h));
+  const pad = top - nav.y;
+  assert.ok(Math.abs(nav.y + nav.h - (bottom + pad)) <= 1.5, `${where}: the nav bar is ${nav.h.toFixed(1)} px tall for buttons from ${top.toFixed(1)} to ${bottom.toFixed(1)} (padding ${pad.toFixed(1)})`);
+  return new Set(buttons.map((r) => Math.round(r.y))).size;  // its lines
 }
 function checkLayout(l, w, h, where) {
   for (const [name, r] of Object.entries(l.windows)) {
@@ -63,10 +80,32 @@ test('pseudo-language: no English left and nothing cut at 390x844, 1280x720 at U
       assert.ok(text.includes('«'), `${where}: no pseudo-language text drawn`);
       assert.deepEqual(englishLeft(text, tokens), [], `${where}${tab ? ' ' + tab : ''}: English left on screen`);
     }
+    checkNav(await layout(page), where);
     await page.screenshot({ path: path.join(lab.OUT, `i18n-pseudo-${w}x${h}-s${scale}.png`) });
   }
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+// The nav bar in every language, opened on a phone (two or three lines of tabs) and then widened to a
+// large screen, and back: exactly as tall as its buttons each time, one line at 1920x1080.
+test('the nav bar is as tall as its buttons in every language: one line at 1920x1080', async () => {
+  for (const lang of ['en', 'zh', 'de', 'es', 'pseudo']) {
+    const { page, problems } = await openLab(lab.browser, lab.server.url + `?lang=${lang}`, { width: 390, height: 844 });
+    await until(page, (c) => window.attnlab.language() === c, lang, `the page in ${lang}`);
+    for (const [w, h, scale] of [[390, 844, 1], [1920, 1080, 1], [1280, 720, 2], [1920, 1080, 1]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.evaluate((s) => window.attnlab.uiScale(s), scale);
+      await until(page, ([w, h, s]) => { const u = window.attnlab.layout().ui; return u.display_w === w && u.display_h === h && u.ui_scale === s; },
+                  [w, h, scale], `layout at ${w}x${h} scale ${scale}`);
+      await settle(page);
+      const lines = checkNav(await layout(page), `${lang} ${w}x${h} at UI scale ${scale}`);
+      if (w === 1920) assert.equal(lines, 1, `${lang} at 1920x1080: the nav bar's buttons on one line`);
+    }
+    await page.screenshot({ path: path.join(lab.OUT, `i18n-nav-${lang}-1920x1080.png`) });
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
 });
 
 // Learn mode in the pseudo-language, where a class uses it: its three windows (one at a time under tabs on
@@ -113,10 +152,8 @@ test('pseudo-language: Learn mode, Inspect heads and the recurrence lesson leave
     await clickWidget(page, 'inspect_each');
     await look('Inspect heads, every head ablated');
     await page.screenshot({ path: path.join(lab.OUT, `i18n-pseudo-inspect-${w}x${h}-s${scale}.png`) });
-    // Inspect heads' other four views. Circuits' composition table is still wider than its window on a
-    // phone and at UI scale 2, and Rollout on a phone (docs/i18n-status.md, open): checked where they fit.
-    const views = w === 390 ? ['patching', 'attribution'] : scale === 2 ? ['patching', 'attribution', 'rollout'] : ['patching', 'attribution', 'circuits', 'rollout'];
-    for (const view of views) {
+    // Inspect heads' other four views, at every size.
+    for (const view of kInspectViews.slice(1)) {
       await clickWidget(page, `inspect_view_${view}`);
       await look(`Inspect heads, the ${view} view`);
       await page.screenshot({ path: path.join(lab.OUT, `i18n-pseudo-inspect-${view}-${w}x${h}-s${scale}.png`) });
@@ -137,10 +174,11 @@ test('pseudo-language: Learn mode, Inspect heads and the recurrence lesson leave
   }
 });
 
-// Learn mode in Chinese and German as a teacher sees it, for looking at (the pseudo-language test above
-// checks the fit): screenshots at a phone's size, a projector's UI scale 2 and a large screen.
-test('Learn mode in zh and de: screenshots at 390x844, 1280x720 at UI scale 2 and 1920x1080', async () => {
-  for (const lang of ['zh', 'de'])
+// Learn mode in Chinese, German and Spanish as a teacher sees it: screenshots at a phone's size, a
+// projector's UI scale 2 and a large screen, and every Inspect heads view checked for fit (the words of
+// the pseudo-language test above, in real translations: CJK lines wrap between characters).
+test('Learn mode in zh, de and es: Inspect heads fits at 390x844, 1280x720 at UI scale 2 and 1920x1080', async () => {
+  for (const lang of ['zh', 'de', 'es'])
     for (const [w, h, scale] of [[390, 844, 1], [1280, 720, 2], [1920, 1080, 1]]) {
       const { page, problems } = await openLab(lab.browser, lab.server.url + `?lang=${lang}`, { width: w, height: h });
       if (scale !== 1) await page.evaluate((s) => window.attnlab.uiScale(s), scale);
@@ -152,17 +190,14 @@ test('Learn mode in zh and de: screenshots at 390x844, 1280x720 at UI scale 2 an
       const l = await layout(page);
       checkLayout(l, w, h, `${lang} ${w}x${h} at UI scale ${scale}`);
       await page.screenshot({ path: path.join(lab.OUT, `i18n-learn-${lang}-${w}x${h}-s${scale}.png`) });
-      if (w === 390) {  // Inspect heads' views on a phone, to look at
-        if (l.widgets.learn_tab_Attention) await clickWidget(page, 'learn_tab_Attention');
-        await clickWidget(page, 'learn_view_inspect');
-        // Circuits and Rollout are still too wide for a phone (see above): not checked here yet.
-        for (const view of ['ablation', 'patching', 'attribution']) {
-          await clickWidget(page, `inspect_view_${view}`);
-          await frames(page, 3);
-          await settle(page);
-          checkLayout(await layout(page), w, h, `${lang} ${w}x${h}, Inspect heads' ${view} view`);
-          await page.screenshot({ path: path.join(lab.OUT, `i18n-inspect-${view}-${lang}-${w}x${h}.png`) });
-        }
+      if (l.widgets.learn_tab_Attention) await clickWidget(page, 'learn_tab_Attention');
+      await clickWidget(page, 'learn_view_inspect');
+      for (const view of kInspectViews) {
+        await clickWidget(page, `inspect_view_${view}`);
+        await frames(page, 3);
+        await settle(page);
+        checkLayout(await layout(page), w, h, `${lang} ${w}x${h} at UI scale ${scale}, Inspect heads' ${view} view`);
+        await page.screenshot({ path: path.join(lab.OUT, `i18n-inspect-${view}-${lang}-${w}x${h}-s${scale}.png`) });
       }
       assert.deepEqual(problems, []);
       await page.close();
