@@ -9,6 +9,7 @@
 #include "app.h"
 #include "i18n.h"
 #include "tokenizer.h"
+#include "widgets.h"
 
 namespace attnlab {
 
@@ -46,22 +47,12 @@ void language_menu(App& app) {
 }
 
 // [SECTION] the CJK font
-namespace {
-
-// The blocks the CJK font covers: punctuation and kana, ideographs, Hangul, full-width forms.
-bool is_cjk(char32_t cp) {
-  return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-         (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFFEF);
-}
-
-}  // namespace
-
 void want_cjk_text(App& app, std::string_view text) {
   bool added = false;
   for (size_t i = 0; i < text.size();) {
     char32_t cp;
     i += (size_t)attn::decode_utf8(text, i, &cp);
-    if (!is_cjk(cp)) continue;
+    if (cp > 0xFFFF || !is_cjk(cp)) continue;  // ImWchar is 16 bits: beyond the BMP stays a code point
     const auto at = std::lower_bound(app.cjk_chars.begin(), app.cjk_chars.end(), (ImWchar)cp);
     if (at != app.cjk_chars.end() && *at == (ImWchar)cp) continue;
     app.cjk_chars.insert(at, (ImWchar)cp);

@@ -37,40 +37,6 @@ const char* layout_mode_name(LayoutMode m) {
   return "?";
 }
 
-// How many lines the nav bar's buttons take across a bar W wide, worked out from what draw_nav_bar
-// (panel_nav.cpp) draws in `mode` and flowed as its next_button() flows them: a tab per panel in tabs
-// mode (the matrices first); the side panels' toggle, then the side column's tabs in sidebar mode; the
-// toggle alone in columns mode; then Present and Learn. Not read back from the bar's last frame: that
-// was a frame late after a change of layout or language, and in columns mode (whose windows are
-// placed once, not every frame) a bar sized in the frame the layout changed kept the two or three
-// lines the phone's tabs had needed.
-namespace {
-int nav_bar_lines(const App& app, LayoutMode mode, float W) {
-  const ImGuiStyle& st = ImGui::GetStyle();
-  const float left = st.WindowPadding.x, right = W - st.WindowPadding.x;
-  float x = left;  // where the last button ended
-  int lines = 0;
-  const auto flow = [&](const char* label) {
-    const float w = ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * st.FramePadding.x;
-    if (lines > 0 && x + st.ItemSpacing.x + w <= right) x += st.ItemSpacing.x + w;
-    else x = left + w, ++lines;
-  };
-  if (mode == LayoutMode::tabs) {
-    flow(tr(pane_info(Pane::matrices).title));
-    for (const PaneInfo& pane : panes())
-      if (pane.pane != Pane::matrices) flow(tr(pane.title));
-  } else {
-    flow(app.ui.side_collapsed ? tr("nav.show_side") : tr("nav.hide_side"));
-    if (mode == LayoutMode::sidebar && !app.ui.side_collapsed)
-      for (const PaneInfo& pane : panes())
-        if (pane.pane != Pane::matrices) flow(tr(pane.title));
-  }
-  flow(tr("nav.present"));
-  flow(tr("nav.learn"));
-  return lines;
-}
-}  // namespace
-
 // The rule (docs/web-api.md, tested at 390×844 … 3840×2160 and UI scale 1–3):
 //   * the matrices get at least kMinMatrices × UI scale pixels of width (room for three blocks of a
 //     short sentence side by side with readable cells); the side panels get 250–420 × UI scale each;

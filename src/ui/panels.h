@@ -22,6 +22,9 @@ const char* tour_step_title(int step);  // "" out of range
 bool tour_step_done(const App& app);    // the open step's "Try" is done (it shows a tick)
 void draw_hover_card(App& app);        // tooltip with the exact computation of the hovered cell
 void draw_nav_bar(App& app);           // tabs between panels on small screens, side panels, Present
+// How many lines the nav bar's buttons wrap into across a bar W wide in `mode` (panel_nav.cpp: the same
+// list and flow draw_nav_bar uses), so that the layout sizes the bar for this frame, not the last.
+int nav_bar_lines(const App& app, LayoutMode mode, float W);
 void draw_presenter(App& app);         // full-screen teaching view: formula, S and A big, presets
 void draw_notice(App& app);            // the notice (notify, report_problem) over every mode
 

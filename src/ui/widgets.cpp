@@ -148,10 +148,6 @@ std::string fmt(double v, int digits) {
 namespace {
 
 // [SECTION] where a line may end (after UAX #14's rules for CJK, in small)
-bool is_cjk(char32_t c) {  // ideographs, kana, Hangul, CJK punctuation, full-width forms: each a break point
-  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) ||
-         (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x20000 && c <= 0x2FFFF);
-}
 // Marks that close what comes before them: a line never starts with one ("，" "。" "）" ...).
 bool closes(char32_t c) {
   static constexpr std::u32string_view kClosing = U"、。，．：；！？）」』】〕〗〙〛〉》…‥・ー々〜"
@@ -166,16 +162,19 @@ bool opens(char32_t c) {
   return kOpening.find(c) != std::u32string_view::npos;
 }
 
+// The code point at byte i and its length in bytes (an invalid byte: U+FFFD, one byte).
 char32_t decode(std::string_view s, size_t i, size_t* len) {
-  const unsigned char c = (unsigned char)s[i];
-  const int n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-  if (i + (size_t)n > s.size()) return *len = 1, (char32_t)c;
-  char32_t cp = n == 1 ? c : c & (0x7F >> n);
-  for (int k = 1; k < n; ++k) cp = cp << 6 | ((unsigned char)s[i + (size_t)k] & 0x3F);
-  return *len = (size_t)n, cp;
+  char32_t cp;
+  *len = (size_t)attn::decode_utf8(s, i, &cp);
+  return cp;
 }
 
 }  // namespace
+
+bool is_cjk(char32_t c) {
+  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) ||
+         (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x20000 && c <= 0x2FFFF);
+}
 
 // A line may end at a space (not drawn at either end of a line), at a '\n' (it must), and between two
 // characters one of which is CJK, unless the second closes or the first opens. A run of anything else

@@ -39,6 +39,9 @@ std::string drawable_label(const std::string& token);
 ImU32 head_color(int head, float alpha = 1.0f);
 
 // [SECTION] wrapping sentences (every language, Chinese too)
+// CJK ideographs, kana, Hangul, CJK punctuation and full-width forms: each character a place a line may
+// end, and what the CJK font (languages.cpp) is loaded for.
+bool is_cjk(char32_t c);
 // The lines `text` wraps into at `width` (as views into it; `measure` gives a piece's width in pixels):
 // at spaces and '\n's, and between CJK characters (Chinese has no spaces), but never inside a run of Latin
 // letters, digits and punctuation ("0.02", "d_k"), never before a closing mark (，。）) nor after an
