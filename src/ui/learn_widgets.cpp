@@ -5,6 +5,7 @@
 #include "colormap.h"
 #include "heatmap.h"
 #include "i18n.h"
+#include "widgets.h"
 
 namespace attnlab {
 
@@ -49,11 +50,14 @@ void colour_scale(float width, float range, const char* note) {
                       range > 0 ? colormap(Colormap::diverging, 2.0f * i / (k - 1) - 1.0f)
                                 : colormap(Colormap::sequential, (float)i / (k - 1)));
   ImGui::Dummy(ImVec2(width, h));
-  same_line_if_room(ImGui::CalcTextSize("0.00   ").x + 4.0f * ImGui::GetFontSize());
+  // Beside the bar when 8 em are left (text_wrapped_words never wraps narrower), else below it.
+  same_line_if_room(ImGui::CalcTextSize("0.00   ").x + 8.0f * ImGui::GetFontSize());
   ImGui::PushTextWrapPos(0.0f);  // the note wraps at the window's edge (a narrow window, a longer language)
-  if (note) ImGui::TextWrapped("%.2g   %s", range > 0 ? range : 1.0f, note);
-  else if (range > 0) ImGui::TextWrapped("%.2g   %s", range, tr("learn.scale.every_head"));
-  else ImGui::TextWrapped("1   %s", tr("learn.scale.every_thumbnail"));
+  ImGui::BeginGroup();           // its lines line up beside the bar
+  if (note) text_wrapped_words("%.2g   %s", range > 0 ? range : 1.0f, note);
+  else if (range > 0) text_wrapped_words("%.2g   %s", range, tr("learn.scale.every_head"));
+  else text_wrapped_words("1   %s", tr("learn.scale.every_thumbnail"));
+  ImGui::EndGroup();
   ImGui::PopTextWrapPos();
 }
 }  // namespace attnlab

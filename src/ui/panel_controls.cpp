@@ -128,15 +128,15 @@ void draw_controls_panel(App& app) {
     // maps it back. (Silent rounding once hid d_k 3 and a concat of 30 behind d_model 32 and 10 heads.)
     const int concat_w = c.heads * c.d_v;
     if (tie && c.d_model % c.heads != 0) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.35f, 1.0f));
-      ImGui::TextWrapped("%s", trf("controls.not_divisible", {{"heads", c.heads}, {"d_model", c.d_model}, {"d_v", c.d_v},
-                                                               {"concat", concat_w}}).c_str());
-      ImGui::PopStyleColor();
+      ImGui::BeginGroup();  // one item for remember_item, however many lines it wraps into
+      text_wrapped_colored(ImVec4(1.0f, 0.75f, 0.35f, 1.0f),
+                           trf("controls.not_divisible", {{"heads", c.heads}, {"d_model", c.d_model}, {"d_v", c.d_v}, {"concat", concat_w}}).c_str());
+      ImGui::EndGroup();
       remember_item(app, "sizes_note");
     } else if (concat_w != c.d_model) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("%s", trf("controls.concat", {{"heads", c.heads}, {"d_v", c.d_v}, {"concat", concat_w}, {"d_model", c.d_model}}).c_str());
-      ImGui::PopStyleColor();
+      ImGui::BeginGroup();
+      text_wrapped_disabled(trf("controls.concat", {{"heads", c.heads}, {"d_v", c.d_v}, {"concat", concat_w}, {"d_model", c.d_model}}).c_str());
+      ImGui::EndGroup();
       remember_item(app, "sizes_note");
     }
   }
@@ -159,13 +159,13 @@ void draw_controls_panel(App& app) {
     // model learned are already inside its residual stream X; RoPE acts inside the layer).
     const ModelOrigin& o = app.ui.origin;
     if (o.active && o.positional != attn::Positional::rope) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.9f, 0.6f, 1.0f));
       const attn::PositionalKind& op = attn::positional_kind(o.positional);
       const Key says = o.positional == attn::Positional::none ? Key("controls.model_origin.no_positions") : Key("controls.model_origin");
-      ImGui::TextWrapped("%s", trf(says,
-                                   {{"task", o.task}, {"layer", o.layer}, {"layers", o.layers}, {"step", o.step},
-                                    {"positions", tr_entry("positional", op.name, "label", op.label)}}).c_str());
-      ImGui::PopStyleColor();
+      ImGui::BeginGroup();
+      text_wrapped_colored(ImVec4(0.6f, 0.9f, 0.6f, 1.0f),
+                           trf(says, {{"task", o.task}, {"layer", o.layer}, {"layers", o.layers}, {"step", o.step},
+                                      {"positions", tr_entry("positional", op.name, "label", op.label)}}).c_str());
+      ImGui::EndGroup();
       remember_item(app, "model_origin");
     }
     const std::string position_label = o.active && o.positional != attn::Positional::rope && c.positional == attn::Positional::none
@@ -217,9 +217,7 @@ void draw_controls_panel(App& app) {
 
   if (ImGui::CollapsingHeader(tr_id("controls.masks", "Masks"), ImGuiTreeNodeFlags_DefaultOpen)) {
     remember_item(app, "header:Masks");
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", tr("controls.masks.combine"));
-    ImGui::PopStyleColor();
+    text_wrapped_disabled(tr("controls.masks.combine"));
     for (const attn::MaskKind& k : attn::mask_kinds()) {
       if (!k.label) continue;  // not offered in the lab
       attn::MaskTerm* t = mask_toggle(app, k.kind);

@@ -1,6 +1,7 @@
 // Help: keyboard shortcuts and how to read the lab.
 #include "app.h"
 #include "i18n.h"
+#include "widgets.h"
 #include "panels.h"
 
 namespace attnlab {
@@ -23,9 +24,9 @@ void draw_help_window(App& app) {
     ImGui::EndTable();
   }
   ImGui::Separator();
-  ImGui::TextWrapped("%s", tr("help.reading"));
+  text_wrapped_words("%s", tr("help.reading"));
   ImGui::Spacing();
-  ImGui::TextWrapped("%s", tr("help.try"));
+  text_wrapped_words("%s", tr("help.try"));
   ImGui::End();
 }
 

@@ -64,9 +64,7 @@ void draw_input_panel(App& app) {
   text_box(app, "##text", app.text, app.config.target, box_h);
   remember_item(app, "text");
   if (!app.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
-    ImGui::TextWrapped("%s", app.error.c_str());
-    ImGui::PopStyleColor();
+    text_wrapped_colored(ImVec4(1.0f, 0.55f, 0.45f, 1.0f), app.error.c_str());
     ImGui::TextDisabled("%s", tr("input.last_valid"));
   }
   ImGui::TextUnformatted(trn("status.tokens", r.n, {{"n", r.n}}).c_str());

@@ -23,21 +23,21 @@ void draw_learn_curves(App& app, LearnState& L) {
     const Experiment& e = experiments()[(size_t)L.experiment];
     const int guess = L.predictions[(size_t)L.experiment];
     ImGui::PushTextWrapPos(0.0f);
+    ImGui::BeginGroup();  // one item for remember_item
     if (guess >= 0)
-      ImGui::TextColored(guess == e.answer ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.75f, 0.35f, 1.0f), "%s %s",
-                         guess == e.answer ? "\xE2\x9C\x93" : "\xE2\x9C\x97",
-                         trf("learn.predicted", {{"choice", experiment_text(e, "choice." + std::to_string(guess))}}).c_str());
+      text_wrapped_colored(guess == e.answer ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.75f, 0.35f, 1.0f),
+                           (std::string(guess == e.answer ? "\xE2\x9C\x93 " : "\xE2\x9C\x97 ") +
+                            trf("learn.predicted", {{"choice", experiment_text(e, "choice." + std::to_string(guess))}})).c_str());
     // Wrapped at spaces only: a figure such as 0.97 or 6.2% is never split at its point.
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.80f, 0.85f, 0.70f, 1.0f));
-    text_wrapped_words("%s", trf("learn.measured", {{"measured", experiment_text(e, "measured")}}).c_str());
-    ImGui::PopStyleColor();
+    text_wrapped_colored(ImVec4(0.80f, 0.85f, 0.70f, 1.0f), trf("learn.measured", {{"measured", experiment_text(e, "measured")}}).c_str());
+    ImGui::EndGroup();
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_measured");
     draw_measured_at_distance(app, L);  // an experiment with a sweep: the slider's distance
   }
   if (!L.run().started) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", tr("learn.curves.empty"));
+    text_wrapped_disabled(tr("learn.curves.empty"));
     ImGui::PopTextWrapPos();
     return;
   }

@@ -46,12 +46,11 @@ void draw_replay(App& app, LearnState& L) {
     remember_item(app, "learn_live");
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "%s",
-                       trf("learn.replay.replaying", {{"step", L.run().snapshot_steps[(size_t)L.run().replay]}}).c_str());
+    text_wrapped_colored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), trf("learn.replay.replaying", {{"step", L.run().snapshot_steps[(size_t)L.run().replay]}}).c_str());
     ImGui::PopTextWrapPos();
   } else {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", trn("learn.replay.history", count, {{"n", count}}).c_str());
+    text_wrapped_disabled(trn("learn.replay.history", count, {{"n", count}}).c_str());
     ImGui::PopTextWrapPos();
   }
 }
@@ -126,8 +125,8 @@ void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
     }
   };
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", trf("learn.grad.shape", {{"rows", t.rows}, {"cols", t.cols}, {"first_row", row_name(0)}, {"last_row", row_name(t.rows - 1)},
-                                                   {"first_col", col_name(0)}, {"last_col", col_name(t.cols - 1)}}).c_str());
+  text_wrapped_disabled(trf("learn.grad.shape", {{"rows", t.rows}, {"cols", t.cols}, {"first_row", row_name(0)}, {"last_row", row_name(t.rows - 1)},
+                                               {"first_col", col_name(0)}, {"last_col", col_name(t.cols - 1)}}).c_str());
   ImGui::PopTextWrapPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float cell = std::max(2.0f, std::min((avail.x - 8.0f) / (float)t.cols, (avail.y - 8.0f) / (float)t.rows));
@@ -185,7 +184,7 @@ void draw_learn_probe(App& app, LearnState& L) {
   const bool recurrent = L.run().started && L.run().run_setup.spec.recurrent();
   if (!L.run().started || (!recurrent && L.run().probe.weights.empty())) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", tr("learn.probe.empty"));
+    text_wrapped_disabled(tr("learn.probe.empty"));
     ImGui::PopTextWrapPos();
     return;
   }
@@ -212,19 +211,19 @@ void draw_learn_probe(App& app, LearnState& L) {
   if (spec.cross) {
     std::string src;
     for (int j = 0; j < m; ++j) src += (j ? " " : "") + name(p.example.source[j]);
-    ImGui::TextUnformatted(trf("learn.probe.source", {{"tokens", src}}).c_str());
+    text_wrapped_words("%s", trf("learn.probe.source", {{"tokens", src}}).c_str());
   }
   if (L.run().typed_probe) {
     // A typed input has no targets: show what the model predicts after each token instead.
     std::string predicted;
     for (int i = 0; i < n; ++i) predicted += (i ? " " : "") + name(p.predictions[i]);
-    ImGui::TextUnformatted(trf("learn.probe.typed", {{"step", shown_step}, {"tokens", in}}).c_str());
-    ImGui::TextDisabled("%s", trf("learn.probe.predicts", {{"tokens", predicted}}).c_str());
+    text_wrapped_words("%s", trf("learn.probe.typed", {{"step", shown_step}, {"tokens", in}}).c_str());
+    text_wrapped_disabled(trf("learn.probe.predicts", {{"tokens", predicted}}).c_str());
   } else {
-    ImGui::TextUnformatted(trf("learn.probe.heldout_line", {{"step", shown_step}, {"tokens", in}}).c_str());
+    text_wrapped_words("%s", trf("learn.probe.heldout_line", {{"step", shown_step}, {"tokens", in}}).c_str());
     const std::string score = trf("learn.probe.right", {{"right", right}, {"n", counted}});
     same_line_if_fits(score.c_str());
-    ImGui::TextDisabled("%s", score.c_str());
+    text_wrapped_disabled(score.c_str());
   }
   ImGui::PopTextWrapPos();
   draw_probe_input(app, L);

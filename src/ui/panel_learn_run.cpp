@@ -65,7 +65,7 @@ void draw_file_buttons(App& app, LearnState& L) {
 void draw_status(App& app, LearnState& L) {
   if (!L.error.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", trf("learn.not_started", {{"reason", L.error}}).c_str());
+    text_wrapped_colored(ImVec4(1.0f, 0.45f, 0.40f, 1.0f), trf("learn.not_started", {{"reason", L.error}}).c_str());
     ImGui::PopTextWrapPos();
   }
   if (L.run().started && L.setup != L.run().run_setup)
@@ -100,14 +100,18 @@ void draw_status(App& app, LearnState& L) {
   }
   if (!t.message.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(t.converged ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.45f, 0.40f, 1.0f), "%s", t.message.c_str());
+    ImGui::BeginGroup();  // one item for remember_item
+    text_wrapped_colored(t.converged ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.45f, 0.40f, 1.0f), t.message.c_str());
+    ImGui::EndGroup();
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_message");
   } else if (t.done && !t.history.empty() && t.history.back().accuracy < 0.9) {
     // A run that ended without learning its task: say so, rather than leave the curves to be read as done.
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1.0f), "%s",
-                       trf("learn.not_learned", {{"pct", num(100.0 * t.history.back().accuracy, 0)}, {"steps", t.step}}).c_str());
+    ImGui::BeginGroup();
+    text_wrapped_colored(ImVec4(1.0f, 0.8f, 0.35f, 1.0f),
+                         trf("learn.not_learned", {{"pct", num(100.0 * t.history.back().accuracy, 0)}, {"steps", t.step}}).c_str());
+    ImGui::EndGroup();
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_not_learned");
   }
@@ -138,7 +142,7 @@ void draw_learn_run_controls(App& app, LearnState& L) {
   remember_item(app, "learn_reset");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("learn.reset.tip"));
   ImGui::PushTextWrapPos(0.0f);  // every line below wraps at the window's edge (a phone, a longer language)
-  ImGui::TextDisabled("%s", tr("learn.keys"));
+  text_wrapped_disabled(tr("learn.keys"));
   draw_file_buttons(app, L);
   draw_status(app, L);
   ImGui::PopTextWrapPos();

@@ -89,12 +89,12 @@ void draw_experiment(App& app, LearnState& L) {
   }
   draw_experiment_distance(app, L);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", e.variants.size() == 1 ? tr("learn.experiment.train_one")
-                            : e.variants.size() > 2 ? tr("learn.experiment.train_many")
-                                                    : tr("learn.experiment.train_two"));
+  text_wrapped_disabled(e.variants.size() == 1 ? tr("learn.experiment.train_one")
+                        : e.variants.size() > 2 ? tr("learn.experiment.train_many")
+                                                : tr("learn.experiment.train_two"));
   // Predict first: the measured outcome comes after a run, beside the learner's guess.
   int& guess = L.predictions[(size_t)L.experiment];
-  ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s", trf("learn.experiment.predict", {{"ask", experiment_text(e, "ask")}}).c_str());
+  text_wrapped_colored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), trf("learn.experiment.predict", {{"ask", experiment_text(e, "ask")}}).c_str());
   ImGui::PopTextWrapPos();
   for (int c = 0; c < (int)e.choices.size(); ++c) {
     ImGui::PushID(c);
@@ -104,7 +104,7 @@ void draw_experiment(App& app, LearnState& L) {
   }
   if (!L.revealed[(size_t)L.experiment]) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", guess < 0 ? tr("learn.experiment.pick") : tr("learn.experiment.now_train"));
+    text_wrapped_disabled(guess < 0 ? tr("learn.experiment.pick") : tr("learn.experiment.now_train"));
     ImGui::PopTextWrapPos();
     if (ImGui::SmallButton(tr_id("learn.experiment.reveal", "learn_reveal"))) L.revealed[(size_t)L.experiment] = true;
     remember_item(app, "learn_reveal");
@@ -132,9 +132,8 @@ void draw_learn_settings(App& app, LearnState& L) {
   remember_item(app, "learn_task");
   if (task) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(tr_entry("task", task->name, "help", task->help));
-    ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s",
-                       trf("learn.expect", {{"pattern", tr_entry("task", task->name, "pattern", task->pattern)}}).c_str());
+    text_wrapped_words("%s", tr_entry("task", task->name, "help", task->help));
+    text_wrapped_colored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), trf("learn.expect", {{"pattern", tr_entry("task", task->name, "pattern", task->pattern)}}).c_str());
     ImGui::PopTextWrapPos();
   }
 

@@ -291,7 +291,9 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   }
   if (b.view == View::masked && !zoomed && !has_mask(app.engine.config())) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ImGui::BeginGroup();  // the tooltip below answers on every line
     text_wrapped_disabled(tr("matrix.no_mask"));
+    ImGui::EndGroup();
     ImGui::PopTextWrapPos();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("matrix.no_mask.tip"));
   }
@@ -549,7 +551,7 @@ void draw_matrices_panel(App& app) {
     remember_item(app, "note_close");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("matrix.note.close"));
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-    ImGui::TextUnformatted(app.ui.note.c_str());
+    text_wrapped_words("%s", app.ui.note.c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndChild();
     ImGui::PopStyleColor();

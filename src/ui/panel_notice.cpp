@@ -9,6 +9,7 @@
 #include "i18n.h"
 #include "imgui_internal.h"
 #include "panels.h"
+#include "widgets.h"
 
 namespace attnlab {
 
@@ -44,8 +45,8 @@ void draw_notice(App& app) {
     ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
     const float wrap = w - 2.0f * st.WindowPadding.x - (app.notice_sticky ? ImGui::GetFrameHeight() + st.ItemSpacing.x : 0.0f);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(wrap, ImGui::CalcTextSize(app.notice.c_str()).x + 1.0f));
-    if (!app.notice_title.empty()) ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.5f, 1.0f), "%s", app.notice_title.c_str());
-    ImGui::TextUnformatted(app.notice.c_str());
+    if (!app.notice_title.empty()) text_wrapped_colored(ImVec4(1.0f, 0.8f, 0.5f, 1.0f), app.notice_title.c_str());
+    text_wrapped_words("%s", app.notice.c_str());
     ImGui::PopTextWrapPos();
     if (app.notice_sticky) {
       if (ImGui::Button(tr_id("notice.ok", "ok"))) app.notice.clear(), app.notice_title.clear(), app.notice_sticky = false;

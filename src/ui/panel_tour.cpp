@@ -251,12 +251,14 @@ void draw_tour_window(App& app) {
   ImGui::EndDisabled();
   remember_item(app, "tour_next");
   ImGui::Separator();
-  ImGui::TextWrapped("%s", tr(s.text));
+  text_wrapped_words("%s", tr(s.text));
   ImGui::Spacing();
   ImGui::TextColored(done ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.8f, 0.35f, 1.0f), "%s", done ? tr("tour.done") : tr("tour.try"));
   remember_item(app, "tour_tick");
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", tr(s.try_));
+  ImGui::BeginGroup();  // the task's lines line up after the tick, as TextWrapped's did
+  text_wrapped_words("%s", tr(s.try_));
+  ImGui::EndGroup();
   ImGui::End();
   // A Learn step frames its widget (drawn this frame, so its rectangle is current) over everything.
   if (!app.ui.focus_item.empty() && open && app.ui.learn_mode) {

@@ -49,7 +49,9 @@ bool checkbox(const char* label, bool* v, bool marker) {
   bool changed = ImGui::Checkbox(id.c_str(), v);
   ImGui::SameLine(0, st.ItemInnerSpacing.x);
   ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - (marker ? marker_width() : 0.0f));
-  ImGui::TextUnformatted(visible.c_str());
+  ImGui::BeginGroup();  // a click on any of the label's lines toggles the box
+  text_wrapped_words("%s", visible.c_str());
+  ImGui::EndGroup();
   ImGui::PopTextWrapPos();
   if (ImGui::IsItemClicked()) *v = !*v, changed = true;  // the label toggles the box, as Checkbox's own does
   ImGui::EndGroup();
@@ -69,7 +71,7 @@ void help_marker(const char* text) {
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-    ImGui::TextUnformatted(text);
+    text_wrapped_words("%s", text);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }

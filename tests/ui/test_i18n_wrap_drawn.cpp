@@ -1,0 +1,119 @@
+// Where the lab's own windows wrap Chinese, read back from what they draw: the glyphs in a window's draw
+// list, grouped into lines by their top edge. A line that ends in a digit or '.' followed by a line that
+// starts with one is a number cut in two ("0." / "25"), which Dear ImGui's TextWrapped does in text with
+// no spaces and text_wrapped_words (widgets.h) never does.
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "i18n.h"
+#include "lab.h"
+#include "panels.h"
+
+namespace {
+
+using labtest::Lab;
+
+std::string catalogue(const char* code) {
+  std::ifstream in(std::string(ATTNLAB_LANG_DIR) + "/" + code + ".txt", std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void append_utf8(std::string& s, unsigned c) {
+  if (c < 0x80) s += (char)c;
+  else if (c < 0x800) s += (char)(0xC0 | (c >> 6)), s += (char)(0x80 | (c & 0x3F));
+  else s += (char)(0xE0 | (c >> 12)), s += (char)(0x80 | ((c >> 6) & 0x3F)), s += (char)(0x80 | (c & 0x3F));
+}
+
+// The lines of text `window` drew last frame, top to bottom, each left to right, spaces left out (they
+// draw nothing). A glyph is known by its quad: the first vertex carries the glyph's (U0, V0), the third
+// its (U1, V1) (ImDrawList::PrimRectUV). Glyphs the font lacks draw as its fallback, '?'.
+std::vector<std::string> drawn_lines(ImGuiWindow* window) {
+  std::map<std::pair<float, float>, const ImFontGlyph*> by_uv;
+  for (ImFont* font : ImGui::GetIO().Fonts->Fonts)
+    for (const ImFontGlyph& g : font->Glyphs)
+      if (g.Visible) by_uv[{g.U0, g.V0}] = &g;
+  std::map<int, std::map<float, unsigned>> rows;  // top edge -> x -> code point
+  const ImVector<ImDrawVert>& v = window->DrawList->VtxBuffer;
+  for (int i = 0; i + 2 < v.Size; ++i) {
+    const auto it = by_uv.find({v[i].uv.x, v[i].uv.y});
+    if (it == by_uv.end() || v[i + 2].uv.x != it->second->U1 || v[i + 2].uv.y != it->second->V1) continue;
+    const ImFontGlyph& g = *it->second;
+    const float scale = (v[i + 2].pos.y - v[i].pos.y) / (g.Y1 - g.Y0 > 0.0f ? g.Y1 - g.Y0 : 1.0f);
+    rows[(int)std::lround(v[i].pos.y - g.Y0 * scale)][v[i].pos.x] = g.Codepoint;
+    i += 3;
+  }
+  std::vector<std::string> lines;
+  for (const auto& [top, glyphs] : rows) {
+    std::string line;
+    for (const auto& [x, c] : glyphs) append_utf8(line, c);
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+bool numeric(char c) { return (c >= '0' && c <= '9') || c == '.'; }
+
+// Every place in `lines` where a number runs on from one line into the next.
+std::vector<std::string> split_numbers(const std::vector<std::string>& lines) {
+  std::vector<std::string> cuts;
+  for (size_t i = 0; i + 1 < lines.size(); ++i)
+    if (!lines[i].empty() && !lines[i + 1].empty() && numeric(lines[i].back()) && numeric(lines[i + 1].front()))
+      cuts.push_back("'" + lines[i] + "' / '" + lines[i + 1] + "'");
+  return cuts;
+}
+
+class DrawnWrap : public Lab {
+ protected:
+  void SetUp() override {
+    Lab::SetUp();
+    open(1920, 1080);
+    std::string error;
+    ASSERT_TRUE(attnlab::set_language("zh", catalogue("zh"), &error)) << error;
+  }
+  void TearDown() override {
+    std::string error;
+    attnlab::set_language("en", "", &error);
+    Lab::TearDown();
+  }
+  // `window` at every width from `from` to `to` em (as tall as the display, so no line is clipped):
+  // the cuts its lines show, and whether `number` was seen whole on a line at least once.
+  std::vector<std::string> cuts_over_widths(const char* window, float from, float to, const std::string& number, bool* seen) {
+    std::vector<std::string> cuts;
+    *seen = false;
+    const float em = ImGui::GetFontSize();
+    for (float w = from * em; w <= to * em; w += 0.25f * em) {
+      ImGui::SetWindowPos((std::string("###") + window).c_str(), ImVec2(10.0f, 10.0f));
+      ImGui::SetWindowSize((std::string("###") + window).c_str(), ImVec2(w, 1000.0f));
+      frames(2);
+      ImGuiWindow* win = attnlab::find_window(window);
+      if (!win) {
+        ADD_FAILURE() << window << " is not open";
+        return cuts;
+      }
+      const std::vector<std::string> lines = drawn_lines(win);
+      for (const std::string& l : lines) *seen = *seen || l.find(number) != std::string::npos;
+      for (const std::string& c : split_numbers(lines)) cuts.push_back(c + " at " + std::to_string((int)w) + " px");
+    }
+    return cuts;
+  }
+};
+
+}  // namespace
+
+// The tour's step on temperature (τ = 0.25 in a Chinese sentence) at widths from a phone's to a wide
+// window's: no number is broken across two lines.
+TEST_F(DrawnWrap, TourStepInChineseKeepsNumbersWhole) {
+  app.ui.show_tour = true;
+  app.ui.tour_moved = true;  // where the test puts it, at the width the test sets
+  attnlab::tour_open_step(app, 4);  // tour.5, on temperature
+  frames(2);
+  bool seen = false;
+  const std::vector<std::string> cuts = cuts_over_widths("Tour", 10.0f, 40.0f, "0.25", &seen);
+  EXPECT_TRUE(seen) << "0.25 never drawn whole: the test no longer reads the tour's text";
+  EXPECT_TRUE(cuts.empty()) << cuts.size() << " cuts, the first " << cuts.front();
+}
