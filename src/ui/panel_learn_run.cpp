@@ -6,6 +6,7 @@
 
 #include "app.h"
 #include "i18n.h"
+#include "learn_widgets.h"
 #include "panel_learn.h"
 #include "widgets.h"
 
@@ -69,34 +70,37 @@ void draw_status(App& app, LearnState& L) {
     ImGui::PopTextWrapPos();
   }
   if (L.run().started && L.setup != L.run().run_setup)
-    ImGui::TextColored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), "%s", tr("learn.settings_changed"));
+    text_wrapped_colored(ImVec4(1.0f, 0.80f, 0.35f, 1.0f), tr("learn.settings_changed"));
   if (!L.run().started) {
-    ImGui::TextDisabled("%s", tr("learn.press_train"));
+    text_wrapped_disabled(tr("learn.press_train"));
     return;
   }
   const lrn::SessionState& t = L.run();
-  ImGui::TextUnformatted(trf("learn.phase_step", {{"phase", tr_dynamic(std::string("learn.phase.") + learn_phase(L), learn_phase(L))},
+  text_wrapped_words("%s", trf("learn.phase_step", {{"phase", tr_dynamic(std::string("learn.phase.") + learn_phase(L), learn_phase(L))},
                                                    {"step", t.step}, {"steps", L.run().run_setup.train.steps}}).c_str());
   if (L.run().run_setup.train.stop_accuracy > 0.0f && !t.done) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", tr("learn.stops_converged"));
+    // Beside the step while it fits whole (or 8 em of it: text_wrapped_words wraps no narrower), else below.
+    same_line_if_room(std::min(ImGui::CalcTextSize(tr("learn.stops_converged")).x, 8.0f * ImGui::GetFontSize()));
+    ImGui::BeginGroup();  // the tooltip answers on each of its lines
+    text_wrapped_disabled(tr("learn.stops_converged"));
+    ImGui::EndGroup();
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", trf("learn.stops_converged.tip", {{"pct", num(100.0 * (double)L.run().run_setup.train.stop_accuracy, 0)},
                                                               {"n", L.run().run_setup.train.stop_evaluations}}).c_str());
   }
   ImGui::ProgressBar(L.run().run_setup.train.steps ? (float)t.step / (float)L.run().run_setup.train.steps : 1.0f, ImVec2(-FLT_MIN, 0), "");
   if (L.run().running)
-    ImGui::TextUnformatted(trf("learn.speed", {{"rate", num(L.run().steps_per_s, 0)}, {"n", L.run().steps_last_work}}).c_str());
+    text_wrapped_words("%s", trf("learn.speed", {{"rate", num(L.run().steps_per_s, 0)}, {"n", L.run().steps_last_work}}).c_str());
   else if (L.run().steps_per_s > 0)
-    ImGui::TextDisabled("%s", trf("learn.speed_paused", {{"rate", num(L.run().steps_per_s, 0)}}).c_str());
+    text_wrapped_disabled(trf("learn.speed_paused", {{"rate", num(L.run().steps_per_s, 0)}}).c_str());
   if (!t.history.empty()) {
     const lrn::EvalPoint& p = t.history.back();
-    ImGui::TextUnformatted(trf("learn.heldout_loss", {{"loss", num(p.loss, 4)}}).c_str());
+    text_wrapped_words("%s", trf("learn.heldout_loss", {{"loss", num(p.loss, 4)}}).c_str());
     if (L.run().run_setup.spec.recurrent())  // no attention, no pattern
-      ImGui::TextUnformatted(trf("learn.accuracy", {{"pct", num(100.0 * p.accuracy, 1)}}).c_str());
+      text_wrapped_words("%s", trf("learn.accuracy", {{"pct", num(100.0 * p.accuracy, 1)}}).c_str());
     else
-      ImGui::TextUnformatted(trf("learn.accuracy_pattern", {{"pct", num(100.0 * p.accuracy, 1)}, {"score", num(p.pattern_score, 2)}}).c_str());
-    ImGui::TextDisabled("%s", trf("learn.evaluated", {{"step", p.step}, {"n", L.run().run_setup.train.eval_batch}}).c_str());
+      text_wrapped_words("%s", trf("learn.accuracy_pattern", {{"pct", num(100.0 * p.accuracy, 1)}, {"score", num(p.pattern_score, 2)}}).c_str());
+    text_wrapped_disabled(trf("learn.evaluated", {{"step", p.step}, {"n", L.run().run_setup.train.eval_batch}}).c_str());
   }
   if (!t.message.empty()) {
     ImGui::PushTextWrapPos(0.0f);
