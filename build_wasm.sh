@@ -23,7 +23,7 @@ export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 emcmake cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE=$build_type -DATTNLAB_TESTS=OFF -DATTNLAB_BENCH=OFF >/dev/null
 cmake --build "$build_dir" --target attnlab_web -j"$(nproc)" >&2
 site="$build_dir/site"
-for f in index.html app.js style.css worker.js attnlab.js attnlab.wasm attnlab-worker.js attnlab-worker.wasm; do
+for f in index.html app.js boot-words.js style.css worker.js attnlab.js attnlab.wasm attnlab-worker.js attnlab-worker.wasm; do
   [ -f "$site/$f" ] || { echo "build_wasm.sh: $site/$f is missing after the build" >&2; exit 1; }
 done
 if [ $serve = 1 ]; then

@@ -15,7 +15,24 @@
   const loadingText = document.getElementById('loading-text');
   const bar = document.getElementById('loading-bar');
 
+  // What the page says before any catalogue can load: boot-words.js (made at build time from every
+  // catalogue's page.* lines, cmake/ui.cmake) holds it in every language, so the language the link or
+  // the browser asks for (as the lab chooses it below) needs no fetch. The English here shows only
+  // where boot-words.js is missing.
+  const bootWords = self.attnlabBootWords || {};
+  const bootCode = (() => {
+    const list = Object.keys(bootWords).map((code) => ({ code }));
+    for (const w of [linkLanguage(), ...(navigator.languages || [navigator.language])].filter(Boolean)) {
+      const m = matchLanguage(list, w);
+      if (m) return m;
+    }
+    return 'en';
+  })();
+  function bootWord(key, english) { return (bootWords[bootCode] || {})[key] || english; }
+  if (loadingText) loadingText.textContent = bootWord('page.loading', 'Loading the attention engine…');
+
   function fatal(title, text) {
+    document.documentElement.lang = bootCode;
     loading.hidden = true;
     const box = document.getElementById('fatal');
     box.innerHTML = '';
@@ -36,15 +53,13 @@
   }
 
   if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
-    fatal('WebAssembly is not available',
-          'Attention Lab runs its attention engine as WebAssembly, which this browser does not offer ' +
-          '(or has switched off). Any current Chrome, Edge, Firefox or Safari will work.');
+    fatal(bootWord('page.no_wasm', 'WebAssembly is not available'),
+          bootWord('page.no_wasm.why', 'Attention Lab runs its attention engine as WebAssembly, which this browser does not offer (or has switched off). Any current Chrome, Edge, Firefox or Safari will work.'));
     return;
   }
   if (!hasWebGL2()) {
-    fatal('WebGL 2 is not available',
-          'Attention Lab draws with WebGL 2, which this browser or graphics driver does not provide. ' +
-          'Try turning on hardware acceleration, updating the browser, or another browser.');
+    fatal(bootWord('page.no_webgl', 'WebGL 2 is not available'),
+          bootWord('page.no_webgl.why', 'Attention Lab draws with WebGL 2, which this browser or graphics driver does not provide. Try turning on hardware acceleration, updating the browser, or another browser.'));
     return;
   }
 

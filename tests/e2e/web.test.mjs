@@ -197,15 +197,38 @@ test('HiDPI: at devicePixelRatio 2 the canvas backing store is twice the CSS siz
   await page.close();
 });
 
-test('without WebGL 2 the page says so in plain words instead of failing silently', async () => {
+// A catalogue's message as the format reads it (docs/translating.md): `key = text`, indented lines go on.
+function catalogueMessage(code, key) {
+  const lines = fs.readFileSync(new URL(`../../assets/lang/${code}.txt`, import.meta.url), 'utf8').split('\n');
+  const i = lines.findIndex((l) => l.replace(/\s*=.*$/, '').trim() === key);
+  assert.ok(i >= 0, `${code}.txt has no ${key}`);
+  let text = lines[i].replace(/^[^=]*=/, '').trim();
+  for (let j = i + 1; j < lines.length && /^[ \t]+[^ \t#]/.test(lines[j]); ++j) text += ' ' + lines[j].trim();
+  return text;
+}
+
+// The message comes before any catalogue could load, yet in the language the link (?lang=, #…&lang=) or
+// the browser asks for: from boot-words.js, which the build makes from the catalogues, with no fetch.
+test('without WebGL 2 the page says so in plain words, in the chosen language, instead of failing silently', async () => {
   const noGl = await launch(['--disable-3d-apis']);
-  const page = await noGl.newPage({ viewport: { width: 900, height: 500 } });
-  await page.goto(lab.server.url);
-  await page.waitForSelector('#fatal:not([hidden])', { timeout: 20000 });
-  const text = await page.evaluate(() => document.getElementById('fatal').innerText);
-  assert.match(text, /WebGL 2 is not available/);
-  assert.equal(await page.evaluate(() => document.getElementById('loading').hidden), true);
-  await page.screenshot({ path: path.join(OUT, '08-no-webgl.png') });
+  for (const [query, locale, code] of [['', 'en-US', 'en'], ['?lang=de', 'en-US', 'de'], ['?lang=zh', 'en-US', 'zh'],
+                                       ['#present&lang=zh', 'en-US', 'zh'], ['', 'es-ES', 'es']]) {
+    const page = await noGl.newPage({ viewport: { width: 900, height: 500 }, locale });
+    const fetched = [];
+    page.on('request', (r) => { if (/\/lang\//.test(r.url())) fetched.push(r.url()); });
+    await page.goto(lab.server.url + query);
+    await page.waitForSelector('#fatal:not([hidden])', { timeout: 20000 });
+    const text = await page.evaluate(() => document.getElementById('fatal').innerText);
+    const where = `${query || '(no lang)'} in a ${locale} browser`;
+    assert.ok(text.includes(catalogueMessage(code, 'page.no_webgl')), `${where}: ${JSON.stringify(text)}`);
+    assert.ok(text.includes(catalogueMessage(code, 'page.no_webgl.why')), `${where}: ${JSON.stringify(text)}`);
+    if (code === 'en') assert.match(text, /WebGL 2 is not available/);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), code, where);
+    assert.deepEqual(fetched, [], `${where}: fetched a catalogue`);
+    assert.equal(await page.evaluate(() => document.getElementById('loading').hidden), true);
+    await page.screenshot({ path: path.join(OUT, `08-no-webgl-${code}${query.startsWith('#') ? '-hash' : ''}.png`) });
+    await page.close();
+  }
   await noGl.close();
 });
 

@@ -221,12 +221,13 @@ TEST(Catalogues, PresetsAreInEnglish) {
   EXPECT_GE(presets, 10);
 }
 
-// The page's own words (web/app.js) keep their English beside the key, for a page that cannot read a
-// catalogue: that English must be en.txt's, so the two never drift apart.
+// The page's own words (web/app.js: word, words, and bootWord for the boot screen) keep their English
+// beside the key, for a page that cannot read a catalogue: that English must be en.txt's, so the two
+// never drift apart.
 TEST(Catalogues, PageWordsMatchEnglish) {
   const Catalog en = load(kLangDir / "en.txt");
   const std::string js = read(fs::path(ATTNLAB_SOURCE_DIR) / "web" / "app.js");
-  const std::regex call(R"(\bwords?\('(page\.[A-Za-z0-9_.]+)',\s*'((?:[^'\\]|\\.)*)')");
+  const std::regex call(R"(\b(?:words?|bootWord)\('(page\.[A-Za-z0-9_.]+)',\s*'((?:[^'\\]|\\.)*)')");
   int found = 0;
   for (auto it = std::sregex_iterator(js.begin(), js.end(), call); it != std::sregex_iterator(); ++it) {
     ++found;
