@@ -15,11 +15,14 @@ void draw_help_window(App& app) {
   }
   ImGui::TextUnformatted(tr("help.keyboard"));
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    // The keys as wide as they are; what they do takes the rest of the window and wraps there.
+    ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
     for (const Shortcut& k : shortcuts()) {
       ImGui::TableNextColumn();
       ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", tr(k.keys));
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(tr(k.what));
+      text_wrapped_words("%s", tr(k.what));
     }
     ImGui::EndTable();
   }
