@@ -15,7 +15,7 @@ void line_plot(const LinePlot& plot, const std::vector<PlotSeries>& series) {
   const int marker = plot.marker;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + plot.size.x);  // a long title (a longer language) wraps over the plot
-  ImGui::TextUnformatted(plot.title);
+  text_wrapped_words("%s", plot.title);
   ImGui::PopTextWrapPos();
   if (plot.help) ImGui::SameLine(), help_marker(plot.help);
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
