@@ -21,22 +21,22 @@ void InputRelay::install(GLFWwindow* window) {
   window_ = window;
   glfwSetWindowUserPointer(window, this);
   glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
-    Event e{Event::key};
+    InputEvent e{InputEvent::key};
     e.code = key, e.scancode = scancode, e.action = action, e.mods = mods;
     from(w)->push(e);
   });
   glfwSetCharCallback(window, [](GLFWwindow* w, unsigned c) {
-    Event e{Event::character};
+    InputEvent e{InputEvent::character};
     e.ch = c;
     from(w)->push(e);
   });
   glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int mods) {
-    Event e{Event::button};
+    InputEvent e{InputEvent::button};
     e.code = button, e.action = action, e.mods = mods;
     from(w)->push(e);
   });
   glfwSetScrollCallback(window, [](GLFWwindow* w, double dx, double dy) {
-    Event e{Event::scroll};
+    InputEvent e{InputEvent::scroll};
     e.x = (float)dx, e.y = (float)dy;
     from(w)->push(e);
   });
@@ -49,7 +49,7 @@ void InputRelay::install(GLFWwindow* window) {
       return;
     }
     r.touch_owns_pointer_ = false;
-    Event e{Event::move};
+    InputEvent e{InputEvent::move};
     e.x = (float)x, e.y = (float)y;
     r.push(e);
   });
@@ -64,88 +64,23 @@ void InputRelay::install(GLFWwindow* window) {
   glfwSetWindowSizeCallback(window, [](GLFWwindow* w, int, int) { ++from(w)->events_; });
 }
 
-void InputRelay::push(const Event& e) {
+void InputRelay::push(const InputEvent& e) {
   ++events_;
   // Key repeats carry no transition: they go straight to ImGui's key state (which they do not change).
-  if (e.kind == Event::key && e.action == GLFW_REPEAT) return ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, e.action, e.mods);
-  // Moves in a row are one move (to where the pointer ended up), so a fast mouse between two slow
-  // frames adds one event, not hundreds. The queue is bounded: past kMaxQueued events (a page that
-  // stopped drawing, say) the oldest go, so what waits is what happened last.
-  if (e.kind == Event::move && !queue_.empty() && queue_.back().kind == Event::move) {
-    queue_.back() = e;
-    return;
-  }
-  if (queue_.size() >= kMaxQueued) queue_.pop_front();
-  queue_.push_back(e);
+  if (e.kind == InputEvent::key && e.action == GLFW_REPEAT) return ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, e.action, e.mods);
+  queue_.push(e);
 }
 
-// This frame's share of the queue, in order, up to the first event that this frame cannot show apart
-// from an earlier one: a second transition of the same button or key (the first must be seen for a
-// frame), a button press after a key release that waits for the next frame (Ctrl+click must not become
-// a click, nor a click Ctrl+click), or a pointer move after a button changed (the click happened where
-// the pointer was). A key released in the frame that saw its press waits for the next frame without
-// holding up other keys and characters, so typed text keeps its pace: every key once per frame.
-void InputRelay::deliver_queue() {
-  std::vector<int> keys_changed, keys_pressed;
-  bool buttons_changed[kButtons] = {}, any_button_changed = false, typed = false;
-  const auto has = [](const std::vector<int>& v, int k) { return std::find(v.begin(), v.end(), k) != v.end(); };
-  for (const Event& e : std::exchange(deferred_releases_, {})) {
-    ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, GLFW_RELEASE, e.mods);
-    keys_changed.push_back(e.code);
-  }
-  while (!queue_.empty()) {
-    const Event& e = queue_.front();
-    if (e.kind == Event::move) {
-      if (any_button_changed) break;
-      mouse_x_ = e.x, mouse_y_ = e.y, have_mouse_ = true;
-    } else if (e.kind == Event::button) {
-      if (e.code < 0 || e.code >= kButtons) {  // (a button ImGui does not track)
-        queue_.pop_front();
-        continue;
-      }
-      if (buttons_changed[e.code] || (e.action == GLFW_PRESS && !deferred_releases_.empty())) break;
-      button_down_[e.code] = e.action == GLFW_PRESS;
-      buttons_changed[e.code] = any_button_changed = true;
-    } else if (e.kind == Event::key) {
-      if (e.action == GLFW_RELEASE && has(keys_pressed, e.code)) {
-        // The press is seen this frame, the release the next. A modifier's release holds everything
-        // after it back too: what follows was typed without Ctrl (Ctrl+A, then "5" is text, not Ctrl+5).
-        const int code = e.code;
-        deferred_releases_.push_back(e);
-        queue_.pop_front();
-        if (code >= GLFW_KEY_LEFT_SHIFT && code <= GLFW_KEY_RIGHT_SUPER) break;
-        keys_changed.push_back(code);
-        continue;
-      } else {
-        if (has(keys_changed, e.code)) break;
-        // Esc, Enter and Tab end an edit: the characters typed before them must reach the field a
-        // frame earlier (Esc in the same frame cancelled them along with the edit).
-        const bool ends_edit = e.code == GLFW_KEY_ESCAPE || e.code == GLFW_KEY_ENTER || e.code == GLFW_KEY_KP_ENTER || e.code == GLFW_KEY_TAB;
-        if (ends_edit && e.action == GLFW_PRESS && typed) break;
-        ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, e.action, e.mods);
-        if (e.action == GLFW_PRESS) keys_pressed.push_back(e.code);
-      }
-      keys_changed.push_back(e.code);
-    } else if (e.kind == Event::character) {
-      ImGui_ImplGlfw_CharCallback(window_, e.ch);
-      typed = true;
-    } else {
-      wheel_x_ += e.x, wheel_y_ += e.y;
-    }
-    queue_.pop_front();
-  }
-  ImGuiIO& io = ImGui::GetIO();
-  for (int b = 0; b < kButtons; ++b) io.MouseDown[b] = button_down_[b];
-  // The backend polled the pointer (and knows whether the window has it); the queue says where it
-  // was at the events delivered so far.
-  if (have_mouse_ && io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(mouse_x_, mouse_y_);
-}
+void InputRelay::key(const InputEvent& e) { ImGui_ImplGlfw_KeyCallback(window_, e.code, e.scancode, e.action, e.mods); }
+void InputRelay::character(unsigned ch) { ImGui_ImplGlfw_CharCallback(window_, ch); }
+void InputRelay::button(int code, bool down) { button_down_[code] = down; }
+void InputRelay::move(float x, float y) { mouse_x_ = x, mouse_y_ = y, have_mouse_ = true; }
+void InputRelay::scroll(float dx, float dy) { wheel_x_ += dx, wheel_y_ += dy; }
 
 bool InputRelay::recent_input() {
   // A finger that is down keeps frames coming: a long press is timed on frames. Events that wait in
   // the queue need frames to be delivered.
-  if (events_ != events_seen_ || touch_.phase != TouchPhase::idle || !queue_.empty() || !deferred_releases_.empty() ||
-      !touch_queue_.empty()) {
+  if (events_ != events_seen_ || touch_.phase != TouchPhase::idle || queue_.waiting() > 0 || !touch_queue_.empty()) {
     events_seen_ = events_;
     settle_frames_ = 4;
     return true;
@@ -166,7 +101,7 @@ void InputRelay::touch(int kind, float x, float y) {
     touch_queue_.back() = {kind, x, y};
     return;
   }
-  if (touch_queue_.size() >= kMaxQueued) touch_queue_.pop_front();
+  if (touch_queue_.size() >= InputQueue::kMaxQueued) touch_queue_.pop_front();
   touch_queue_.push_back({kind, x, y});
 }
 
@@ -257,7 +192,11 @@ void InputRelay::step_touch() {
 
 void InputRelay::before_new_frame() {
   ImGuiIO& io = ImGui::GetIO();
-  deliver_queue();
+  queue_.next_frame(*this);
+  for (int b = 0; b < InputQueue::kButtons; ++b) io.MouseDown[b] = button_down_[b];
+  // The backend polled the pointer (and knows whether the window has it); the queue says where it
+  // was at the events delivered so far.
+  if (have_mouse_ && io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(mouse_x_, mouse_y_);
   // The pointer leaves with the finger on the frame after the release (ImGui saw the release in place).
   if (std::exchange(lift_next_frame_, false)) pointer_gone_ = true;
   step_touch();
@@ -284,7 +223,7 @@ std::string InputRelay::state_json() const {
   w.key("touch_owns_pointer"), w.value(touch_owns_pointer_);
   w.key("over_cell"), w.value(over_cell_);
   w.key("left_down"), w.value(left_down_);
-  w.key("waiting"), w.value((int64_t)(queue_.size() + deferred_releases_.size()));
+  w.key("waiting"), w.value((int64_t)queue_.waiting());
   w.end_object();
   w.flush();
   return out;

@@ -1,15 +1,10 @@
 // glfw_input.h — GLFW input for Dear ImGui 1.86, shared by the desktop and web shells.
 //
-// Dear ImGui 1.86 reads the mouse buttons and keys once per frame, so a press and a release that
-// arrive between two frames vanish, and two clicks between two frames count as one (1.87 added an
-// input queue for exactly this). When frames are slow (software WebGL draws a few per second) that
-// loses real clicks: five quick clicks on Next moved the tour by two. This relay is that queue: every
-// mouse button, key, character, wheel and pointer move goes into one queue in arrival order, and each
-// frame hands Dear ImGui the events up to the first one it could not tell apart from an earlier one in
-// the same frame (a second transition of the same button or key, a move after a click, Esc, Enter or
-// Tab after characters, anything after a modifier's release). So every press and every release is seen
-// in a frame of its own, at the position it happened, with the modifiers and the text it came with. It also counts input
-// events, so the shells can skip drawing frames while nothing happens, and keeps drawing while events wait.
+// Every mouse button, key, character, wheel and pointer move goes through an InputQueue
+// (input_queue.h), which hands Dear ImGui 1.86 each press and release in a frame of its own, with the
+// modifiers and the text it came with: 1.86 reads buttons and keys once per frame, so quick clicks
+// between two slow frames would otherwise vanish. The relay also counts input events, so the shells can
+// skip drawing frames while nothing happens, and keeps drawing while events wait.
 //
 // On the web it also takes the wheel and touch input the page hands it (web/app.js), because
 // Emscripten 3.1.6's GLFW gets both wrong: it passes the browser's raw wheel deltaY (about ±100 per
@@ -24,13 +19,14 @@
 #pragma once
 #include <deque>
 #include <string>
-#include <vector>
+
+#include "input_queue.h"
 
 struct GLFWwindow;
 
 namespace attnlab {
 
-class InputRelay {
+class InputRelay : InputSink {
  public:
   // Call before ImGui_ImplGlfw_InitForOpenGL(window, /*install_callbacks=*/false).
   void install(GLFWwindow* window);
@@ -62,15 +58,13 @@ class InputRelay {
 
  private:
   static InputRelay* from(GLFWwindow* w);
-  // One platform event, in arrival order.
-  struct Event {
-    enum Kind { move, button, key, character, scroll } kind;
-    int code = 0, action = 0, scancode = 0, mods = 0;  // button or key; GLFW_PRESS / GLFW_RELEASE
-    float x = 0, y = 0;                                 // move: position; scroll: offsets
-    unsigned ch = 0;
-  };
-  void push(const Event& e);
-  void deliver_queue();
+  void push(const InputEvent& e);
+  // InputSink: this frame's share of the queue, to Dear ImGui's GLFW backend.
+  void key(const InputEvent& e) override;
+  void character(unsigned ch) override;
+  void button(int code, bool down) override;
+  void move(float x, float y) override;
+  void scroll(float dx, float dy) override;
   enum class TouchPhase { idle, placed, pressed, scrolling, held_cell, done };
   struct TouchEvent {
     int kind;
@@ -86,11 +80,8 @@ class InputRelay {
   };
   void step_touch();
   GLFWwindow* window_ = nullptr;
-  std::deque<Event> queue_;
-  std::vector<Event> deferred_releases_;  // key releases whose press this frame saw: delivered next frame
-  static constexpr int kButtons = 5;
-  static constexpr size_t kMaxQueued = 1024;  // events waiting at most (oldest dropped past it)
-  bool button_down_[kButtons] = {};
+  InputQueue queue_;
+  bool button_down_[InputQueue::kButtons] = {};
   float mouse_x_ = 0, mouse_y_ = 0;
   bool have_mouse_ = false;  // a real pointer position arrived
   std::deque<TouchEvent> touch_queue_;

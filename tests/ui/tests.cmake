@@ -6,6 +6,12 @@ target_compile_definitions(attnlab_ui_tests PRIVATE ATTNLAB_FONT_PATH="${ATTNLAB
 add_dependencies(attnlab_ui_tests attnlab_ui_font)
 add_test(NAME ui_headless COMMAND attnlab_ui_tests)
 
+# The shells' input queue alone: which events each frame hands Dear ImGui (quick clicks, Ctrl+A, typing).
+add_executable(attnlab_input_tests ${CMAKE_CURRENT_LIST_DIR}/test_input_queue.cpp ${CMAKE_SOURCE_DIR}/src/platform/input_queue.cpp)
+target_include_directories(attnlab_input_tests PRIVATE ${CMAKE_SOURCE_DIR}/src/platform)
+target_link_libraries(attnlab_input_tests PRIVATE ${ATTNLAB_GTEST})
+add_test(NAME input_queue COMMAND attnlab_input_tests)
+
 # The desktop app in Xvfb, typed into with xdotool.
 add_test(NAME desktop_xvfb COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/../desktop/test_desktop.sh $<TARGET_FILE:attnlab> ${CMAKE_BINARY_DIR}/desktop-test)
 
