@@ -39,10 +39,12 @@ sanitized() {
     cmake --build build-asan -j"$jobs" &&
     ctest --test-dir build-asan --output-on-failure
 }
+# The WebAssembly tests build in the web app's own build folder (build_wasm.sh's), so the engine and io
+# libraries compile once for both: the browser suite's build then only adds the UI and the shells.
 wasm_tests() {
-  emcmake cmake -S . -B build-wasm-tests -DCMAKE_BUILD_TYPE=Release -DATTNLAB_UI=OFF -DATTNLAB_BENCH=OFF > /dev/null &&
-    cmake --build build-wasm-tests -j"$jobs" &&
-    ctest --test-dir build-wasm-tests --output-on-failure
+  emcmake cmake -S . -B build-web -DCMAKE_BUILD_TYPE=Release -DATTNLAB_TESTS=ON -DATTNLAB_BENCH=OFF > /dev/null &&
+    cmake --build build-web -j"$jobs" --target attnlab_engine_tests attnlab_io_tests attnlab_i18n_tests attnlab-cli &&
+    ctest --test-dir build-web --output-on-failure
 }
 browser() {
   local site

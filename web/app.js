@@ -630,6 +630,12 @@
   window.addEventListener('touchmove', onTouch(1), { capture: true, passive: false });
   window.addEventListener('touchend', onTouch(2), { capture: true, passive: false });
   window.addEventListener('touchcancel', onTouch(2), { capture: true, passive: false });
+  // Ctrl+A (Cmd+A) in the lab selects all of the lab's own field; the browser must not also select the
+  // whole page (it painted the sentence box as selected). The lab still gets the key.
+  window.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement) return;
+    if ((e.ctrlKey || e.metaKey) && (e.key === 'a' || e.key === 'A')) e.preventDefault();
+  }, true);
   // Keys typed into the page's own fields stay there (else the lab would read 'm' as a shortcut).
   for (const type of ['keydown', 'keypress', 'keyup']) {
     window.addEventListener(type, (e) => {

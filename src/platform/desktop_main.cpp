@@ -267,8 +267,8 @@ int main(int argc, char** argv) {
                              : attnlab::trf("notice.cannot_write", {{"name", name}}));
   };
   std::string png_name;  // a PNG asked for this frame, saved once the frame is drawn
-  attnlab::View png_view = attnlab::View::count;
-  app.save_png = [&](const std::string& name, attnlab::View view) { png_name = name, png_view = view; };
+  ImVec4 png_crop;
+  app.save_png = [&](const std::string& name, ImVec4 crop) { png_name = name, png_crop = crop; };
   shell.font = attnlab::embedded_font();
   shell.font_size = attnlab::embedded_font_size();
   float xscale = 1.0f, yscale = 1.0f;
@@ -301,13 +301,12 @@ int main(int argc, char** argv) {
     glfwGetWindowSize(window, &ww, &wh);
     attnlab::draw_frame(shell, fw, fh, (float)ww, (float)wh);
     ++frame_index;
-    if (!png_name.empty()) {  // the block's rect is in window units; the framebuffer may be denser
+    if (!png_name.empty()) {  // the crop is in window units; the framebuffer may be denser
       const float k = ww > 0 ? (float)fw / (float)ww : 1.0f;
-      const ImVec4 r = attnlab::png_crop(app, png_view);
-      const ImVec4 crop(r.x * k, r.y * k, r.z * k, r.w * k);
+      const ImVec4 crop(png_crop.x * k, png_crop.y * k, png_crop.z * k, png_crop.w * k);
       attnlab::notify(app, save_screenshot(window, png_name, crop)
-                               ? "Saved " + png_name + " in " + std::filesystem::current_path().string()
-                               : "Cannot write " + png_name);
+                               ? attnlab::trf("notice.saved_in", {{"name", png_name}, {"folder", std::filesystem::current_path().string()}})
+                               : attnlab::trf("notice.cannot_write", {{"name", png_name}}));
       png_name.clear();
     }
     const float elapsed = std::chrono::duration<float>(std::chrono::steady_clock::now() - started).count();

@@ -25,11 +25,6 @@ bool frame_due(Shell& shell, double seconds_since_last_draw) {
   return shell.input.recent_input() || needs_redraw(shell.app, seconds_since_last_draw);
 }
 
-ImVec4 png_crop(const App& app, View view) {
-  const ImVec4 r = view == View::count ? ImVec4(0, 0, 0, 0) : app.block_rects[(int)view];
-  return r.z > 0.0f ? ImVec4(r.x - 4.0f, r.y - 4.0f, r.z + 8.0f, r.w + 8.0f) : ImVec4(0, 0, 0, 0);
-}
-
 void draw_frame(Shell& shell, int fb_w, int fb_h, float display_w, float display_h) {
   using clock = std::chrono::steady_clock;
   const auto ms_since = [](clock::time_point t) { return std::chrono::duration<float, std::milli>(clock::now() - t).count(); };

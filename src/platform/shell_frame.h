@@ -38,9 +38,6 @@ bool start_shell(Shell& shell, GLFWwindow* window, const char* glsl_version);
 // Shells skip the others: the screen keeps the last frame.
 bool frame_due(Shell& shell, double seconds_since_last_draw);
 
-// What a PNG of `view` shows, in ImGui's display pixels: its block with a 4-pixel margin, or
-// (0, 0, 0, 0) for the whole lab (View::count).
-ImVec4 png_crop(const App& app, View view);
 
 // Draws one frame into a framebuffer of fb_w × fb_h pixels. The display size ImGui lays out in is the
 // framebuffer's (the web's canvas backing store; the desktop passes GLFW's window size and scale).

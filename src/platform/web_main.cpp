@@ -154,7 +154,7 @@ void web_main_loop(void* arg) {
   s.last_draw_ms = t0;
   attnlab::draw_frame(s, bw, bh, (float)bw, (float)bh);  // ImGui works in backing-store pixels
   if (!s.png_name.empty()) {  // the pixels just drawn, before the browser takes the frame
-    const ImVec4 r = png_crop(app, s.png_view);  // backing-store pixels, as ImGui's
+    const ImVec4 r = s.png_crop;  // backing-store pixels, as ImGui's
     js_save_png(s.png_name.c_str(), r.x, r.y, r.z, r.w);
     s.png_name.clear();
   }
@@ -189,10 +189,9 @@ int main() {
   app.download = [](const std::string& name, const std::string& mime, const std::string& data) {
     js_download(name.c_str(), mime.c_str(), data.data(), (int)data.size());
   };
-  app.save_png = [](const std::string& name, attnlab::View view) {
+  app.save_png = [](const std::string& name, ImVec4 crop) {
     attnlab::web_shell().png_name = name;
-    attnlab::web_shell().png_view = view;
-    attnlab::web_shell().force_draw = true;
+    attnlab::web_shell().png_crop = crop;
   };
   // Learn mode trains in a Web Worker when the page has one (worker_link.h), else in slices of frames.
   app.session_link = [] {

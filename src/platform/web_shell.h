@@ -25,8 +25,8 @@ struct WebShell : Shell {
   uint64_t a11y_version = 0;   // the result it was made from
   double a11y_ms = 0;          // when
   bool focus_text_pending = false;
-  std::string png_name;  // a PNG asked for by the UI, saved right after the next frame is drawn
-  View png_view = View::count;
+  std::string png_name;  // a PNG asked for by the UI, saved right after the frame that asked is drawn
+  ImVec4 png_crop;        // what of it (App::save_png)
   bool force_draw = false;
 };
 

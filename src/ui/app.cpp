@@ -38,9 +38,11 @@ void set_text_box(App& app, bool source, std::string text) {
 
 void notify(App& app, std::string message) {
   if (app.notice_sticky && notice_showing(app)) return;  // a problem stays until it is closed
+  // Long enough to read while also watching a class: 8 s, and more for a longer message (up to 15 s).
+  const double seconds = std::clamp(4.0 + 0.08 * (double)message.size(), 8.0, 15.0);
   app.notice = std::move(message);
   app.notice_title.clear();
-  app.notice_until = ImGui::GetCurrentContext() ? ImGui::GetTime() + 6.0 : 6.0;
+  app.notice_until = ImGui::GetCurrentContext() ? ImGui::GetTime() + seconds : seconds;
 }
 
 namespace {

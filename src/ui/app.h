@@ -135,10 +135,11 @@ struct ShellHooks {
   std::function<void()> open_file;
   // Files leaving the lab (export.h). download: the shell saves `data` as `filename` (the web shell
   // as a browser download). save_png: after this frame is drawn, the shell saves what is on screen as
-  // a PNG: the whole lab (View::count) or the block of one view (its rect in block_rects). Unset: the
-  // Export menu says this build cannot save files.
+  // a PNG: the rect `crop` (x, y, w, h in ImGui's pixels; w = 0: the whole display). The UI asks only
+  // once the picture is wholly on screen (export.h request_png). Unset: the Export menu says this
+  // build cannot save files.
   std::function<void(const std::string& filename, const std::string& mime, const std::string& data)> download;
-  std::function<void(const std::string& filename, View view)> save_png;
+  std::function<void(const std::string& filename, ImVec4 crop)> save_png;
   // A shell's way to run Learn mode's session off the UI's thread (a std::thread, a Web Worker), asked
   // when Learn mode starts; null or returning null: in slices of each frame (io/session_link.h).
   std::function<std::unique_ptr<attn::SessionLink>()> session_link;
@@ -166,6 +167,17 @@ struct FontState {
   std::vector<ImWchar> cjk_ranges;  // cjk_chars as ImGui glyph ranges (alive while the atlas is built)
 };
 
+// A PNG asked for from the Export menu (export.h request_png), waiting until its picture is on screen.
+struct PngRequest {
+  bool pending = false;
+  View view = View::count;  // View::count: the whole lab
+  std::string name;
+  int frames = 0;                  // frames since it was asked for
+  int scrolled_at = 0;             // the frame its block was scrolled into view (0: not yet)
+  int enlarged_at = 0;             // the frame it was shown in the Enlarge window (0: not)
+  View zoom_before = View::count;  // what the Enlarge window showed before (put back afterwards)
+};
+
 // What the frames record (frame.cpp): where things were drawn, for the next frame, the tests and the
 // page API; what the drawing keeps between frames; the frame statistics; whether another frame is due.
 struct FrameRecords {
@@ -175,6 +187,10 @@ struct FrameRecords {
   int last_vertices = 0;  // vertices ImGui produced for the last drawn frame
   ViewRect view_rects[(int)View::count];
   ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h
+  bool block_whole[(int)View::count] = {};    // ... and whether all of it was inside its window's visible area
+  ImVec4 zoom_block_rect;                     // the Enlarge window's block last frame
+  bool zoom_block_whole = false;
+  PngRequest png;  // a PNG waiting for its picture (export.h)
   std::unordered_map<std::string, ImVec4> widget_rects;  // named controls' last rect (x, y, w, h)
   std::unordered_map<std::string, ImVec4> widget_visible;  // the same, clipped to its window; drawn this frame only
   std::vector<WindowRect> window_rects;                   // top-level windows drawn last frame

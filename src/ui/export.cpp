@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "app.h"
 #include "i18n.h"
@@ -61,9 +62,51 @@ std::string export_file_name(const App& app, View v, const char* extension) {
   return name + "." + extension;
 }
 
+// [SECTION] PNGs: asked for now, taken once the picture is on screen
+void request_png(App& app, View v) {
+  if (!app.save_png) return;
+  app.png = PngRequest{.pending = true, .view = v, .name = export_file_name(app, v, "png")};
+}
+
+bool png_request_pending(const App& app) { return app.png.pending; }
+
+void step_png_request(App& app) {
+  PngRequest& r = app.png;
+  if (!r.pending) return;
+  ++r.frames;
+  const auto finish = [&](ImVec4 block) {  // block: x, y, w, h (w = 0: the whole lab); a 4 px margin round a block
+    const PngRequest done = std::exchange(r, PngRequest{});
+    if (done.enlarged_at > 0) app.ui.zoom_view = done.zoom_before;
+    if (block.z > 0.0f) block = ImVec4(block.x - 4.0f, block.y - 4.0f, block.z + 8.0f, block.w + 8.0f);
+    app.save_png(done.name, block);
+  };
+  // Two frames: the menu that asked has closed, and the pointer has left whatever it hovered.
+  if (r.frames < 2) return;
+  if (r.view == View::count) return finish(ImVec4(0, 0, 0, 0));
+  const int v = (int)r.view;
+  if (r.enlarged_at > 0) {  // shown large: once the Enlarge window has been laid out and drawn
+    if (app.ui.zoom_view == r.view && app.zoom_block_whole && r.frames >= r.enlarged_at + 3) return finish(app.zoom_block_rect);
+    if (r.frames >= r.enlarged_at + 20 || app.ui.zoom_view != r.view) {  // closed meanwhile, or never whole
+      const PngRequest failed = std::exchange(r, PngRequest{});
+      if (app.ui.zoom_view == failed.view) app.ui.zoom_view = failed.zoom_before;
+      report_problem(app, trf("notice.png_not_saved.title", {{"name", failed.name}}), tr("notice.png_not_saved.detail"));
+    }
+    return;
+  }
+  if (app.view_rects[v].drawn && app.block_whole[v]) return finish(app.block_rects[v]);
+  if (r.scrolled_at == 0) {  // partly off screen: scroll it into view, as a formula button does
+    app.ui.focus_view = r.view;
+    r.scrolled_at = r.frames;
+  } else if (r.frames >= r.scrolled_at + 2) {  // taller than its window, or not in this layout: show it large
+    r.zoom_before = app.ui.zoom_view;
+    app.ui.zoom_view = r.view;
+    r.enlarged_at = r.frames;
+  }
+}
+
 void export_view_items(App& app, View v) {
   const bool can_download = (bool)app.download, can_png = (bool)app.save_png;
-  if (ImGui::MenuItem(tr_id("export.view_png", "view_png"), nullptr, false, can_png)) app.save_png(export_file_name(app, v, "png"), v);
+  if (ImGui::MenuItem(tr_id("export.view_png", "view_png"), nullptr, false, can_png)) request_png(app, v);
   remember_item(app, "view_menu:png");
   if (ImGui::MenuItem(tr_id("export.view_csv", "view_csv"), nullptr, false, can_download))
     app.download(export_file_name(app, v, "csv"), "text/csv", view_csv(app, v));
@@ -75,7 +118,7 @@ void export_view_items(App& app, View v) {
 void export_menu_items(App& app) {
   const bool can_download = (bool)app.download, can_png = (bool)app.save_png;
   if (!can_download && !can_png) ImGui::TextDisabled("%s", tr("export.cannot_save"));
-  if (ImGui::MenuItem(tr_id("export.lab_png", "lab_png"), nullptr, false, can_png)) app.save_png(export_file_name(app, View::count, "png"), View::count);
+  if (ImGui::MenuItem(tr_id("export.lab_png", "lab_png"), nullptr, false, can_png)) request_png(app, View::count);
   remember_item(app, "export:png");
   if (ImGui::MenuItem(tr_id("export.result_json", "result_json"), nullptr, false, can_download))
     app.download("attention-lab_result.json", "application/json", attn::result_to_json(app.engine.result(), app.engine.config(), 2));
@@ -99,7 +142,7 @@ void export_menu_items(App& app) {
     ImGui::Indent();
     for (int k = 0; k < (int)View::count; ++k) {
       if (!app.view_rects[k].drawn_last) continue;  // on screen last frame (this one draws the matrices after the menus)
-      if (ImGui::MenuItem(view_label_id((View)k))) app.save_png(export_file_name(app, (View)k, "png"), (View)k);
+      if (ImGui::MenuItem(view_label_id((View)k))) request_png(app, (View)k);
       remember_item(app, (std::string("export:view_png:") + view_key((View)k)).c_str());
     }
     ImGui::Unindent();

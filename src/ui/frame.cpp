@@ -1,12 +1,14 @@
 // frame.cpp — the one frame function both shells call (frame(App&)), what it records at its end, the
 // frame statistics, whether another frame is due (needs_redraw), and the text capture for tests.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <utility>
 #include <vector>
 
 #include "app.h"
 #include "app_parts.h"
+#include "export.h"
 #include "heatmap.h"
 #include "imgui_internal.h"
 #include "learn.h"
@@ -65,6 +67,7 @@ void end_text_capture(App& app) {
 // The end of every frame, in either mode.
 void end_frame(App& app, uint64_t version_at_start) {
   if (app.capture_text) end_text_capture(app);
+  step_png_request(app);  // the block rects are this frame's
   remember_windows(app);  // every window drawn this frame, the tour and the notice included
   heatmap_collect_garbage(app.heatmaps, app.textures);
   app.tooltip_shown = false;  // any tooltip or hover card this frame (a finger that lifted must leave none)
@@ -108,6 +111,8 @@ void frame(App& app) {
   app.ui.hover_next = {};
   app.ui.hover_token_next = -1;
 
+  // A PNG on its way: no hover card, tooltip or highlight under the pointer lands in the picture.
+  if (png_request_pending(app)) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   if (app.labels_version != app.result_version) refresh_labels(app);
   if (app.capture_text) begin_text_capture(app);
   handle_shortcuts(app);
@@ -156,7 +161,7 @@ void frame(App& app) {
 bool needs_redraw(const App& app, double seconds_since_last_frame) {
   return app.fonts_dirty || app.layout_dirty || app.windows_settling || app.drawn_version != app.result_version ||
          app.engine.needs_compute() || seconds_since_last_frame < app.animate_for || app.ui.focus_text ||
-         learn_busy(app);
+         learn_busy(app) || app.png.pending;
 }
 
 }  // namespace attnlab

@@ -81,11 +81,10 @@ Placement choose_layout(const App& app, float W, float H) {
   if (P.mode == LayoutMode::tabs) {
     // A large UI scale on a small screen: the status line gives its room to the panel.
     if (body_h < 0.5f * H) P.status = {}, body.h = H - y0;
-    if (dock_tour) {  // a strip across the bottom, as tall as the tour's text (at most a third of the screen; it scrolls)
+    if (dock_tour) {  // a strip across the bottom, a third of the screen whatever the step (its text scrolls):
+      // a strip as tall as each step's text moved Next with every step, and taps in a row missed it
       if (P.status.w > 0) body.h += P.status.h, P.status = {};  // the status line gives its room to the panel and the tour
-      const ImGuiWindow* t = find_window("Tour");
-      const float want = t && t->ContentSize.y > 0.0f ? t->ContentSize.y + 2.0f * st.WindowPadding.y + ImGui::GetFrameHeight() : 0.34f * H;
-      const float h = std::clamp(want, std::min(160.0f * s, 0.34f * H), 0.34f * H);
+      const float h = 0.34f * H;
       body.h -= h;
       P.tour = {0, body.y + body.h, W, h};
     }

@@ -103,9 +103,19 @@ std::string learn_load_experiment(App& app, int index, int variant) {
   L.variant = variant;
   L.variant_label = all[(size_t)index].variants[(size_t)variant].label;
   if (!all[(size_t)index].inspect.empty()) L.probe_panel = 1;  // its question is answered in Inspect heads
-  L.predictions.resize(all.size(), -1), L.revealed.resize(all.size(), false);
+  L.predictions.resize(all.size(), -1), L.revealed.resize(all.size(), false), L.variants_run.resize(all.size(), 0u);
   L.error.clear();
   return "";
+}
+
+std::vector<int> experiment_runs_left(const LearnState& L, int e) {
+  std::vector<int> left;
+  const auto all = experiments();
+  if (e < 0 || e >= (int)all.size()) return left;
+  const unsigned ran = e < (int)L.variants_run.size() ? L.variants_run[(size_t)e] : 0u;
+  for (int v = 0; v < (int)all[(size_t)e].variants.size(); ++v)
+    if (!(ran & (1u << v))) left.push_back(v);
+  return left;
 }
 
 LearnState& learn_state(App& app) {
@@ -195,9 +205,13 @@ void learn_tick(App& app) {
   }
   const double budget = std::min((double)L.budget_ms, std::max(1.0, (double)(L.frame_target_ms - L.draw_ms)));
   if (L.link->update(budget)) ++app.result_version;  // the Learn views changed: draw this frame's result
-  // A run of an experiment has ended: its measured outcome is shown beside the prediction.
-  if (s.started && s.done && s.tag.experiment >= 0 && s.tag.experiment < (int)L.revealed.size())
-    L.revealed[(size_t)s.tag.experiment] = true;
+  // A run of an experiment has ended. Its measured outcome, which quotes every variant, is shown beside
+  // the prediction once the learner has made one and has run each variant: never before they have
+  // committed to a guess, nor with the figures of a run they have not yet watched.
+  if (const int e = s.tag.experiment; s.started && s.done && e >= 0 && e < (int)L.revealed.size() && s.tag.variant >= 0) {
+    L.variants_run[(size_t)e] |= 1u << s.tag.variant;
+    L.revealed[(size_t)e] = L.revealed[(size_t)e] || (L.predictions[(size_t)e] >= 0 && experiment_runs_left(L, e).empty());
+  }
 }
 
 // [SECTION] inspect in the lab

@@ -31,7 +31,8 @@ struct LearnState {
   int experiment_distance = 0;          // the delayed copy's distance an experiment's slider set (0: each variant's own)
   std::string variant_label;            // that variant's label: the next run's name on the comparison
   std::vector<int> predictions;         // per experiment: the learner's prediction (-1: none yet)
-  std::vector<bool> revealed;           // per experiment: its measured outcome is shown (a run of it has ended)
+  std::vector<bool> revealed;           // per experiment: its measured outcome is shown (predicted and every variant run, or asked for)
+  std::vector<unsigned> variants_run;   // per experiment: a bit for each variant whose run has ended
   std::string probe_error;              // why the typed probe was refused
   char probe_box[512] = {};             // the probe window's text box (the typed probe being written)
   std::string probe_box_from;           // the probe text the box last took over (a refused input stays to be mended)
@@ -119,6 +120,9 @@ const char* relation_label(const char* name);
 // Loads variant `variant` of experiment `index` as the settings (Train starts it); a delayed copy takes
 // the distance the experiment's slider set (experiment_distance). "" or why not.
 std::string learn_load_experiment(App& app, int index, int variant);
+// The variants of experiment `e` whose runs have not yet ended (an experiment is revealed once its
+// prediction is made and this is empty).
+std::vector<int> experiment_runs_left(const LearnState& L, int e);
 
 // A task's defaults as the Learn panel offers them: the CLI's, with evaluations often enough for curves.
 attn::learn::TrainSetup learn_defaults(const attn::learn::Task& task);

@@ -94,6 +94,7 @@ std::string layout_json(const App& app) {
     const ImVec4& b = app.block_rects[v];
     if (!app.view_rects[v].drawn || b.z <= 0.0f) continue;
     open_rect(w, std::string("block:") + view_key((View)v), b.x, b.y, b.z, b.w);
+    w.key("whole"), w.value(app.block_whole[v]);  // all of it inside its window's visible area
     w.end_object();
   }
   for (int v = 0; v < (int)View::count; ++v) {

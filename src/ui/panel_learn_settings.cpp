@@ -103,8 +103,17 @@ void draw_experiment(App& app, LearnState& L) {
     ImGui::PopID();
   }
   if (!L.revealed[(size_t)L.experiment]) {
+    // What is still to do before the outcome shows: a guess, then the runs not yet watched, by name.
+    std::string left;
+    for (int v : experiment_runs_left(L, L.experiment)) {
+      const std::string run = "\u201C" + std::string(experiment_text(e, "variant." + std::to_string(v))) + "\u201D";
+      left = left.empty() ? run : trf("lesson.list", {{"list", left}, {"item", run}});
+    }
     ImGui::PushTextWrapPos(0.0f);
-    text_wrapped_disabled(guess < 0 ? tr("learn.experiment.pick") : tr("learn.experiment.now_train"));
+    ImGui::BeginGroup();
+    text_wrapped_disabled(guess < 0 ? tr("learn.experiment.pick") : trf("learn.experiment.now_train", {{"runs", left}}).c_str());
+    ImGui::EndGroup();
+    remember_item(app, "learn_experiment_todo");
     ImGui::PopTextWrapPos();
     if (ImGui::SmallButton(tr_id("learn.experiment.reveal", "learn_reveal"))) L.revealed[(size_t)L.experiment] = true;
     remember_item(app, "learn_reveal");
@@ -132,7 +141,9 @@ void draw_learn_settings(App& app, LearnState& L) {
   remember_item(app, "learn_task");
   if (task) {
     ImGui::PushTextWrapPos(0.0f);
-    text_wrapped_words("%s", tr_entry("task", task->name, "help", task->help));
+    // A task's notes may answer an experiment's question ("with positional none it must fail"): they
+    // wait until the learner has predicted and seen the runs.
+    if (L.experiment < 0 || L.revealed[(size_t)L.experiment]) text_wrapped_words("%s", tr_entry("task", task->name, "help", task->help));
     text_wrapped_colored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), trf("learn.expect", {{"pattern", tr_entry("task", task->name, "pattern", task->pattern)}}).c_str());
     ImGui::PopTextWrapPos();
   }

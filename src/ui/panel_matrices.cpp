@@ -306,12 +306,16 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", trf("matrix.numbers_enlarge.tip", {{"view", view_label(b.view)}}).c_str());
   }
   ImGui::EndGroup();
-  if (!zoomed) {
+  {
+    // Where the block is, and whether all of it shows (what a PNG of it needs: export.h).
     const ImVec2 a = ImGui::GetItemRectMin(), z = ImGui::GetItemRectMax();
-    app.block_rects[(int)b.view] = ImVec4(a.x, a.y, z.x - a.x, z.y - a.y);
+    const ImVec2 ds = ImGui::GetIO().DisplaySize;
+    const bool whole = ImGui::GetCurrentWindow()->InnerClipRect.Contains(ImRect(a, z)) && a.x >= 0 && a.y >= 0 && z.x <= ds.x && z.y <= ds.y;
+    (zoomed ? app.zoom_block_rect : app.block_rects[(int)b.view]) = ImVec4(a.x, a.y, z.x - a.x, z.y - a.y);
+    (zoomed ? app.zoom_block_whole : app.block_whole[(int)b.view]) = whole;
   }
   const double now = ImGui::GetTime();
-  if (app.ui.flash_view == b.view && (now < app.ui.focus_until || (app.ui.focus_until < 0.0 && app.ui.show_tour))) {
+  if (app.ui.flash_view == b.view && !app.png.pending && (now < app.ui.focus_until || (app.ui.focus_until < 0.0 && app.ui.show_tour))) {
     // A timed flash after a pipeline click; a lasting frame (focus_until < 0) while the tour points here.
     const float a = app.ui.focus_until < 0.0 ? 1.0f : (float)std::min(1.0, (app.ui.focus_until - now) / 1.2);
     ImGui::GetWindowDrawList()->AddRect(ImVec2(ImGui::GetItemRectMin().x - 2, ImGui::GetItemRectMin().y - 2),

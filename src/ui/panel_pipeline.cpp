@@ -102,7 +102,7 @@ void draw_pipeline_panel(App& app) {
     ImGui::EndPopup();
   }
   ImGui::SameLine();
-  if (ImGui::Button(tr_id("bar.export", "export"))) ImGui::OpenPopup("export");
+  if (ImGui::Button(tr_id("bar.export", "export"))) ImGui::OpenPopup("export"), app.ui.export_section = 0;  // its sections open closed
   remember_item(app, "export");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bar.export.tip"));
   if (ImGui::BeginPopup("export")) {
@@ -119,10 +119,7 @@ void draw_pipeline_panel(App& app) {
   ImGui::SameLine();
   const bool tour_clicked = ImGui::Button(tr_id("bar.tour", "tour"));
   remember_item(app, "tour");
-  if (tour_clicked) {
-    app.ui.show_tour = !app.ui.show_tour;
-    if (app.ui.show_tour) tour_open_step(app, app.ui.tour_step);
-  }
+  if (tour_clicked) tour_toggle(app);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bar.tour.tip"));
   ImGui::SameLine();
   if (ImGui::Button(tr_id("bar.help", "help"))) app.ui.show_help = !app.ui.show_help;

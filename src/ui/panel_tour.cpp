@@ -3,6 +3,7 @@
 // the learner to try one thing, ticking it off when they have.
 #include <algorithm>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "imgui_internal.h"  // BringWindowToDisplayFront
@@ -11,7 +12,9 @@
 #include "i18n.h"
 #include "learn.h"
 #include "panels.h"
+#include "config_json.h"
 #include "presets.h"
+#include "view_state.h"
 #include "widgets.h"
 
 namespace attnlab {
@@ -49,12 +52,23 @@ bool trained_to(const App& a, const char* task, double accuracy) {
   return L && L->run().started && L->run().run_setup.task == task && !L->run().history.empty() &&
          L->run().history.back().accuracy >= accuracy;
 }
-// The second run of an experiment has started: its grey curves show the other variant's run.
+// The second run of an experiment has ended over the first: its grey curves show the other variant's
+// run, and both runs' ends can be read off.
 bool compared(const App& a, const char* key) {
   const LearnState* L = learn_of(a);
   const int e = experiment_index(key);
-  return L && L->run().started && L->run().tag.experiment == e && L->run().compare.experiment == e && L->run().compare.variant != L->run().tag.variant &&
-         !L->run().compare.loss.empty();
+  return L && L->run().started && L->run().done && L->run().tag.experiment == e && L->run().compare.experiment == e &&
+         L->run().compare.variant != L->run().tag.variant && !L->run().compare.loss.empty();
+}
+// A step that asks for an experiment loads its variant and starts it afresh (paused, step 0), so its
+// curves do not open on the last step's run; a run of this experiment already there is kept.
+void start_experiment(App& app, const char* key, int variant) {
+  const int e = experiment_index(key);
+  LearnState& L = learn_state(app);
+  const bool ours = L.run().started && L.run().tag.experiment == e;
+  if (ours && L.experiment == e) return;
+  learn_load_experiment(app, e, variant);
+  if (!ours) learn_start(app, L.setup, false);
 }
 void learn_task(App& app, const char* task) {
   LearnState& L = learn_state(app);
@@ -148,20 +162,26 @@ const Step kSteps[] = {
      "tour.16.text",
      "tour.16.try",
      View::count, nullptr, [](const App& a) { return compared(a, "layers"); },
-     [](App& app) { learn_load_experiment(app, experiment_index("layers"), 0); }, "learn_experiment", "Curves|Training"},
+     [](App& app) { start_experiment(app, "layers", 0); }, "learn_experiment", "Curves|Training"},
     {"tour.17.title",
      "tour.17.text",
      "tour.17.try",
      View::count, nullptr, [](const App& a) { return compared(a, "scaling"); },
-     [](App& app) { learn_load_experiment(app, experiment_index("scaling"), 1); }, "learn_experiment", "Curves|Training"},
+     [](App& app) { start_experiment(app, "scaling", 1); }, "learn_experiment", "Curves|Training"},
     {"tour.18.title",
      "tour.18.text",
      "tour.18.try",
      View::count, nullptr,
      [](const App& a) { return trained_to(a, "induction", 0.9) && learn_inspect_accuracy_drop(a) > 0.1; },
      [](App& app) {
+       // The default induction model (its heads are what the step talks about): the run there is kept
+       // only if it is one; an induction run with other settings (step 17's d_k 128) is not.
        LearnState& L = learn_state(app);
-       if (!L.run().started || L.run().run_setup.task != "induction") learn_task(app, "induction");
+       const attn::learn::TrainSetup defaults = learn_defaults(*attn::learn::find_task("induction"));
+       if (!L.run().started || L.run().run_setup.task != "induction" || !(L.run().run_setup.spec == defaults.spec)) {
+         learn_task(app, "induction");
+         learn_start(app, L.setup, false);
+       }
        L.probe_panel = 1;  // Inspect heads
      },
      "learn_view_inspect", "Attention on a probe"},
@@ -169,7 +189,7 @@ const Step kSteps[] = {
      "tour.19.text",
      "tour.19.try",
      View::count, nullptr, [](const App& a) { return compared(a, "recurrence"); },
-     [](App& app) { learn_load_experiment(app, experiment_index("recurrence"), 1); }, "learn_experiment", "Curves|Training"},
+     [](App& app) { start_experiment(app, "recurrence", 1); }, "learn_experiment", "Curves|Training"},
     {"tour.20.title",
      "tour.20.text",
      "tour.20.try", View::weights, nullptr, nullptr},
@@ -207,6 +227,38 @@ bool tour_step_done(const App& app) {
 
 void tour_open_step(App& app, int k) { open_step(app, k); }
 
+void tour_toggle(App& app) {
+  if (app.ui.show_tour) return tour_close(app);
+  app.ui.tour_saved_config = attn::config_to_json(app.engine.config());
+  app.ui.tour_saved_view = view_state_to_json(app.ui);
+  app.ui.tour_saved_origin = app.ui.origin;
+  app.ui.show_tour = true;
+  int k = std::clamp(app.ui.tour_step, 0, kStepCount - 1);
+  if (app.ui.learn_mode && !kSteps[k].learn)  // opened in Learn mode: its chapter, not back to the lab
+    for (int j = 0; j < kStepCount; ++j)
+      if (kSteps[j].learn) {
+        k = j;
+        break;
+      }
+  open_step(app, k);
+}
+
+void tour_close(App& app) {
+  app.ui.show_tour = false;
+  app.ui.tour_moved = false;
+  app.ui.focus_item.clear();
+  if (app.ui.focus_until < 0.0) app.ui.focus_until = 0.0, app.ui.flash_view = View::count;
+  const std::string config = std::exchange(app.ui.tour_saved_config, {}), view = std::exchange(app.ui.tour_saved_view, {});
+  if (config.empty() || app.ui.tour_step >= kStepCount - 1) return;  // "Your turn": the lab as the tour left it
+  const ModelOrigin origin = app.ui.tour_saved_origin;
+  if (apply_setup(app, config).empty()) {
+    apply_view(app, view);
+    app.ui.origin = origin;
+    app.ui.note.clear();
+    notify(app, tr("notice.tour_restored"));
+  }
+}
+
 void draw_tour_window(App& app) {
   const int k = std::clamp(app.ui.tour_step, 0, kStepCount - 1);
   const Step& s = kSteps[k];
@@ -231,11 +283,9 @@ void draw_tour_window(App& app) {
   }
   if (app.ui.tour_raise > 0) --app.ui.tour_raise, ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
   if (GImGui->MovingWindow == ImGui::GetCurrentWindow()) app.ui.tour_moved = true;
-  // Title, then the buttons: always in the same place whatever the step's text (quick clicks on Next
-  // land on Next), then what to see and what to try.
-  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", tr(s.title));
-  ImGui::SameLine();
-  ImGui::TextDisabled("%s", trf("tour.step_of", {{"k", k + 1}, {"n", kStepCount}}).c_str());
+  // The buttons first: always in the same place whatever the step's title and text (quick clicks and
+  // taps on Next land on Next), then the title (wrapped: a long one is never cut at the window's edge),
+  // then what to see and what to try.
   const bool done = tour_step_done(app);
   ImGui::BeginDisabled(k == 0);
   if (ImGui::Button(tr_id("tour.back", "back"))) open_step(app, k - 1);
@@ -251,6 +301,13 @@ void draw_tour_window(App& app) {
   ImGui::EndDisabled();
   remember_item(app, "tour_next");
   ImGui::Separator();
+  ImGui::PushTextWrapPos(0.0f);
+  text_wrapped_colored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), tr(s.title));
+  const std::string of = trf("tour.step_of", {{"k", k + 1}, {"n", kStepCount}});
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(of.c_str()).x <= right) ImGui::SameLine();
+  ImGui::TextDisabled("%s", of.c_str());
+  ImGui::PopTextWrapPos();
   text_wrapped_words("%s", tr(s.text));
   ImGui::Spacing();
   ImGui::TextColored(done ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.8f, 0.35f, 1.0f), "%s", done ? tr("tour.done") : tr("tour.try"));
@@ -262,8 +319,10 @@ void draw_tour_window(App& app) {
   ImGui::End();
   // A Learn step frames its widget (drawn this frame, so its rectangle is current) over everything.
   if (!app.ui.focus_item.empty() && open && app.ui.learn_mode) {
-    const auto it = app.widget_rects.find(app.ui.focus_item);
-    if (it != app.widget_rects.end()) {
+    // Around what shows of it (clipped to its window): a widget scrolled out of view is not framed
+    // over whatever now sits where it was.
+    const auto it = app.widget_visible.find(app.ui.focus_item);
+    if (it != app.widget_visible.end() && it->second.z > 0.0f && it->second.w > 0.0f) {
       const ImVec4 r = it->second;
       const float pad = 3.0f * app.style_scale;
       ImGui::GetForegroundDrawList()->AddRect(ImVec2(r.x - pad, r.y - pad), ImVec2(r.x + r.z + pad, r.y + r.w + pad),
@@ -271,12 +330,7 @@ void draw_tour_window(App& app) {
                                               3.0f * app.style_scale);
     }
   }
-  if (!open) {
-    app.ui.show_tour = false;
-    app.ui.tour_moved = false;
-    app.ui.focus_item.clear();
-    if (app.ui.focus_until < 0.0) app.ui.focus_until = 0.0, app.ui.flash_view = View::count;
-  }
+  if (!open) tour_close(app);
 }
 
 }  // namespace attnlab

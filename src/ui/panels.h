@@ -17,6 +17,10 @@ void draw_status_bar(App& app);        // sizes, backend, timings, notices
 void draw_help_window(App& app);       // keyboard shortcuts and how to read the lab
 void draw_tour_window(App& app);       // the guided walkthrough
 void tour_open_step(App& app, int step);  // sets the lab up for a tour step and frames its matrix
+// Opens the tour where the learner left it (in Learn mode at its Learn chapter, not back in the lab),
+// keeping the lab's setup; closing it before its last step puts that setup back (and says so).
+void tour_toggle(App& app);
+void tour_close(App& app);
 int tour_step_count();
 const char* tour_step_title(int step);  // "" out of range
 bool tour_step_done(const App& app);    // the open step's "Try" is done (it shows a tick)

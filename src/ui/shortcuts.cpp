@@ -40,9 +40,12 @@ void previous_head(App& app) {
   const int heads = std::max(app.engine.result().heads, 1);
   app.ui.head = (app.ui.head + heads - 1) % heads;
 }
-void toggle_tour(App& app) {
-  app.ui.show_tour = !app.ui.show_tour;
-  if (app.ui.show_tour) tour_open_step(app, app.ui.tour_step);
+
+// Esc closes what is open on top (Help, then the large view), else lets go of the selected cell and query.
+void escape(App& app) {
+  if (app.ui.show_help) app.ui.show_help = false;
+  else if (app.ui.zoom_view != View::count) app.ui.zoom_view = View::count;
+  else app.ui.selected = {}, app.ui.query = -1;
 }
 
 constexpr Shortcut kShortcuts[] = {
@@ -52,12 +55,12 @@ constexpr Shortcut kShortcuts[] = {
     {"/", ImGuiKey_COUNT, "shortcut.text_box.keys", "shortcut.text_box", [](App& app) { app.ui.focus_text = true; }},
     {"nN", ImGuiKey_COUNT, "shortcut.numbers.keys", "shortcut.numbers", [](App& app) { app.ui.show_numbers = !app.ui.show_numbers; }},
     {"wW", ImGuiKey_COUNT, "shortcut.weights.keys", "shortcut.weights", [](App& app) { app.ui.show_weights = !app.ui.show_weights; }},
-    {"tT", ImGuiKey_COUNT, "shortcut.tour.keys", "shortcut.tour", toggle_tour},
+    {"tT", ImGuiKey_COUNT, "shortcut.tour.keys", "shortcut.tour", tour_toggle},
     {"hH?", ImGuiKey_COUNT, "shortcut.help.keys", "shortcut.help", [](App& app) { app.ui.show_help = !app.ui.show_help; }},
     {"pP", ImGuiKey_COUNT, "shortcut.presenter.keys", "shortcut.presenter",
      [](App& app) { app.ui.presenter = true, app.ui.fullscreen_request = 1, app.ui.presenter_since = ImGui::GetFrameCount(); }},
     {"lL", ImGuiKey_COUNT, "shortcut.learn.keys", "shortcut.learn", [](App& app) { set_learn_mode(app, !app.ui.learn_mode); }},
-    {"", ImGuiKey_Escape, "shortcut.escape.keys", "shortcut.escape", [](App& app) { app.ui.selected = {}, app.ui.query = -1; }},
+    {"", ImGuiKey_Escape, "shortcut.escape.keys", "shortcut.escape", escape},
     // Dear ImGui's own keyboard navigation, listed for the Help window.
     {"", ImGuiKey_COUNT, "shortcut.arrows.keys", "shortcut.arrows", nullptr},
     {"", ImGuiKey_COUNT, "shortcut.tab.keys", "shortcut.tab", nullptr},

@@ -123,6 +123,10 @@ struct UiState {
   unsigned tour_ticks = 0;        // the steps whose "Try" was done (bit k: step k); a tick, once earned, stays
   int tour_spot = 0;              // the corner the tour sits in (it moves off what a step asks the learner to look at)
   bool tour_moved = false;        // the learner dragged the tour: it stays where they put it
+  // The lab as it was when the tour opened (config and view as JSON, the model it showed): closing the
+  // tour before its last step puts it back, so a teacher's own sentence is not lost to the tour's.
+  std::string tour_saved_config, tour_saved_view;
+  ModelOrigin tour_saved_origin;
   double focus_until = 0.0;
   bool focus_text = false;         // keyboard shortcut: put the cursor in the text box
   // Each view's colour range: > 0 a fixed ±range, the same whatever the numbers (comparable across

@@ -130,7 +130,7 @@ test('the formula strip: Presets and a preset, its explanation closed, Share, He
   assert.match(page.url(), /#c=[A-Za-z0-9_-]+&v=/);
   assert.equal(page.url(), await page.evaluate(() => window.attnlab.shareUrl()));
   assert.equal((await layout(page)).ui.notice, 'Link to this exact setup copied');
-  // Help: the button opens it, H closes it, ? opens it, its close box closes it.
+  // Help: the button opens it, H closes it, ? opens it, Esc closes it, its close box closes it.
   await clickWidget(page, 'help');
   assert.ok(await windowOpen(page, 'Help'), 'Help opened by its button');
   await page.mouse.move(4, 4);
@@ -138,6 +138,10 @@ test('the formula strip: Presets and a preset, its explanation closed, Share, He
   assert.ok(!(await windowOpen(page, 'Help')), 'H closes it');
   await press(page, '?');
   assert.ok(await windowOpen(page, 'Help'), '? opens it');
+  await press(page, 'Escape');
+  assert.ok(!(await windowOpen(page, 'Help')), 'Esc closes it');
+  await press(page, '?');
+  assert.ok(await windowOpen(page, 'Help'), '? opens it again');
   await closeWindow(page, 'Help');
   assert.ok(!(await windowOpen(page, 'Help')), 'the close box closes it');
   // Export ▸ Config as JSON: the config as attnlab-cli reads it.

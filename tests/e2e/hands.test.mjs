@@ -87,8 +87,15 @@ test('Export menu: the whole lab and one view download as PNGs that decode, a ma
   const { context, page, problems } = await openContext({ viewport: { width: 1366, height: 768 } });
   await load(page, lab.server.url);
   const l = await layout(page);
-  // The whole lab: Export, then its first item.
+  // The whole lab: Export, then its first item. The item under the pointer is highlighted in the
+  // menu's hover colour: the saved picture is taken after the menu has closed, so none of it is there.
   await clickWidget(page, 'export');
+  const item = (await layout(page)).widgets['export:png'];
+  await page.mouse.move(item.x + 4, item.y + item.h / 2);
+  await settle(page);
+  const menuShot = decodePng(await page.screenshot());
+  const px = (im, x, y) => { const i = 4 * (Math.round(y) * im.width + Math.round(x)); return (im.rgba[i] << 16) | (im.rgba[i + 1] << 8) | im.rgba[i + 2]; };
+  const hover = px(menuShot, item.x + 2, item.y + item.h / 2);
   const whole = await download(page, 'export:png');
   assert.equal(whole.name, 'attention-lab.png');
   const img = decodePng(whole.bytes);
@@ -97,6 +104,10 @@ test('Export menu: the whole lab and one view download as PNGs that decode, a ma
   const colours = new Set();
   for (let i = 0; i < img.rgba.length; i += 4 * 97) colours.add((img.rgba[i] << 16) | (img.rgba[i + 1] << 8) | img.rgba[i + 2]);
   assert.ok(colours.size > 200, `the saved lab is drawn (${colours.size} colours sampled)`);
+  let highlighted = 0, sampled = 0;
+  for (let y = item.y + 2; y < item.y + item.h - 2; y += 2)
+    for (let x = item.x + 2; x < item.x + item.w - 2; x += 3) ++sampled, highlighted += px(img, x, y) === hover ? 1 : 0;
+  assert.ok(highlighted < 0.2 * sampled, `the Export menu is not in the saved picture (${highlighted} of ${sampled} pixels in its hover colour ${hover.toString(16)})`);
   await until(page, () => /^Saved attention-lab\.png \(\d+(\.\d)? KB\) to your downloads$/.test(window.attnlab.layout().ui.notice), null,
               'the lab said what it saved');
   await settle(page);
@@ -110,6 +121,41 @@ test('Export menu: the whole lab and one view download as PNGs that decode, a ma
   const block = (await layout(page)).widgets['block:weights'];
   const v = decodePng(one.bytes);
   assert.ok(Math.abs(v.width - block.w - 8) <= 2 && Math.abs(v.height - block.h - 8) <= 2, `the view's PNG is its block: ${v.width}x${v.height} vs ${block.w}x${block.h}`);
+  // Views below the fold (Q, the output): the lab scrolls each into view, or shows it large where it
+  // cannot fit, and saves the whole block, never a strip of whatever lay at its place (it once saved
+  // the status bar as "Q", and a 1-pixel-high "Output").
+  for (const view of ['q', 'output']) {
+    const before = (await layout(page)).widgets[`block:${view}`];
+    assert.ok(before, `${view} is drawn in the Matrices panel`);
+    await clickWidget(page, 'export');
+    await clickWidget(page, 'export:view_png');
+    const shot = await download(page, `export:view_png:${view}`);
+    await until(page, (v) => new RegExp(`^Saved attention-lab_${v}(_head0)?\\.png`).test(window.attnlab.layout().ui.notice), view, `${view}: the lab said what it saved`);
+    await settle(page);
+    const after = await layout(page);
+    const png = decodePng(shot.bytes);
+    const seen = new Set();
+    for (let i = 0; i < png.rgba.length; i += 4 * 13) seen.add((png.rgba[i] << 16) | (png.rgba[i + 1] << 8) | png.rgba[i + 2]);
+    assert.ok(png.width >= 100 && png.height >= 100 && seen.size > 60, `${view}: a whole block (${png.width}x${png.height}, ${seen.size} colours; it was ${before.w}x${before.h}, whole ${before.whole})`);
+    const b = after.widgets[`block:${view}`];
+    if (b.whole) assert.ok(Math.abs(png.width - b.w - 8) <= 2 && Math.abs(png.height - b.h - 8) <= 2, `${view}: the PNG is the block scrolled into view`);
+    assert.ok(!after.windows.zoom, `${view}: the large view used for the picture is closed again`);
+  }
+  // A view taller than its window (60 tokens): shown large for the picture, then put back.
+  await page.evaluate(() => window.attnlab.apply({ text: Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ') }));
+  await settle(page);
+  const tall = (await layout(page)).widgets['block:weights'];
+  const matrices = (await layout(page)).windows.Matrices;
+  assert.ok(tall.h > matrices.h, `the weights block (${tall.h} px) is taller than its window (${matrices.h} px)`);
+  await clickWidget(page, 'export');
+  await clickWidget(page, 'export:view_png');
+  const big = await download(page, 'export:view_png:weights');
+  await settle(page);
+  const bigPng = decodePng(big.bytes);
+  assert.ok(bigPng.width >= 300 && bigPng.height >= 300, `the tall view saved whole from the large view: ${bigPng.width}x${bigPng.height}`);
+  assert.ok(!(await layout(page)).windows.zoom, 'the large view is closed again');
+  await page.evaluate(() => window.attnlab.apply({ text: 'the cat sat on the mat because it was tired' }));
+  await settle(page);
   // A matrix as CSV: Export → One matrix as CSV → Weights; the numbers are the result's.
   await clickWidget(page, 'export');
   await clickWidget(page, 'export:view_csv');
@@ -138,6 +184,8 @@ test('the d_k = d_v = d_model / heads box stays unticked when clicked, and heads
   await settle(page);
   // Still unticked: d_k can be set on its own.
   await typeIntoSlider(page, 'd_k', '5');
+  assert.ok(await page.evaluate(() => { const s = window.getSelection(); return !s || s.rangeCount === 0 || s.isCollapsed; }),
+            'Ctrl+A in the slider\'s field selects nothing on the page around the lab');
   let c = await page.evaluate(() => window.attnlab.config());
   assert.equal(c.d_k, 5, 'd_k was set by hand: the box stayed unticked');
   assert.equal(c.d_v, 8);

@@ -349,6 +349,43 @@ TEST_F(Lab, TheTourDrivesTheLabAndKeepsItsHighlight) {
   EXPECT_GE(tour.Min.x + 1.0f, matrices.Max.x - tour.GetWidth() * 0.5f);
 }
 
+// A teacher's own sentence survives the tour: T opens it (its step sets its own sentence up), T closes it
+// and the teacher's setup is back, said on screen. Opened from Learn mode, the tour opens at its Learn
+// chapter instead of leaving Learn mode for step 1. Its last step ("Your turn") keeps the lab as it is.
+TEST_F(Lab, ClosingTheTourPutsTheTeachersSetupBack) {
+  replace_text("my lesson sentence about a dog");
+  frames(2);
+  ASSERT_EQ(app.engine.config().target.text, "my lesson sentence about a dog");
+  app.ui.head = 2;
+  key(ImGuiKey_Escape);  // out of the text box: T is a shortcut again
+  ImGui::GetIO().MousePos = ImVec2(2, 2);
+  type("t");
+  EXPECT_TRUE(app.ui.show_tour);
+  EXPECT_NE(app.engine.config().target.text, "my lesson sentence about a dog") << "step 1 sets its own sentence up";
+  type("t");
+  EXPECT_FALSE(app.ui.show_tour);
+  EXPECT_EQ(app.engine.config().target.text, "my lesson sentence about a dog");
+  EXPECT_EQ(app.ui.head, 2) << "the view comes back too";
+  EXPECT_EQ(app.notice, attnlab::tr("notice.tour_restored"));
+  // From Learn mode: the Learn chapter, and Learn mode stays.
+  type("l");
+  ASSERT_TRUE(app.ui.learn_mode);
+  type("t");
+  EXPECT_TRUE(app.ui.show_tour);
+  EXPECT_TRUE(app.ui.learn_mode) << "T in Learn mode does not go back to the lab";
+  EXPECT_GE(app.ui.tour_step, 13) << "the Learn chapter";
+  type("t");
+  // At the last step the lab stays as the tour left it.
+  type("l");
+  ASSERT_FALSE(app.ui.learn_mode);
+  type("t");
+  attnlab::tour_open_step(app, attnlab::tour_step_count() - 1);
+  frames(2);
+  const std::string left = app.engine.config().target.text;
+  type("t");
+  EXPECT_EQ(app.engine.config().target.text, left);
+}
+
 // Every symbol the lab's own texts use is drawn from the font, not as a missing-glyph box (the tour's
 // ✓ once came out as "�": its range was not given to the font). The list: every non-ASCII character in
 // src/ui and assets/experiments.json.
@@ -454,19 +491,25 @@ TEST_F(Lab, TheTourLearnChapterTrainsOpensTheModelAndCompares) {
   type("L");
   EXPECT_FALSE(app.ui.learn_mode);
   EXPECT_FALSE(attnlab::find_window("Tour")->Hidden) << "the tour stays open in the lab";
-  // Two layers: the experiment's 2-layer variant is loaded; done when the 1-layer run is compared with it.
+  // Two layers: the experiment's 2-layer variant is loaded and started afresh (its curves do not open on
+  // step 15's run); done when the 1-layer run has ended over it.
   attnlab::tour_open_step(app, first + 2);
   frames(2);
   EXPECT_TRUE(app.ui.learn_mode);
   EXPECT_EQ(L.setup.spec.layers, 2);
+  EXPECT_EQ(L.run().step, 0) << "a fresh run, not the previous step's";
+  EXPECT_EQ(L.run().run_setup.task, "induction");
   EXPECT_NE(app.widget_rects.find(app.ui.focus_item), app.widget_rects.end()) << app.ui.focus_item;
   ASSERT_EQ(attnlab::learn_train(app), "");
   for (int f = 0; f < 400 && L.run().history.size() < 2; ++f) frames(1);
   EXPECT_FALSE(attnlab::tour_step_done(app));
   ASSERT_EQ(attnlab::learn_load_experiment(app, L.experiment, 1), "");
+  L.setup.train.steps = 4, L.setup.train.eval_every = 2;
   ASSERT_EQ(attnlab::learn_train(app), "");
   EXPECT_EQ(L.run().run_setup.spec.layers, 1);
-  EXPECT_TRUE(attnlab::tour_step_done(app));
+  EXPECT_FALSE(attnlab::tour_step_done(app)) << "not while the second run goes on";
+  for (int f = 0; f < 400 && !L.run().done; ++f) frames(1);
+  EXPECT_TRUE(attnlab::tour_step_done(app)) << "the 1-layer run ended over the 2-layer one";
   // Why sqrt(d_k): the unscaled variant first. Step 16's 1-layer run is no comparison for it: the step is
   // done only when its own second variant runs over its first. Then the last step goes back to the lab.
   attnlab::tour_open_step(app, first + 3);
@@ -482,6 +525,8 @@ TEST_F(Lab, TheTourLearnChapterTrainsOpensTheModelAndCompares) {
   ASSERT_EQ(attnlab::learn_load_experiment(app, L.experiment, 0), "");
   L.setup.train.steps = 4, L.setup.train.eval_every = 2;
   ASSERT_EQ(attnlab::learn_train(app), "");
+  EXPECT_FALSE(attnlab::tour_step_done(app)) << "not ticked as soon as the second run starts";
+  for (int f = 0; f < 400 && !L.run().done; ++f) frames(1);
   EXPECT_TRUE(attnlab::tour_step_done(app)) << "the scaled run over the unscaled one";
   // Why attention replaced RNNs: the RNN variant of the delayed copy first; done once attention's run
   // is drawn over it (or the other way round), not by one run alone.
@@ -500,6 +545,7 @@ TEST_F(Lab, TheTourLearnChapterTrainsOpensTheModelAndCompares) {
   EXPECT_EQ(L.setup.spec.model, attn::learn::Arch::attention);
   L.setup.train.steps = 4, L.setup.train.eval_every = 2;
   ASSERT_EQ(attnlab::learn_train(app), "");
+  for (int f = 0; f < 400 && !L.run().done; ++f) frames(1);
   EXPECT_TRUE(attnlab::tour_step_done(app)) << "attention's run over the RNN's";
   attnlab::tour_open_step(app, attnlab::tour_step_count() - 1);  // Your turn
   frames(2);

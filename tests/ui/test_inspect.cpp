@@ -196,11 +196,17 @@ TEST_F(Inspect, TheTourStepTicksWhenAHeadThatMattersIsRemoved) {
   for (int k = 0; k < attnlab::tour_step_count(); ++k)
     if (std::string(attnlab::tour_step_title(k)).find("Remove a head") != std::string::npos) step = k;
   ASSERT_GE(step, 0);
+  // The step before it leaves an induction run with d_k 128 (the sqrt(d_k) experiment): not the model
+  // whose heads this step talks about, so the step starts the default one afresh.
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "induction", "d_model": 64, "heads": 2, "d_k": 128, "d_v": 32, "train": {"steps": 4, "eval_every": 2}})"), "");
+  train_to_end();
   app.ui.show_tour = true;
   attnlab::tour_open_step(app, step);
   frames(2);
   EXPECT_EQ(L().probe_panel, 1) << "the step shows Inspect heads";
   EXPECT_EQ(L().setup.task, "induction");
+  EXPECT_EQ(L().run().step, 0) << "the d_k 128 run was not kept";
+  EXPECT_EQ(L().run().run_setup.spec, attnlab::learn_defaults(*attn::learn::find_task("induction")).spec);
   ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "induction"})"), "");
   L().budget_ms = 200.0f, L().frame_target_ms = 1000.0f;
   train_to_end();

@@ -616,7 +616,8 @@ TEST_F(Learn, EveryExperimentLoadsBothVariantsAndTheLastRunStaysForComparison) {
   EXPECT_TRUE(L().run().compare.loss.empty());
 }
 
-// An experiment asks for a prediction first and shows what was measured only once a run has ended.
+// An experiment asks for a prediction first and shows what was measured only once every one of its runs
+// has ended: the outcome quotes each run, so it waits for the one not yet watched.
 TEST_F(Learn, AnExperimentAsksForAPredictionAndRevealsTheOutcomeAfterTheRun) {
   click("mode_learn");
   ASSERT_EQ(attnlab::learn_load_experiment(app, 1, 0), "");  // why positions
@@ -637,8 +638,16 @@ TEST_F(Learn, AnExperimentAsksForAPredictionAndRevealsTheOutcomeAfterTheRun) {
   L().budget_ms = L().frame_target_ms = 1000.0f;
   train_to_end();
   frames(2);
+  EXPECT_FALSE(L().revealed[1]) << "the other run (no positions) has not been trained";
+  EXPECT_EQ(app.widget_rects.count("learn_measured"), 0u);
+  ASSERT_NE(app.widget_rects.find("learn_experiment_todo"), app.widget_rects.end()) << "what is left to run is said";
+  ASSERT_EQ(attnlab::learn_load_experiment(app, 1, 1), "");
+  L().setup.train.steps = 20;
+  click("learn_train");
+  train_to_end();
+  frames(2);
   EXPECT_TRUE(L().revealed[1]) << attnlab::learn_phase(L()) << " step " << L().run().step;
-  EXPECT_NE(app.widget_rects.find("learn_measured"), app.widget_rects.end()) << "shown once the run ended";
+  EXPECT_NE(app.widget_rects.find("learn_measured"), app.widget_rects.end()) << "shown once both runs ended";
   // Another experiment starts unrevealed, and its button shows the outcome at once when asked.
   ASSERT_EQ(attnlab::learn_load_experiment(app, 2, 0), "");
   frames(2);
@@ -752,7 +761,12 @@ TEST_F(Learn, TheRecurrenceExperimentComparesAttentionWithAnRnnAndShowsTheLesson
   frames(3);
   ASSERT_STREQ(attnlab::learn_phase(L()), "done");
   EXPECT_EQ(L().run().run_setup.spec.distance, d);
-  EXPECT_TRUE(L().revealed[(size_t)e]);
+  EXPECT_FALSE(L().revealed[(size_t)e]) << "no prediction made, and attention and the LSTM not yet run";
+  EXPECT_EQ(app.widget_rects.count("learn_measured"), 0u);
+  scroll_into_view("learn_reveal");
+  click("learn_reveal");
+  frames(2);
+  EXPECT_TRUE(L().revealed[(size_t)e]) << "asked for";
   EXPECT_NE(app.widget_rects.find("learn_measured"), app.widget_rects.end());
   ASSERT_NE(app.widget_rects.find("learn_influence"), app.widget_rects.end()) << "the RNN's influence matrix";
   // Measured once, when the run ended: untrained and trained.
