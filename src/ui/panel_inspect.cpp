@@ -224,15 +224,16 @@ void draw_readout(App& app, InspectState& I) {
     text_wrapped_words("%s", trf("inspect.readout", {{"pct", num(100.0 * acc, 1)}, {"loss", num(I.current.loss, 4)}}).c_str());
     text_wrapped_disabled(tr("inspect.readout.none_removed"));
   } else {
-    ImGui::TextUnformatted(trf("inspect.readout.accuracy", {{"pct", num(100.0 * acc, 1)}}).c_str());
+    // Four pieces side by side while they fit, each wrapped (never inside its number) where it does not.
+    text_wrapped_words("%s", trf("inspect.readout.accuracy", {{"pct", num(100.0 * acc, 1)}}).c_str());
     const std::string points = trf("inspect.readout.points", {{"points", signed_num(d_acc, 1)}});
     same_line_if_room(ImGui::CalcTextSize(points.c_str()).x);
-    ImGui::TextColored(d_acc < -0.05 ? kBad : kGood, "%s", points.c_str());
+    text_wrapped_colored(d_acc < -0.05 ? kBad : kGood, points.c_str());
     const std::string loss = trf("inspect.readout.loss", {{"loss", num(I.current.loss, 4)}}), d = "(" + signed_num(d_loss, 3) + ")";
     same_line_if_room(ImGui::CalcTextSize(loss.c_str()).x, 2.0f * ImGui::GetStyle().ItemSpacing.x);
-    ImGui::TextUnformatted(loss.c_str());
+    text_wrapped_words("%s", loss.c_str());
     same_line_if_room(ImGui::CalcTextSize(d.c_str()).x);
-    ImGui::TextColored(d_loss > 0.0005 ? kBad : kGood, "%s", d.c_str());
+    text_wrapped_colored(d_loss > 0.0005 ? kBad : kGood, d.c_str());
     text_wrapped_disabled(trn("inspect.readout.removed", ablated, {{"n", ablated}, {"mode", mode_label(I.mode)},
                                                                   {"pct", num(100.0 * I.baseline.accuracy, 1)}, {"loss", num(I.baseline.loss, 4)}}).c_str());
   }

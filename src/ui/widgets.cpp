@@ -254,7 +254,11 @@ void text_wrapped_words(const char* format, ...) {
   const float wrap_pos = std::max(ImGui::GetCurrentWindow()->DC.TextWrapPos, 0.0f);
   const float width = std::max(ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), wrap_pos), 8.0f * ImGui::GetFontSize());
   const auto measure = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
+  // Each line as wrap_lines made it: Dear ImGui must not wrap it again (a line wider than the wrap
+  // position, a piece longer than the width or the 8 em floor, would be split where it may not be: "0." / "02").
+  ImGui::PushTextWrapPos(-1.0f);
   for (std::string_view line : wrap_lines(text, width, measure)) ImGui::TextUnformatted(line.data(), line.data() + line.size());
+  ImGui::PopTextWrapPos();
 }
 
 void text_wrapped_colored(const ImVec4& color, const char* text) {

@@ -654,11 +654,7 @@ namespace {
 // A recurrent model (docs/train.md) trains in Learn mode like any other: its curves, and in the probe's
 // place the influence matrix, since it has no attention to show; Open in the lab says why not.
 TEST_F(Learn, ARecurrentModelShowsItsInfluenceMatrixInsteadOfHeads) {
-  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "delayed_copy", "model": "rnn", "hidden": 16, "n": 10, "distance": 2,
-                                               "train": {"steps": 40, "eval_every": 10, "eval_batch": 32}})"), "");
-  app.ui.learn_mode = true;
-  train_to_end();
-  frames(3);
+  train_small_rnn();
   ASSERT_STREQ(attnlab::learn_phase(L()), "done");
   const attn::learn::Probe& p = L().run().probe;
   ASSERT_EQ(p.influence.size(), 100u) << "the probe asks for the influence matrix";
