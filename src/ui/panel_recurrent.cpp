@@ -562,6 +562,22 @@ void draw_wall_time_view(App& app, LearnState&) {
   remember_item(app, "learn_wall_time_summary");
 }
 
+// The lesson's views, in the order of their buttons: the label's key, the id (its button's ImGui id and,
+// as learn_view_<id>, its widget name) and its drawing; the probe's has none (the probe window draws it).
+struct LessonView {
+  Key label;
+  const char* id;
+  void (*draw)(App&, LearnState&);
+};
+constexpr LessonView kLessonViews[] = {
+    {"lesson.view.probe", "probe", nullptr},
+    {"lesson.view.gradient", "gradient", draw_gradient_view},
+    {"lesson.view.sweep", "sweep", draw_sweep_view},
+    {"lesson.view.compare", "compare", draw_compare_view},
+    {"lesson.view.path", "path", draw_path_view},
+    {"lesson.view.wall_time", "wall_time", draw_wall_time_view},
+};
+
 }  // namespace
 
 // [SECTION] settings
@@ -619,33 +635,14 @@ void draw_experiment_distance(App& app, LearnState& L) {
 bool draw_lesson_views(App& app, LearnState& L) {
   note_run(app, L);
   if (!L.run().started || L.run().run_setup.task != kDelayedCopy) return false;
-  const char* const kViews[] = {tr_id("lesson.view.probe", "probe"),   tr_id("lesson.view.gradient", "gradient"),
-                                tr_id("lesson.view.sweep", "sweep"),   tr_id("lesson.view.compare", "compare"),
-                                tr_id("lesson.view.path", "path"),     tr_id("lesson.view.wall_time", "wall_time")};
-  const char* const kNames[] = {"learn_view_probe", "learn_view_gradient", "learn_view_sweep", "learn_view_compare", "learn_view_path",
-                                "learn_view_wall_time"};
-  constexpr int kViewCount = (int)(sizeof kViews / sizeof kViews[0]);
-  L.lesson_view = std::clamp(L.lesson_view, 0, kViewCount - 1);
-  const ImGuiStyle& st = ImGui::GetStyle();
-  float right = 0.0f;  // where the last button ended: the row wraps when the next would pass the window's edge
-  for (int k = 0; k < kViewCount; ++k) {
-    const float w = ImGui::CalcTextSize(kViews[k], nullptr, true).x + 2.0f * st.FramePadding.x;
-    if (k && right + st.ItemSpacing.x + w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
-    const bool on = L.lesson_view == k;
-    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::SmallButton(kViews[k])) L.lesson_view = k;
-    if (on) ImGui::PopStyleColor();
-    right = ImGui::GetItemRectMax().x;
-    remember_item(app, kNames[k]);
-  }
-  switch (L.lesson_view) {
-    case 1: draw_gradient_view(app, L); return true;
-    case 2: draw_sweep_view(app, L); return true;
-    case 3: draw_compare_view(app, L); return true;
-    case 4: draw_path_view(app, L); return true;
-    case 5: draw_wall_time_view(app, L); return true;
-    default: return false;
-  }
+  std::vector<ViewButton> buttons;
+  for (const LessonView& v : kLessonViews) buttons.push_back({tr_id(v.label, v.id), std::string("learn_view_") + v.id});
+  L.lesson_view = std::clamp(L.lesson_view, 0, (int)std::size(kLessonViews) - 1);
+  view_buttons(app, buttons, L.lesson_view);
+  const LessonView& v = kLessonViews[(size_t)L.lesson_view];
+  if (!v.draw) return false;
+  v.draw(app, L);
+  return true;
 }
 
 void draw_recurrent_curves_note(App& app) {
