@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app.h"
+#include "app_parts.h"
 #include "imgui_internal.h"  // BringWindowToDisplayFront
 #include "learn.h"
 #include "i18n.h"
@@ -118,6 +119,7 @@ void draw_learn_mode(App& app) {
     if (narrow && L.tab != tab) return;
     if (narrow) x = 0, y = body_top, w = W, h = body_h - tour_h;
     place(app, WinRect{x, y, w, h}, Pin::relayout);
+    resume_text_capture(app);  // attnlab.drawnText() reads the window from its first line, as the lab's panels
     ImGui::Begin(name);
     draw();
     ImGui::End();
