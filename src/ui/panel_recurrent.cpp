@@ -618,10 +618,12 @@ void draw_model_kind(App& app, LearnState& L) {
   }
 }
 
+int slider_distance(const LearnState& L) { return L.experiment_distance > 0 ? L.experiment_distance : L.setup.spec.distance; }
+
 void draw_experiment_distance(App& app, LearnState& L) {
   if (L.experiment < 0 || L.setup.task != kDelayedCopy) return;
   const int n = std::max(2, L.setup.spec.n_ctx);
-  int d = L.experiment_distance > 0 ? L.experiment_distance : L.setup.spec.distance;
+  int d = slider_distance(L);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
   std::string format = trf("lesson.distance_n", {{"d", "\x01"}});  // the slider's printf format: '%' twice, the distance as %d
   for (size_t at = format.find('%'); at != std::string::npos; at = format.find('%', at + 2)) format.insert(at, 1, '%');
@@ -659,7 +661,7 @@ void draw_measured_at_distance(App& app, LearnState& L) {
   if (L.experiment < 0) return;
   const Experiment& e = experiments()[(size_t)L.experiment];
   if (e.sweep.empty()) return;
-  const int d = L.experiment_distance > 0 ? L.experiment_distance : L.setup.spec.distance;
+  const int d = slider_distance(L);
   std::string figures, learned;
   int learners = 0;
   for (const Experiment::SweepRow& r : e.sweep) {
@@ -669,7 +671,7 @@ void draw_measured_at_distance(App& app, LearnState& L) {
     if (it == r.accuracy.end()) continue;
     const std::string figure = trf("lesson.figure", {{"model", name}, {"pct", num(100.0 * it->second, 1)}});
     figures = figures.empty() ? figure : trf("lesson.list", {{"list", figures}, {"item", figure}});
-    if (it->second >= 0.9) learned = learned.empty() ? name : trf("lesson.list", {{"list", learned}, {"item", name}}), ++learners;
+    if (it->second >= kLearnedAccuracy) learned = learned.empty() ? name : trf("lesson.list", {{"list", learned}, {"item", name}}), ++learners;
   }
   ImGui::PushTextWrapPos(0.0f);
   ImGui::BeginGroup();  // both sentences one item for remember_item

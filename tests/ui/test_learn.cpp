@@ -795,3 +795,39 @@ TEST_F(Learn, TheRecurrenceExperimentComparesAttentionWithAnRnnAndShowsTheLesson
 }
 
 }  // namespace
+
+namespace {
+
+// The recurrence experiment's prediction is judged where its slider is, as the line under the outcome
+// measures it: by the sweep, all three models learn the copy at distance 4, attention and the LSTM at 6,
+// only attention at 16. A teacher who moves the slider to 4 and predicts "all three" sees a tick.
+TEST_F(Learn, TheRecurrencePredictionIsJudgedAtTheSlidersDistance) {
+  click("mode_learn");
+  const int e = experiment_index("recurrence");
+  ASSERT_GE(e, 0);
+  ASSERT_EQ(attnlab::learn_load_experiment(app, e, 0), "");
+  frames(2);
+  const attnlab::Experiment& x = attnlab::experiments()[(size_t)e];
+  ASSERT_EQ(x.choice_learners.size(), x.choices.size()) << "who learns it, for each choice";
+  EXPECT_EQ(attnlab::experiment_answer(x, 16), x.answer) << "the variants' own distance, 16, bears out the table's answer";
+  // The mark on the prediction's line, as drawn, with the slider at `d` and choice `c` predicted.
+  const auto mark = [&](int d, int c) -> std::string {
+    L().experiment_distance = L().setup.spec.distance = d;  // what the slider sets
+    click(("learn_predict_" + std::to_string(c)).c_str());
+    if (!L().revealed[(size_t)e]) click("learn_reveal");
+    app.capture_text = true;
+    frames(1);
+    const std::string line = "You predicted: " + std::string(attnlab::experiment_text(x, "choice." + std::to_string(c))) + ".";
+    const size_t at = app.drawn_text.find(line);
+    if (at == std::string::npos || at < 4) return "not drawn";
+    const std::string before = app.drawn_text.substr(at - 4, 4);
+    return before == "\xE2\x9C\x93 " ? "tick" : before == "\xE2\x9C\x97 " ? "cross" : "no mark";
+  };
+  EXPECT_EQ(mark(4, 0), "tick") << "all three learn it at distance 4";
+  EXPECT_EQ(mark(4, 1), "cross");
+  EXPECT_EQ(mark(6, 2), "tick") << "attention and the LSTM at distance 6";
+  EXPECT_EQ(mark(16, 1), "tick") << "only attention at 16";
+  EXPECT_EQ(mark(16, 0), "cross");
+}
+
+}  // namespace
