@@ -2,6 +2,7 @@
 #include "learn_widgets.h"
 
 #include "app.h"
+#include "imgui_internal.h"  // the window's text wrap position
 #include "colormap.h"
 #include "heatmap.h"
 #include "i18n.h"
@@ -33,7 +34,10 @@ Thumbnail thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, 
 
 void same_line_if_room(float width, float spacing) {
   const float gap = spacing >= 0.0f ? spacing : ImGui::GetStyle().ItemSpacing.x;
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  // The right edge: where text wraps when a position is pushed (a readout that keeps room for its "(?)"),
+  // else the window's.
+  const ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const float right = w->DC.TextWrapPos > 0.0f ? w->Pos.x - w->Scroll.x + w->DC.TextWrapPos : ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (ImGui::GetItemRectMax().x + gap + width <= right + 0.5f) ImGui::SameLine(0, gap);
 }
 
