@@ -465,7 +465,8 @@ void draw_wall_time_view(App& app, LearnState&) {
   help_marker(tr("lesson.wall.help"));
   if (w.rows.empty()) return text_wrapped_disabled(tr("lesson.wall.none"));
   ImGui::PushTextWrapPos(0.0f);
-  text_wrapped_disabled(trf("lesson.wall.source", {{"source", w.source}}).c_str());
+  // Where and how it was measured, in the learner's language (the table's English is the fallback).
+  text_wrapped_disabled(trf("lesson.wall.source", {{"source", tr_dynamic("experiment.recurrence.wall_time", w.source.c_str())}}).c_str());
   ImGui::PopTextWrapPos();
   const float line_h = ImGui::GetTextLineHeight();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
