@@ -831,3 +831,24 @@ TEST_F(Learn, TheRecurrencePredictionIsJudgedAtTheSlidersDistance) {
 }
 
 }  // namespace
+
+namespace {
+
+// On a projector (1280x720 at UI scale 2) the run's status can fill the Training window: the settings
+// under it (the experiments' menu first) are reached by scrolling, not squeezed into a strip a few
+// pixels tall that the wheel cannot bring them out of.
+TEST_F(Learn, AtUiScale2TheSettingsUnderALongStatusCanBeScrolledTo) {
+  train_small_rnn();
+  use_shell_font(2.0f);
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+  app.layout_dirty = true;
+  frames(3);
+  if (app.widget_rects.count("learn_tab_Training")) click("learn_tab_Training");
+  frames(2);
+  scroll_into_view("learn_experiment");
+  ASSERT_EQ(app.widget_visible.count("learn_experiment"), 1u) << "the experiments' menu is never in view";
+  EXPECT_GE(app.widget_visible.at("learn_experiment").w, app.widget_rects.at("learn_experiment").w - 0.5f)
+      << "only " << app.widget_visible.at("learn_experiment").w << " of its " << app.widget_rects.at("learn_experiment").w << " px in view";
+}
+
+}  // namespace

@@ -12,6 +12,7 @@ add_test(NAME desktop_xvfb COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/../desktop/tes
 # Learn mode, headless: training through the panels' buttons and keys.
 add_executable(attnlab_learn_ui_tests ${CMAKE_CURRENT_LIST_DIR}/test_learn.cpp)
 target_link_libraries(attnlab_learn_ui_tests PRIVATE attnlab_ui ${ATTNLAB_GTEST})
+target_compile_definitions(attnlab_learn_ui_tests PRIVATE ATTNLAB_FONT_PATH="${ATTNLAB_FONT}")  # the shells' font, for sizes
 add_test(NAME ui_learn_headless COMMAND attnlab_learn_ui_tests)
 
 # Learn mode's Inspect view, headless: heads ablated by a click, Ablate each, the page API's interventions.
