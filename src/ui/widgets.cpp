@@ -155,12 +155,12 @@ bool closes(char32_t c) {
   static constexpr std::u32string_view kClosing = U"、。，．：；！？）」』】〕〗〙〛〉》…‥・ー々〜"
                                                   U"ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
                                                   U"！），．：；？］｝｠､｡｣ｰ"
-                                                  U",.:;!?)]}%'\"";
+                                                  U",.:;!?)]}%'\"”’";  // ” ’ close a quotation in Chinese too
   return kClosing.find(c) != std::u32string_view::npos;
 }
 // Marks that open what follows them: a line never ends with one ("（" "「" ...).
 bool opens(char32_t c) {
-  static constexpr std::u32string_view kOpening = U"（「『【〔〖〘〚〈《［｛｟｢([{";
+  static constexpr std::u32string_view kOpening = U"（「『【〔〖〘〚〈《［｛｟｢([{“‘";  // “ ‘ open one
   return kOpening.find(c) != std::u32string_view::npos;
 }
 
