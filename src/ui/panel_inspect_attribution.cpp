@@ -48,9 +48,11 @@ void draw_attribution(App& app, InspectState& I) {
   title(tr("inspect.attr.title"));
   ImGui::SameLine();
   help_marker(tr("inspect.attr.help"));
-  // which logit: each position's prediction, or one token everywhere
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+  // which logit: each position's prediction, or one token everywhere; 12 em, or as wide as its value
+  // (a longer language) where the line has room
   const std::string current = A.target < 0 ? std::string(tr("inspect.attr.of_prediction")) : trf("inspect.attr.of_token", {{"token", task.token_name(A.target)}});
+  const float value_w = ImGui::CalcTextSize(current.c_str()).x + 2.0f * ImGui::GetStyle().FramePadding.x + ImGui::GetFrameHeight();
+  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, std::max(ImGui::GetFontSize() * 12.0f, value_w)));
   if (ImGui::BeginCombo("##attr_target", current.c_str())) {
     if (ImGui::Selectable(tr("inspect.attr.each_prediction"), A.target < 0)) A.target = -1, A.measured = ~0ull;
     for (int t = 0; t < s.vocab; ++t)

@@ -60,10 +60,20 @@ void draw_probe_input(App& app, LearnState& L) {
   char* buf = L.probe_box;
   if (L.run().probe_text != L.probe_box_from)
     std::snprintf(buf, sizeof L.probe_box, "%s", L.run().probe_text.c_str()), L.probe_box_from = L.run().probe_text;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18.0f);
-  const bool cross = L.run().run_setup.spec.cross;
-  if (ImGui::InputTextWithHint("##probe_text", cross ? tr("learn.probe.hint_cross") : tr("learn.probe.hint"),
-                               buf, sizeof L.probe_box, ImGuiInputTextFlags_EnterReturnsTrue))
+  // 18 em, or as wide as its hint where the line has room; a hint the box still cannot hold (a phone, a
+  // longer language) goes above it, wrapped, rather than be cut at the box's edge.
+  const char* hint = L.run().run_setup.spec.cross ? tr("learn.probe.hint_cross") : tr("learn.probe.hint");
+  const float hint_w = ImGui::CalcTextSize(hint).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const float box_w = std::min(ImGui::GetContentRegionAvail().x, std::max(ImGui::GetFontSize() * 18.0f, hint_w));
+  const bool hint_inside = hint_w <= box_w;
+  if (!hint_inside) {
+    ImGui::BeginGroup();
+    text_wrapped_disabled(hint);
+    ImGui::EndGroup();
+    remember_item(app, "learn_probe_hint");
+  }
+  ImGui::SetNextItemWidth(box_w);
+  if (ImGui::InputTextWithHint("##probe_text", hint_inside ? hint : "", buf, sizeof L.probe_box, ImGuiInputTextFlags_EnterReturnsTrue))
     learn_set_probe(app, buf);
   remember_item(app, "learn_probe_text");
   if (ImGui::IsItemHovered()) {
