@@ -178,7 +178,8 @@ void draw_influence(App& app, LearnState& L, const lrn::Probe& p) {
   help_marker(tr("learn.influence.help"));
   colour_scale(ImGui::GetFontSize() * 8.0f, range > 0.0f ? range : 1.0f, tr("learn.influence.zero"));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float side = std::max(48.0f, std::min(avail.x, avail.y - ImGui::GetTextLineHeightWithSpacing()));
+  // The height left, but never under 10 text heights (a projector's UI scale 2: the window scrolls instead).
+  const float side = std::min(avail.x, std::max(10.0f * ImGui::GetFontSize(), avail.y - ImGui::GetTextLineHeightWithSpacing()));
   const Thumbnail cells = thumbnail(p.influence.data(), p.n, p.n, nullptr, ImVec2(side, side), range > 0.0f ? range : 1.0f);
   const int i = cells.row, j = cells.col;
   remember_rect(app, "learn_influence", cells.min, cells.max);

@@ -834,21 +834,39 @@ TEST_F(Learn, TheRecurrencePredictionIsJudgedAtTheSlidersDistance) {
 
 namespace {
 
-// On a projector (1280x720 at UI scale 2) the run's status can fill the Training window: the settings
-// under it (the experiments' menu first) are reached by scrolling, not squeezed into a strip a few
-// pixels tall that the wheel cannot bring them out of.
-TEST_F(Learn, AtUiScale2TheSettingsUnderALongStatusCanBeScrolledTo) {
-  train_small_rnn();
-  use_shell_font(2.0f);
-  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
-  app.layout_dirty = true;
-  frames(3);
-  if (app.widget_rects.count("learn_tab_Training")) click("learn_tab_Training");
-  frames(2);
+// A small RNN's run, then the lab on a projector: 1280x720 at UI scale 2 (the shells' font), where Learn
+// mode's windows are tabs; `tab` shown.
+class Projector : public Learn {
+ protected:
+  void show(const char* tab) {
+    train_small_rnn();
+    use_shell_font(2.0f);
+    ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+    app.layout_dirty = true;
+    frames(3);
+    if (app.widget_rects.count(tab)) click(tab);
+    frames(2);
+  }
+};
+
+// The run's status can fill the Training window: the settings under it (the experiments' menu first) are
+// reached by scrolling, not squeezed into a strip a few pixels tall that the wheel cannot bring them out of.
+TEST_F(Projector, TheSettingsUnderALongStatusCanBeScrolledTo) {
+  show("learn_tab_Training");
   scroll_into_view("learn_experiment");
   ASSERT_EQ(app.widget_visible.count("learn_experiment"), 1u) << "the experiments' menu is never in view";
   EXPECT_GE(app.widget_visible.at("learn_experiment").w, app.widget_rects.at("learn_experiment").w - 0.5f)
       << "only " << app.widget_visible.at("learn_experiment").w << " of its " << app.widget_rects.at("learn_experiment").w << " px in view";
+}
+
+// A recurrent run's influence matrix, under the probe's lines, is at least 10 text heights square (the
+// window scrolls to it), not shrunk to the few pixels the window has left.
+TEST_F(Projector, TheInfluenceMatrixKeepsAReadableSize) {
+  show("learn_tab_Attention");
+  ASSERT_EQ(app.widget_rects.count("learn_influence"), 1u);
+  const ImVec4 m = app.widget_rects.at("learn_influence");
+  EXPECT_GE(m.z, 10.0f * ImGui::GetFontSize() - 1.0f) << "the influence matrix is " << m.z << " px wide at a " << ImGui::GetFontSize() << " px font";
+  EXPECT_NEAR(m.z, m.w, 1.0f) << "square";
 }
 
 }  // namespace
