@@ -131,6 +131,11 @@ add_library(attnlab_ui STATIC
   src/ui/learn_widgets.cpp
   src/ui/line_plot.cpp
   src/ui/panel_inspect.cpp
+  src/ui/panel_inspect_ablation.cpp
+  src/ui/panel_inspect_attribution.cpp
+  src/ui/panel_inspect_circuits.cpp
+  src/ui/panel_inspect_patching.cpp
+  src/ui/panel_inspect_rollout.cpp
   src/ui/inspect_api.cpp
   src/ui/panel_recurrent.cpp
   src/ui/i18n.cpp

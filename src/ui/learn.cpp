@@ -41,6 +41,8 @@ std::span<const Experiment> experiments() {
       const nlohmann::json& p = e.at("predict");
       x.predict = p.at("ask"), x.answer = p.at("answer");
       for (const nlohmann::json& c : p.at("choices")) x.choices.push_back(c);
+      if (p.contains("learners"))
+        for (const nlohmann::json& c : p.at("learners")) x.choice_learners.push_back(c.get<std::vector<std::string>>());
       for (const nlohmann::json& v : e.at("variants")) x.variants.push_back({v.at("label"), v.at("config").dump()});
       if (e.contains("inspect")) x.inspect = e.at("inspect").dump();
       if (e.contains("sweep")) {
@@ -57,6 +59,23 @@ std::span<const Experiment> experiments() {
     return out;
   }();
   return table;
+}
+
+int experiment_answer(const Experiment& e, int distance) {
+  if (e.sweep.empty() || e.choice_learners.empty()) return e.answer;
+  std::vector<std::string> learned;
+  for (const Experiment::SweepRow& r : e.sweep) {
+    const auto it = std::find_if(r.accuracy.begin(), r.accuracy.end(), [&](const auto& q) { return q.first == distance; });
+    if (it == r.accuracy.end()) return -1;  // not measured there: nothing to judge by
+    if (it->second >= kLearnedAccuracy) learned.push_back(r.model);
+  }
+  std::sort(learned.begin(), learned.end());
+  for (size_t c = 0; c < e.choice_learners.size(); ++c) {
+    std::vector<std::string> named = e.choice_learners[c];
+    std::sort(named.begin(), named.end());
+    if (named == learned) return (int)c;
+  }
+  return -1;
 }
 
 const char* experiment_text(const Experiment& e, std::string_view field) {

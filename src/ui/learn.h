@@ -87,7 +87,10 @@ struct Experiment {
   std::string name;      // the question it answers
   std::string predict;   // what to predict before training
   std::vector<std::string> choices;
-  int answer = 0;        // the choice the runs bear out
+  int answer = 0;        // the choice the runs bear out (with a sweep: at the variants' own distance)
+  // Optional, with a sweep: for each choice, the models it says learn the task (as the sweep's rows name
+  // them), so that the answer at any distance is read off the sweep (experiment_answer).
+  std::vector<std::vector<std::string>> choice_learners;
   std::string measured;  // what the two runs gave, in plain words (shown once a run has ended)
   struct Variant {
     std::string label;
@@ -108,6 +111,12 @@ struct Experiment {
   std::string sweep_budget;  // what every run of the sweep had, in plain words
 };
 std::span<const Experiment> experiments();
+// A model "learns" the delayed copy at a distance when the sweep measured this much held-out accuracy there.
+constexpr double kLearnedAccuracy = 0.9;
+// The choice an experiment's measurements bear out at the delayed copy's `distance`: with a sweep and
+// choice_learners, the choice naming exactly the models the sweep saw learn it there (-1: no choice
+// does, or the sweep did not measure that distance); without them, `answer`.
+int experiment_answer(const Experiment& e, int distance);
 // An experiment's words as the lab shows them: the catalogue's "experiment.<key>.<field>"
 // (docs/translating.md), else the English of assets/experiments.json. Fields: question, ask,
 // choice.<i>, measured, variant.<i>, budget; "" for another field.

@@ -2,6 +2,7 @@
 #include "learn_widgets.h"
 
 #include "app.h"
+#include "imgui_internal.h"  // the window's text wrap position
 #include "colormap.h"
 #include "heatmap.h"
 #include "i18n.h"
@@ -33,8 +34,28 @@ Thumbnail thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, 
 
 void same_line_if_room(float width, float spacing) {
   const float gap = spacing >= 0.0f ? spacing : ImGui::GetStyle().ItemSpacing.x;
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  // The right edge: where text wraps when a position is pushed (a readout that keeps room for its "(?)"),
+  // else the window's.
+  const ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const float right = w->DC.TextWrapPos > 0.0f ? w->Pos.x - w->Scroll.x + w->DC.TextWrapPos : ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (ImGui::GetItemRectMax().x + gap + width <= right + 0.5f) ImGui::SameLine(0, gap);
+}
+
+bool view_buttons(App& app, std::span<const ViewButton> buttons, int& current) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  bool clicked = false;
+  for (int k = 0; k < (int)buttons.size(); ++k) {
+    const char* label = buttons[(size_t)k].label.c_str();
+    const float w = ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * st.FramePadding.x;
+    if (k && ImGui::GetItemRectMax().x + st.ItemSpacing.x + w <= right_edge) ImGui::SameLine();
+    const bool on = current == k;
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::SmallButton(label)) current = k, clicked = true;
+    if (on) ImGui::PopStyleColor();
+    remember_item(app, buttons[(size_t)k].widget.c_str());
+  }
+  return clicked;
 }
 
 void colour_scale(float width, float range, const char* note) {

@@ -1,6 +1,7 @@
 // learn_widgets.h — drawing pieces the Learn windows share (learn_widgets.cpp; the Inspect view,
 // panel_inspect.cpp, and the recurrence lesson, panel_recurrent.cpp, draw with the same ones).
 #pragma once
+#include <span>
 #include <string>
 
 #include "imgui.h"
@@ -22,8 +23,17 @@ Thumbnail thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, 
 // The colour bar of the thumbnails beside it: [0, 1] weights, or [−range, range] with an optional note
 // (wrapped at the window's edge). Its pieces go on the next line where the window has no room for them.
 void colour_scale(float width, float range, const char* note = nullptr);
-// SameLine() (with `spacing`, or the style's) when an item `width` wide still fits after the last one;
-// else the next item starts the next line (a phone, a longer language).
+// SameLine() (with `spacing`, or the style's) when an item `width` wide still fits after the last one,
+// before the window's edge (or the text wrap position, where one is pushed); else the next item starts
+// the next line (a phone, a longer language).
 void same_line_if_room(float width, float spacing = -1.0f);
+// A row of small buttons, one per view (or layer, or head), the current one lit; a click makes its button
+// current. The row goes on to the next line where the next button would pass the window's edge (a phone,
+// a longer language). Each button is remembered under its widget name. Returns true on a click.
+struct ViewButton {
+  std::string label;   // as drawn ("###id" keeps the id while the words change)
+  std::string widget;  // remember_item's name, which tests and tours find it by
+};
+bool view_buttons(App& app, std::span<const ViewButton> buttons, int& current);
 
 }  // namespace attnlab

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app.h"
+#include "app_parts.h"
 #include "imgui_internal.h"  // BringWindowToDisplayFront
 #include "learn.h"
 #include "i18n.h"
@@ -118,18 +119,22 @@ void draw_learn_mode(App& app) {
     if (narrow && L.tab != tab) return;
     if (narrow) x = 0, y = body_top, w = W, h = body_h - tour_h;
     place(app, WinRect{x, y, w, h}, Pin::relayout);
+    resume_text_capture(app);  // attnlab.drawnText() reads the window from its first line, as the lab's panels
     ImGui::Begin(name);
     draw();
     ImGui::End();
   };
   window(0, tr_id("window.learn.training", "Training"), 0, body_top, left_w, body_h - tour_h, [&] {
     // The run's buttons and status first, always in view (as a player's controls are); the settings
-    // scroll below them, however much an experiment or a task adds.
+    // scroll below them, however much an experiment or a task adds. Where the status leaves them less
+    // than a third of the window (a projector's UI scale 2 left them a strip a few pixels tall, the
+    // experiments' menu out of reach), the whole window scrolls instead, settings and all.
     draw_learn_run_controls(app, L);
     ImGui::Separator();
-    ImGui::BeginChild("settings");
+    const bool own_scroll = ImGui::GetContentRegionAvail().y >= ImGui::GetWindowHeight() / 3.0f;
+    if (own_scroll) ImGui::BeginChild("settings");
     draw_learn_settings(app, L);
-    ImGui::EndChild();
+    if (own_scroll) ImGui::EndChild();
   });
   window(1, tr_id("window.learn.curves", "Curves"), left_w, body_top, right_w, curves_h, [&] { draw_learn_curves(app, L); });
   window(2, tr_id("window.learn.probe", "Attention on a probe"), left_w, body_top + curves_h, right_w, body_h - curves_h, [&] {

@@ -22,12 +22,16 @@ void draw_learn_curves(App& app, LearnState& L) {
   if (L.experiment >= 0 && L.revealed[(size_t)L.experiment]) {  // what the two runs gave here, to check against the curves
     const Experiment& e = experiments()[(size_t)L.experiment];
     const int guess = L.predictions[(size_t)L.experiment];
+    // Judged at the slider's distance, as the line under the outcome measures it (no tick where the sweep
+    // has nothing to judge by).
+    const int answer = experiment_answer(e, slider_distance(L));
+    const std::string predicted = trf("learn.predicted", {{"choice", experiment_text(e, "choice." + std::to_string(guess))}});
     ImGui::PushTextWrapPos(0.0f);
     ImGui::BeginGroup();  // one item for remember_item
-    if (guess >= 0)
-      text_wrapped_colored(guess == e.answer ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.75f, 0.35f, 1.0f),
-                           (std::string(guess == e.answer ? "\xE2\x9C\x93 " : "\xE2\x9C\x97 ") +
-                            trf("learn.predicted", {{"choice", experiment_text(e, "choice." + std::to_string(guess))}})).c_str());
+    if (guess >= 0 && answer < 0) text_wrapped_words("%s", predicted.c_str());
+    else if (guess >= 0)
+      text_wrapped_colored(guess == answer ? ImVec4(0.5f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.75f, 0.35f, 1.0f),
+                           (std::string(guess == answer ? "\xE2\x9C\x93 " : "\xE2\x9C\x97 ") + predicted).c_str());
     // Wrapped at spaces only: a figure such as 0.97 or 6.2% is never split at its point.
     text_wrapped_colored(ImVec4(0.80f, 0.85f, 0.70f, 1.0f), trf("learn.measured", {{"measured", experiment_text(e, "measured")}}).c_str());
     ImGui::EndGroup();

@@ -60,10 +60,20 @@ void draw_probe_input(App& app, LearnState& L) {
   char* buf = L.probe_box;
   if (L.run().probe_text != L.probe_box_from)
     std::snprintf(buf, sizeof L.probe_box, "%s", L.run().probe_text.c_str()), L.probe_box_from = L.run().probe_text;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18.0f);
-  const bool cross = L.run().run_setup.spec.cross;
-  if (ImGui::InputTextWithHint("##probe_text", cross ? tr("learn.probe.hint_cross") : tr("learn.probe.hint"),
-                               buf, sizeof L.probe_box, ImGuiInputTextFlags_EnterReturnsTrue))
+  // 18 em, or as wide as its hint where the line has room; a hint the box still cannot hold (a phone, a
+  // longer language) goes above it, wrapped, rather than be cut at the box's edge.
+  const char* hint = L.run().run_setup.spec.cross ? tr("learn.probe.hint_cross") : tr("learn.probe.hint");
+  const float hint_w = ImGui::CalcTextSize(hint).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const float box_w = std::min(ImGui::GetContentRegionAvail().x, std::max(ImGui::GetFontSize() * 18.0f, hint_w));
+  const bool hint_inside = hint_w <= box_w;
+  if (!hint_inside) {
+    ImGui::BeginGroup();
+    text_wrapped_disabled(hint);
+    ImGui::EndGroup();
+    remember_item(app, "learn_probe_hint");
+  }
+  ImGui::SetNextItemWidth(box_w);
+  if (ImGui::InputTextWithHint("##probe_text", hint_inside ? hint : "", buf, sizeof L.probe_box, ImGuiInputTextFlags_EnterReturnsTrue))
     learn_set_probe(app, buf);
   remember_item(app, "learn_probe_text");
   if (ImGui::IsItemHovered()) {
@@ -168,7 +178,8 @@ void draw_influence(App& app, LearnState& L, const lrn::Probe& p) {
   help_marker(tr("learn.influence.help"));
   colour_scale(ImGui::GetFontSize() * 8.0f, range > 0.0f ? range : 1.0f, tr("learn.influence.zero"));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float side = std::max(48.0f, std::min(avail.x, avail.y - ImGui::GetTextLineHeightWithSpacing()));
+  // The height left, but never under 10 text heights (a projector's UI scale 2: the window scrolls instead).
+  const float side = std::min(avail.x, std::max(10.0f * ImGui::GetFontSize(), avail.y - ImGui::GetTextLineHeightWithSpacing()));
   const Thumbnail cells = thumbnail(p.influence.data(), p.n, p.n, nullptr, ImVec2(side, side), range > 0.0f ? range : 1.0f);
   const int i = cells.row, j = cells.col;
   remember_rect(app, "learn_influence", cells.min, cells.max);

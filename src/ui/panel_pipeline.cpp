@@ -87,8 +87,19 @@ void draw_pipeline_panel(App& app) {
   }
   ImGui::SetWindowFontScale(1.0f);
   if (formula) ImGui::SameLine(std::max(ImGui::GetCursorPosX() + gap, ImGui::GetWindowContentRegionMax().x - buttons_w + st.ItemSpacing.x));
+  // On a phone in a longer language the six buttons can be wider than the bar: they close up (half the
+  // padding and the gaps) rather than make the bar scroll sideways.
+  const bool tight = !formula && buttons_w > ImGui::GetContentRegionAvail().x + st.ItemSpacing.x;
+  const ImVec2 padding(tight ? 0.5f * st.FramePadding.x : st.FramePadding.x, st.FramePadding.y);
+  const float spacing = tight ? 0.5f * st.ItemSpacing.x : st.ItemSpacing.x;
+  const auto button = [&](const char* label) {
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, padding);
+    const bool pressed = ImGui::Button(label);
+    ImGui::PopStyleVar();
+    return pressed;
+  };
 
-  if (ImGui::Button(tr_id("bar.presets", "presets"))) ImGui::OpenPopup("presets");
+  if (button(tr_id("bar.presets", "presets"))) ImGui::OpenPopup("presets");
   remember_item(app, "presets");
   if (ImGui::BeginPopup("presets")) {
     for (const Preset& p : presets()) {
@@ -101,31 +112,31 @@ void draw_pipeline_panel(App& app) {
     }
     ImGui::EndPopup();
   }
-  ImGui::SameLine();
-  if (ImGui::Button(tr_id("bar.export", "export"))) ImGui::OpenPopup("export"), app.ui.export_section = 0;  // its sections open closed
+  ImGui::SameLine(0, spacing);
+  if (button(tr_id("bar.export", "export"))) ImGui::OpenPopup("export"), app.ui.export_section = 0;  // its sections open closed
   remember_item(app, "export");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bar.export.tip"));
   if (ImGui::BeginPopup("export")) {
     export_menu_items(app);
     ImGui::EndPopup();
   }
-  ImGui::SameLine();
-  if (ImGui::Button(tr_id("bar.share", "share")) && app.share) {
+  ImGui::SameLine(0, spacing);
+  if (button(tr_id("bar.share", "share")) && app.share) {
     app.share(attn::config_to_json(app.engine.config()));
     notify(app, tr("notice.link_copied"));
   }
   remember_item(app, "share");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bar.share.tip"));
-  ImGui::SameLine();
-  const bool tour_clicked = ImGui::Button(tr_id("bar.tour", "tour"));
+  ImGui::SameLine(0, spacing);
+  const bool tour_clicked = button(tr_id("bar.tour", "tour"));
   remember_item(app, "tour");
   if (tour_clicked) tour_toggle(app);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bar.tour.tip"));
-  ImGui::SameLine();
-  if (ImGui::Button(tr_id("bar.help", "help"))) app.ui.show_help = !app.ui.show_help;
+  ImGui::SameLine(0, spacing);
+  if (button(tr_id("bar.help", "help"))) app.ui.show_help = !app.ui.show_help;
   remember_item(app, "help");
-  ImGui::SameLine();
-  if (ImGui::Button(language_label)) ImGui::OpenPopup("language");
+  ImGui::SameLine(0, spacing);
+  if (button(language_label)) ImGui::OpenPopup("language");
   remember_item(app, "language");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bar.language.tip"));
   language_menu(app);

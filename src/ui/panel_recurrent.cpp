@@ -52,9 +52,12 @@ const char* model_label(lrn::Arch a) { return tr(look(a).label); }
 const char* model_help(lrn::Arch a) { return tr(look(a).help); }
 ImU32 model_color(lrn::Arch a, float alpha = 1.0f) { return look(a).rgb | ((ImU32)(alpha * 255.0f) << IM_COL32_A_SHIFT); }
 
+// A sentence in `colour`, wrapped at the window's edge; its lines are one item (remember_item, a tooltip).
 void wrapped(ImVec4 colour, const std::string& text) {
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextColored(colour, "%s", text.c_str());
+  ImGui::BeginGroup();
+  text_wrapped_colored(colour, text.c_str());
+  ImGui::EndGroup();
   ImGui::PopTextWrapPos();
 }
 
@@ -212,7 +215,7 @@ void draw_gradient_view(App& app, LearnState& L) {
   help_marker(tr("lesson.gradient.help"));
   if (L.grad_curves.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", s.started ? tr("lesson.gradient.press") : tr("lesson.gradient.train"));
+    text_wrapped_disabled(s.started ? tr("lesson.gradient.press") : tr("lesson.gradient.train"));
     ImGui::PopTextWrapPos();
     return;
   }
@@ -233,12 +236,12 @@ void draw_gradient_view(App& app, LearnState& L) {
   lo = std::pow(10.0f, std::floor(std::log10(lo))), hi = std::pow(10.0f, std::ceil(std::log10(hi)));
   const float h = std::max(8.0f * ImGui::GetTextLineHeight(), ImGui::GetContentRegionAvail().y - (float)(lines.size() + 1) * ImGui::GetTextLineHeightWithSpacing());
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(tr("lesson.gradient.title"));
+  text_wrapped_words("%s", tr("lesson.gradient.title"));
   ImGui::PopTextWrapPos();
   xy_plot("##grad_distance", ImVec2(ImGui::GetContentRegionAvail().x, h), (float)n, lo, hi, true, lines, tr("lesson.axis.distance_ij"), "%.3g");
   remember_rect(app, "learn_gradient_plot", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::PushTextWrapPos(0.0f);  // the curves' names wrap at the window's edge
-  for (const Line& l : lines) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(l.color), "\xE2\x80\x94 %s", l.name.c_str());
+  for (const Line& l : lines) text_wrapped_colored(ImGui::ColorConvertU32ToFloat4(l.color), ("\xE2\x80\x94 " + l.name).c_str());
   ImGui::PopTextWrapPos();
 }
 
@@ -250,7 +253,7 @@ void draw_sweep_view(App& app, LearnState& L) {
   help_marker(tr("lesson.sweep.help"));
   if (e) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", trf("lesson.sweep.lines", {{"budget", experiment_text(*e, "budget")}}).c_str());
+    text_wrapped_disabled(trf("lesson.sweep.lines", {{"budget", experiment_text(*e, "budget")}}).c_str());
     ImGui::PopTextWrapPos();
   }
   std::vector<Line> lines;
@@ -277,9 +280,11 @@ void draw_sweep_view(App& app, LearnState& L) {
   const lrn::SessionState& s = L.run();
   if (s.started && s.run_setup.task == kDelayedCopy && !s.history.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(trf(s.done ? Key("lesson.sweep.this_run") : Key("lesson.sweep.this_run_training"),
-                               {{"model", model_label(s.run_setup.spec.model)}, {"d", s.run_setup.spec.distance},
-                                {"pct", num(100.0 * s.history.back().accuracy, 1)}, {"step", s.history.back().step}}).c_str());
+    ImGui::BeginGroup();  // one item for remember_item, however many lines it wraps into
+    text_wrapped_words("%s", trf(s.done ? Key("lesson.sweep.this_run") : Key("lesson.sweep.this_run_training"),
+                                 {{"model", model_label(s.run_setup.spec.model)}, {"d", s.run_setup.spec.distance},
+                                  {"pct", num(100.0 * s.history.back().accuracy, 1)}, {"step", s.history.back().step}}).c_str());
+    ImGui::EndGroup();
     ImGui::PopTextWrapPos();
     remember_item(app, "learn_run_accuracy");
   }
@@ -303,7 +308,7 @@ void draw_compare_view(App& app, LearnState& L) {
   help_marker(tr("lesson.compare.help"));
   if (L.last_attention.v.empty() || L.last_recurrent.v.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", tr("lesson.compare.train"));
+    text_wrapped_disabled(tr("lesson.compare.train"));
     ImGui::PopTextWrapPos();
   }
   const float gap = ImGui::GetFontSize();
@@ -320,10 +325,10 @@ void draw_compare_view(App& app, LearnState& L) {
     const LearnState::Matrix& m = *both[k];
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side);
     if (m.v.empty()) {
-      ImGui::TextDisabled("%s", k ? tr("lesson.compare.no_recurrent") : tr("lesson.compare.no_attention"));
+      text_wrapped_disabled(k ? tr("lesson.compare.no_recurrent") : tr("lesson.compare.no_attention"));
       ImGui::Dummy(ImVec2(side, side));
     } else {
-      ImGui::TextUnformatted(trf("lesson.compare.label", {{"what", m.what}, {"d", m.distance}, {"step", m.step}}).c_str());
+      text_wrapped_words("%s", trf("lesson.compare.label", {{"what", m.what}, {"d", m.distance}, {"step", m.step}}).c_str());
       const auto [i, j] = heat_map(m.v, m.n, side);
       if (i >= 0) {
         char value[32];
@@ -374,7 +379,7 @@ void draw_path_view(App& app, LearnState& L) {
 
   // RNN: inputs under hidden states, h_t-1 -> h_t arrows; the path j -> i lit.
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(lit_rnn), "%s", trf("lesson.path.rnn", {{"steps", i - j}, {"n", n}}).c_str());
+  text_wrapped_colored(ImGui::ColorConvertU32ToFloat4(lit_rnn), trf("lesson.path.rnn", {{"steps", i - j}, {"n", n}}).c_str());
   ImGui::PopTextWrapPos();
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   const float row_h = 2.2f * box + line_h;
@@ -397,7 +402,7 @@ void draw_path_view(App& app, LearnState& L) {
 
   // Attention: every query reads every earlier key in one step; the pair (i, j) lit.
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(lit_att), "%s", trf("lesson.path.attention", {{"n", n}}).c_str());
+  text_wrapped_colored(ImGui::ColorConvertU32ToFloat4(lit_att), trf("lesson.path.attention", {{"n", n}}).c_str());
   ImGui::PopTextWrapPos();
   p0 = ImGui::GetCursorScreenPos();
   const float arc_h = std::max(2.0f * box, 1.6f * line_h);
@@ -412,7 +417,7 @@ void draw_path_view(App& app, LearnState& L) {
   const float lift = std::min(arc_h - 2.0f, std::max(box, (xi - xj) * 0.5f));
   dl->AddBezierCubic(ImVec2(xj, ky), ImVec2(xj, ky - lift), ImVec2(xi, ky - lift), ImVec2(xi, ky), lit_att, 2.5f);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", trf("lesson.path.lit", {{"j", j}, {"i", i}}).c_str());
+  text_wrapped_disabled(trf("lesson.path.lit", {{"j", j}, {"i", i}}).c_str());
   ImGui::PopTextWrapPos();
 }
 
@@ -458,9 +463,10 @@ void draw_wall_time_view(App& app, LearnState&) {
   text_wrapped_words("%s", tr("lesson.wall.title"));
   ImGui::PopTextWrapPos();
   help_marker(tr("lesson.wall.help"));
-  if (w.rows.empty()) return void(ImGui::TextDisabled("%s", tr("lesson.wall.none")));
+  if (w.rows.empty()) return text_wrapped_disabled(tr("lesson.wall.none"));
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", trf("lesson.wall.source", {{"source", w.source}}).c_str());
+  // Where and how it was measured, in the learner's language (the table's English is the fallback).
+  text_wrapped_disabled(trf("lesson.wall.source", {{"source", tr_dynamic("experiment.recurrence.wall_time", w.source.c_str())}}).c_str());
   ImGui::PopTextWrapPos();
   const float line_h = ImGui::GetTextLineHeight();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -540,7 +546,7 @@ void draw_wall_time_view(App& app, LearnState&) {
   }
   same_line_if_room(ImGui::CalcTextSize(tr("lesson.wall.guides")).x);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", tr("lesson.wall.guides"));
+  text_wrapped_disabled(tr("lesson.wall.guides"));
   ImGui::PopTextWrapPos();
   // The honest summary, from the table itself: how much each grew over the measured range.
   std::string grew;
@@ -550,10 +556,28 @@ void draw_wall_time_view(App& app, LearnState&) {
       grew = grew.empty() ? item : trf("lesson.list", {{"list", grew}, {"item", item}});
     }
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(trf("lesson.wall.summary", {{"from", n_lo}, {"to", n_hi}, {"times", n_hi / n_lo}, {"grew", grew}}).c_str());
+  ImGui::BeginGroup();
+  text_wrapped_words("%s", trf("lesson.wall.summary", {{"from", n_lo}, {"to", n_hi}, {"times", n_hi / n_lo}, {"grew", grew}}).c_str());
+  ImGui::EndGroup();
   ImGui::PopTextWrapPos();
   remember_item(app, "learn_wall_time_summary");
 }
+
+// The lesson's views, in the order of their buttons: the label's key, the id (its button's ImGui id and,
+// as learn_view_<id>, its widget name) and its drawing; the probe's has none (the probe window draws it).
+struct LessonView {
+  Key label;
+  const char* id;
+  void (*draw)(App&, LearnState&);
+};
+constexpr LessonView kLessonViews[] = {
+    {"lesson.view.probe", "probe", nullptr},
+    {"lesson.view.gradient", "gradient", draw_gradient_view},
+    {"lesson.view.sweep", "sweep", draw_sweep_view},
+    {"lesson.view.compare", "compare", draw_compare_view},
+    {"lesson.view.path", "path", draw_path_view},
+    {"lesson.view.wall_time", "wall_time", draw_wall_time_view},
+};
 
 }  // namespace
 
@@ -595,10 +619,12 @@ void draw_model_kind(App& app, LearnState& L) {
   }
 }
 
+int slider_distance(const LearnState& L) { return L.experiment_distance > 0 ? L.experiment_distance : L.setup.spec.distance; }
+
 void draw_experiment_distance(App& app, LearnState& L) {
   if (L.experiment < 0 || L.setup.task != kDelayedCopy) return;
   const int n = std::max(2, L.setup.spec.n_ctx);
-  int d = L.experiment_distance > 0 ? L.experiment_distance : L.setup.spec.distance;
+  int d = slider_distance(L);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
   std::string format = trf("lesson.distance_n", {{"d", "\x01"}});  // the slider's printf format: '%' twice, the distance as %d
   for (size_t at = format.find('%'); at != std::string::npos; at = format.find('%', at + 2)) format.insert(at, 1, '%');
@@ -612,39 +638,22 @@ void draw_experiment_distance(App& app, LearnState& L) {
 bool draw_lesson_views(App& app, LearnState& L) {
   note_run(app, L);
   if (!L.run().started || L.run().run_setup.task != kDelayedCopy) return false;
-  const char* const kViews[] = {tr_id("lesson.view.probe", "probe"),   tr_id("lesson.view.gradient", "gradient"),
-                                tr_id("lesson.view.sweep", "sweep"),   tr_id("lesson.view.compare", "compare"),
-                                tr_id("lesson.view.path", "path"),     tr_id("lesson.view.wall_time", "wall_time")};
-  const char* const kNames[] = {"learn_view_probe", "learn_view_gradient", "learn_view_sweep", "learn_view_compare", "learn_view_path",
-                                "learn_view_wall_time"};
-  constexpr int kViewCount = (int)(sizeof kViews / sizeof kViews[0]);
-  L.lesson_view = std::clamp(L.lesson_view, 0, kViewCount - 1);
-  const ImGuiStyle& st = ImGui::GetStyle();
-  float right = 0.0f;  // where the last button ended: the row wraps when the next would pass the window's edge
-  for (int k = 0; k < kViewCount; ++k) {
-    const float w = ImGui::CalcTextSize(kViews[k], nullptr, true).x + 2.0f * st.FramePadding.x;
-    if (k && right + st.ItemSpacing.x + w <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
-    const bool on = L.lesson_view == k;
-    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::SmallButton(kViews[k])) L.lesson_view = k;
-    if (on) ImGui::PopStyleColor();
-    right = ImGui::GetItemRectMax().x;
-    remember_item(app, kNames[k]);
-  }
-  switch (L.lesson_view) {
-    case 1: draw_gradient_view(app, L); return true;
-    case 2: draw_sweep_view(app, L); return true;
-    case 3: draw_compare_view(app, L); return true;
-    case 4: draw_path_view(app, L); return true;
-    case 5: draw_wall_time_view(app, L); return true;
-    default: return false;
-  }
+  std::vector<ViewButton> buttons;
+  for (const LessonView& v : kLessonViews) buttons.push_back({tr_id(v.label, v.id), std::string("learn_view_") + v.id});
+  L.lesson_view = std::clamp(L.lesson_view, 0, (int)std::size(kLessonViews) - 1);
+  view_buttons(app, buttons, L.lesson_view);
+  const LessonView& v = kLessonViews[(size_t)L.lesson_view];
+  if (!v.draw) return false;
+  v.draw(app, L);
+  return true;
 }
 
 void draw_recurrent_curves_note(App& app) {
   LearnState& L = learn_state(app);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", tr(L.run().run_setup.spec.model == lrn::Arch::lstm ? Key("lesson.curves_note.lstm") : Key("lesson.curves_note.rnn")));
+  ImGui::BeginGroup();
+  text_wrapped_disabled(tr(L.run().run_setup.spec.model == lrn::Arch::lstm ? Key("lesson.curves_note.lstm") : Key("lesson.curves_note.rnn")));
+  ImGui::EndGroup();
   ImGui::PopTextWrapPos();
   remember_item(app, "learn_recurrent_curves_note");
 }
@@ -653,7 +662,7 @@ void draw_measured_at_distance(App& app, LearnState& L) {
   if (L.experiment < 0) return;
   const Experiment& e = experiments()[(size_t)L.experiment];
   if (e.sweep.empty()) return;
-  const int d = L.experiment_distance > 0 ? L.experiment_distance : L.setup.spec.distance;
+  const int d = slider_distance(L);
   std::string figures, learned;
   int learners = 0;
   for (const Experiment::SweepRow& r : e.sweep) {
@@ -663,9 +672,10 @@ void draw_measured_at_distance(App& app, LearnState& L) {
     if (it == r.accuracy.end()) continue;
     const std::string figure = trf("lesson.figure", {{"model", name}, {"pct", num(100.0 * it->second, 1)}});
     figures = figures.empty() ? figure : trf("lesson.list", {{"list", figures}, {"item", figure}});
-    if (it->second >= 0.9) learned = learned.empty() ? name : trf("lesson.list", {{"list", learned}, {"item", name}}), ++learners;
+    if (it->second >= kLearnedAccuracy) learned = learned.empty() ? name : trf("lesson.list", {{"list", learned}, {"item", name}}), ++learners;
   }
   ImGui::PushTextWrapPos(0.0f);
+  ImGui::BeginGroup();  // both sentences one item for remember_item
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.80f, 0.85f, 0.70f, 1.0f));
   if (figures.empty())
     text_wrapped_words("%s", trf("lesson.at_distance.none", {{"d", d}}).c_str());
@@ -675,8 +685,9 @@ void draw_measured_at_distance(App& app, LearnState& L) {
                                                                                    : trf("lesson.at_distance.learners", {{"models", learned}})}}).c_str());
   const int n = L.setup.spec.n_ctx;
   if (!figures.empty() && n - d <= 8)
-    ImGui::TextDisabled("%s", trf("lesson.at_distance.few_targets", {{"d", d}, {"targets", n - d}, {"n", n}}).c_str());
+    text_wrapped_disabled(trf("lesson.at_distance.few_targets", {{"d", d}, {"targets", n - d}, {"n", n}}).c_str());
   ImGui::PopStyleColor();
+  ImGui::EndGroup();
   ImGui::PopTextWrapPos();
   remember_item(app, "learn_measured_at_distance");
 }

@@ -15,6 +15,9 @@ struct App;
 void draw_model_kind(App& app, LearnState& L);
 // An experiment on the delayed copy: one slider for the distance every one of its runs uses.
 void draw_experiment_distance(App& app, LearnState& L);
+// The distance that slider shows (its own once moved, else the settings'): what the line under the
+// revealed outcome and the prediction's tick speak of.
+int slider_distance(const LearnState& L);
 // For a delayed_copy run: a row of views at the top of the probe window. Draws the chosen view and
 // returns true, or returns false when the probe (heads or influence) is to be drawn as before.
 bool draw_lesson_views(App& app, LearnState& L);

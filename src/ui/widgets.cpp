@@ -155,12 +155,12 @@ bool closes(char32_t c) {
   static constexpr std::u32string_view kClosing = U"、。，．：；！？）」』】〕〗〙〛〉》…‥・ー々〜"
                                                   U"ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
                                                   U"！），．：；？］｝｠､｡｣ｰ"
-                                                  U",.:;!?)]}%'\"";
+                                                  U",.:;!?)]}%'\"”’";  // ” ’ close a quotation in Chinese too
   return kClosing.find(c) != std::u32string_view::npos;
 }
 // Marks that open what follows them: a line never ends with one ("（" "「" ...).
 bool opens(char32_t c) {
-  static constexpr std::u32string_view kOpening = U"（「『【〔〖〘〚〈《［｛｟｢([{";
+  static constexpr std::u32string_view kOpening = U"（「『【〔〖〘〚〈《［｛｟｢([{“‘";  // “ ‘ open one
   return kOpening.find(c) != std::u32string_view::npos;
 }
 
@@ -250,11 +250,22 @@ void text_wrapped_words(const char* format, ...) {
   std::string text(n > 0 ? (size_t)n : 0, '\0');
   if (n > 0) std::vsnprintf(text.data(), text.size() + 1, format, args);
   va_end(args);
-  // At the position PushTextWrapPos set, else at the window's edge (as TextWrapped); never narrower than 8 em.
-  const float wrap_pos = std::max(ImGui::GetCurrentWindow()->DC.TextWrapPos, 0.0f);
-  const float width = std::max(ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), wrap_pos), 8.0f * ImGui::GetFontSize());
+  // At the position PushTextWrapPos set, else at the window's edge (as TextWrapped); never narrower than
+  // 8 em: beside another item with less room left than that, the text starts on the next line instead.
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float wrap_pos = std::max(window->DC.TextWrapPos, 0.0f), floor = 8.0f * ImGui::GetFontSize();
+  float width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_pos);
+  if (width < floor && window->DC.CursorPos.x > window->Pos.x + window->DC.Indent.x + window->DC.ColumnsOffset.x + 1.0f) {
+    ImGui::NewLine();  // undoes the SameLine
+    width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_pos);
+  }
+  width = std::max(width, floor);
   const auto measure = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
+  // Each line as wrap_lines made it: Dear ImGui must not wrap it again (a line wider than the wrap
+  // position, a piece longer than the width or the 8 em floor, would be split where it may not be: "0." / "02").
+  ImGui::PushTextWrapPos(-1.0f);
   for (std::string_view line : wrap_lines(text, width, measure)) ImGui::TextUnformatted(line.data(), line.data() + line.size());
+  ImGui::PopTextWrapPos();
 }
 
 void text_wrapped_colored(const ImVec4& color, const char* text) {

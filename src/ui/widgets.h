@@ -49,7 +49,8 @@ bool is_cjk(char32_t c);
 // number ("0." / "02").
 std::vector<std::string_view> wrap_lines(std::string_view text, float width, const std::function<float(std::string_view)>& measure);
 // Text wrapped by wrap_lines, one TextUnformatted per line (the last is the item SameLine follows), at
-// PushTextWrapPos's position if one is set, else at the window's edge. Use it for sentences from the catalogue.
+// PushTextWrapPos's position if one is set, else at the window's edge, and never narrower than 8 em: after
+// a SameLine that leaves less, it starts on the next line. Use it for sentences from the catalogue.
 void text_wrapped_words(const char* fmt, ...) IM_FMTARGS(1);
 void text_wrapped_colored(const ImVec4& color, const char* text);
 void text_wrapped_disabled(const char* text);  // in the disabled text colour, as TextDisabled

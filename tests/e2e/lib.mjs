@@ -38,8 +38,9 @@ export function launch(extraArgs = []) {
 
 // Opens the lab and waits for window.attnlab.ready; collects console errors, page errors and any
 // request that leaves the page's own origin.
-export async function openLab(browser, url, { width = 1280, height = 720, scale = 1 } = {}) {
-  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: scale });
+// `touch`: a phone's screen (touch events, a mobile browser's viewport), to be tapped (page.touchscreen).
+export async function openLab(browser, url, { width = 1280, height = 720, scale = 1, touch = false } = {}) {
+  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: scale, hasTouch: touch, isMobile: touch });
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error') problems.push('console error: ' + m.text()); });
   page.on('pageerror', (e) => problems.push('page error: ' + e.message));

@@ -59,6 +59,15 @@ class Learn : public labtest::Lab {
   void train_to_end() {
     for (int i = 0; i < 20000 && L().run().running; ++i) frames(1);
   }
+  // A small RNN on the delayed copy (hidden 16, n 10, distance 2, 40 steps), trained to the end in Learn
+  // mode: a recurrent run, and the recurrence lesson's views, in a fraction of a second.
+  void train_small_rnn() {
+    ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "delayed_copy", "model": "rnn", "hidden": 16, "n": 10, "distance": 2,
+                                                 "train": {"steps": 40, "eval_every": 10, "eval_batch": 32}})"), "");
+    app.ui.learn_mode = true;
+    train_to_end();
+    frames(3);
+  }
   // Frames until the evaluation under way (spread over frames) is in the history.
   void evaluated() {
     for (int i = 0; i < 1000 && L().run().evaluating; ++i) frames(1);

@@ -60,6 +60,7 @@ TEST(Catalogues, ExperimentsAreInEnglish) {
     check(at + "measured", e.at("measured"));
     for (size_t i = 0; i < e.at("variants").size(); ++i) check(at + "variant." + std::to_string(i), e.at("variants")[i].at("label"));
     if (e.contains("sweep")) check(at + "budget", e.at("sweep").at("budget"));
+    if (e.contains("wall_time")) check(at + "wall_time", e.at("wall_time").at("source"));
   }
   EXPECT_GE(experiments, 5);
   EXPECT_EQ(missing, "") << "put these lines in assets/lang/en.txt:\n" << missing;

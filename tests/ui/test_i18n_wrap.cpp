@@ -51,6 +51,18 @@ TEST(Wrap, BracketsStayWithWhatTheyHold) {
   EXPECT_EQ(wrap("注意力展开（rollout）：经过每一层", 16.0f), (Lines{"注意力展开", "（rollout）：经", "过每一层"}));
 }
 
+// Chinese quotation marks are brackets too: no line starts with a closing ” (or ）。) nor ends with an
+// opening “ (or （), at every width that holds the longest run they bind ("“实验”）。", 12 units).
+TEST(Wrap, QuotesStayWithWhatTheyQuote) {
+  const std::string text = "有些配置根本学不会这个任务（见“实验”）。点“探针”看看‘这里’。";
+  for (float width = 12.0f; width <= 40.0f; width += 1.0f)
+    for (const std::string& l : wrap(text, width)) {
+      for (const char* mark : {"”", "’", "）", "。"}) EXPECT_NE(l.rfind(mark, 0), 0u) << "'" << l << "' starts with " << mark << " at width " << width;
+      for (const char* mark : {"“", "‘", "（"})
+        EXPECT_FALSE(l.size() >= 3 && l.compare(l.size() - 3, 3, mark) == 0) << "'" << l << "' ends with " << mark << " at width " << width;
+    }
+}
+
 // At every width a mixed sentence fits its lines, loses no character and keeps its Latin runs whole.
 TEST(Wrap, EveryWidthKeepsRunsWhole) {
   const std::string text = "补上的头把差距缩小了0.02，也就是d_k的一半左右，W_Q不变。";

@@ -1,7 +1,8 @@
 // Where the lab's own windows wrap Chinese, read back from what they draw: the glyphs in a window's draw
 // list, grouped into lines by their top edge. A line that ends in a digit or '.' followed by a line that
 // starts with one is a number cut in two ("0." / "25"), which Dear ImGui's TextWrapped does in text with
-// no spaces and text_wrapped_words (widgets.h) never does.
+// no spaces and text_wrapped_words (widgets.h) never does. The tour, Inspect heads' readout and the
+// recurrence lesson's accuracy line are read at widths from a phone's to a wide window's.
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -10,13 +11,15 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "i18n.h"
-#include "lab.h"
+#include "learn_fixture.h"
 #include "panels.h"
 
 namespace {
 
-using labtest::Lab;
+using labtest::Learn;
 
 std::string catalogue(const char* code) {
   std::ifstream in(std::string(ATTNLAB_LANG_DIR) + "/" + code + ".txt", std::ios::binary);
@@ -31,8 +34,9 @@ void append_utf8(std::string& s, unsigned c) {
 
 // The lines of text `window` drew last frame, top to bottom, each left to right, spaces left out (they
 // draw nothing). A glyph is known by its quad: the first vertex carries the glyph's (U0, V0), the third
-// its (U1, V1) (ImDrawList::PrimRectUV). Glyphs the font lacks draw as its fallback, '?'.
-std::vector<std::string> drawn_lines(ImGuiWindow* window) {
+// its (U1, V1) (ImDrawList::PrimRectUV). Glyphs the font lacks draw as its fallback, '?'. With `within`
+// (x, y, w, h on screen), only the glyphs inside it: one widget's words, not a plot's axis labels.
+std::vector<std::string> drawn_lines(ImGuiWindow* window, const ImVec4* within = nullptr) {
   std::map<std::pair<float, float>, const ImFontGlyph*> by_uv;
   for (ImFont* font : ImGui::GetIO().Fonts->Fonts)
     for (const ImFontGlyph& g : font->Glyphs)
@@ -43,6 +47,11 @@ std::vector<std::string> drawn_lines(ImGuiWindow* window) {
     const auto it = by_uv.find({v[i].uv.x, v[i].uv.y});
     if (it == by_uv.end() || v[i + 2].uv.x != it->second->U1 || v[i + 2].uv.y != it->second->V1) continue;
     const ImFontGlyph& g = *it->second;
+    if (within && (v[i].pos.x < within->x - 1.0f || v[i].pos.x > within->x + within->z + 1.0f || v[i].pos.y < within->y - 1.0f ||
+                   v[i].pos.y > within->y + within->w + 1.0f)) {
+      i += 3;
+      continue;
+    }
     const float scale = (v[i + 2].pos.y - v[i].pos.y) / (g.Y1 - g.Y0 > 0.0f ? g.Y1 - g.Y0 : 1.0f);
     rows[(int)std::lround(v[i].pos.y - g.Y0 * scale)][v[i].pos.x] = g.Codepoint;
     i += 3;
@@ -67,7 +76,7 @@ std::vector<std::string> split_numbers(const std::vector<std::string>& lines) {
   return cuts;
 }
 
-class DrawnWrap : public Lab {
+class DrawnWrap : public Learn {
  protected:
   void SetUp() override {
     Lab::SetUp();
@@ -80,13 +89,15 @@ class DrawnWrap : public Lab {
     attnlab::set_language("en", "", &error);
     Lab::TearDown();
   }
-  // `window` at every width from `from` to `to` em (as tall as the display, so no line is clipped):
-  // the cuts its lines show, and whether `number` was seen whole on a line at least once.
-  std::vector<std::string> cuts_over_widths(const char* window, float from, float to, const std::string& number, bool* seen) {
+  // `window` at every pixel width from `from` to `to` em (as tall as the display, so no line is clipped):
+  // the cuts its lines show (only those of the widget named `widget`, if one is named), and whether
+  // `number` was seen whole on a line at least once.
+  std::vector<std::string> cuts_over_widths(const char* window, float from, float to, const std::string& number, bool* seen,
+                                            const char* widget = nullptr) {
     std::vector<std::string> cuts;
     *seen = false;
     const float em = ImGui::GetFontSize();
-    for (float w = from * em; w <= to * em; w += 0.25f * em) {
+    for (float w = from * em; w <= to * em; w += 1.0f) {  // every pixel: a cut may show at one width in a few
       ImGui::SetWindowPos((std::string("###") + window).c_str(), ImVec2(10.0f, 10.0f));
       ImGui::SetWindowSize((std::string("###") + window).c_str(), ImVec2(w, 1000.0f));
       frames(2);
@@ -95,7 +106,12 @@ class DrawnWrap : public Lab {
         ADD_FAILURE() << window << " is not open";
         return cuts;
       }
-      const std::vector<std::string> lines = drawn_lines(win);
+      const auto rect = widget ? app.widget_rects.find(widget) : app.widget_rects.end();
+      if (widget && rect == app.widget_rects.end()) {
+        ADD_FAILURE() << widget << " is not drawn at " << (int)w << " px";
+        return cuts;
+      }
+      const std::vector<std::string> lines = drawn_lines(win, widget ? &rect->second : nullptr);
       for (const std::string& l : lines) *seen = *seen || l.find(number) != std::string::npos;
       for (const std::string& c : split_numbers(lines)) cuts.push_back(c + " at " + std::to_string((int)w) + " px");
     }
@@ -115,5 +131,36 @@ TEST_F(DrawnWrap, TourStepInChineseKeepsNumbersWhole) {
   bool seen = false;
   const std::vector<std::string> cuts = cuts_over_widths("Tour", 10.0f, 40.0f, "0.25", &seen);
   EXPECT_TRUE(seen) << "0.25 never drawn whole: the test no longer reads the tour's text";
+  EXPECT_TRUE(cuts.empty()) << cuts.size() << " cuts, the first " << cuts.front();
+}
+
+// Inspect heads in Chinese with a head removed: the readout's accuracy, its change in points and the
+// loss (figures such as 12.5%) are never broken across two lines, from a phone's width to a wide window's.
+TEST_F(DrawnWrap, InspectReadoutInChineseKeepsNumbersWhole) {
+  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "induction", "train": {"steps": 20}})"), "");
+  app.ui.learn_mode = true;
+  train_to_end();
+  frames(2);
+  click("learn_view_inspect");
+  click("inspect_l0_h0");  // removed: the readout gives the accuracy, the points lost and the loss
+  const nlohmann::json view = nlohmann::json::parse(attnlab::learn_inspect_view_json(app));
+  ASSERT_EQ(view["ablated"].size(), 1u);
+  const std::string pct = attnlab::num(100.0 * view["accuracy"].get<double>(), 1);
+  bool seen = false;
+  const std::vector<std::string> cuts = cuts_over_widths("Attention on a probe", 10.0f, 40.0f, pct, &seen, "inspect_readout");
+  EXPECT_TRUE(seen) << pct << " never drawn whole: the test no longer reads the readout";
+  EXPECT_TRUE(cuts.empty()) << cuts.size() << " cuts, the first " << cuts.front();
+}
+
+// The recurrence lesson's accuracy view in Chinese: the line under the plot ("这次运行：RNN，距离 2，
+// 46.1% 正确（第 40 步）") keeps its figures whole at every width.
+TEST_F(DrawnWrap, RecurrenceLessonInChineseKeepsNumbersWhole) {
+  train_small_rnn();
+  click("learn_view_sweep");
+  ASSERT_FALSE(L().run().history.empty());
+  const std::string pct = attnlab::num(100.0 * L().run().history.back().accuracy, 1);
+  bool seen = false;
+  const std::vector<std::string> cuts = cuts_over_widths("Attention on a probe", 10.0f, 40.0f, pct, &seen, "learn_run_accuracy");
+  EXPECT_TRUE(seen) << pct << " never drawn whole: the test no longer reads the lesson's line";
   EXPECT_TRUE(cuts.empty()) << cuts.size() << " cuts, the first " << cuts.front();
 }

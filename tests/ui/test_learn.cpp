@@ -663,11 +663,7 @@ namespace {
 // A recurrent model (docs/train.md) trains in Learn mode like any other: its curves, and in the probe's
 // place the influence matrix, since it has no attention to show; Open in the lab says why not.
 TEST_F(Learn, ARecurrentModelShowsItsInfluenceMatrixInsteadOfHeads) {
-  ASSERT_EQ(attnlab::learn_train_json(app, R"({"task": "delayed_copy", "model": "rnn", "hidden": 16, "n": 10, "distance": 2,
-                                               "train": {"steps": 40, "eval_every": 10, "eval_batch": 32}})"), "");
-  app.ui.learn_mode = true;
-  train_to_end();
-  frames(3);
+  train_small_rnn();
   ASSERT_STREQ(attnlab::learn_phase(L()), "done");
   const attn::learn::Probe& p = L().run().probe;
   ASSERT_EQ(p.influence.size(), 100u) << "the probe asks for the influence matrix";
@@ -810,6 +806,81 @@ TEST_F(Learn, TheRecurrenceExperimentComparesAttentionWithAnRnnAndShowsTheLesson
   EXPECT_NE(app.widget_rects.find("learn_path_rnn"), app.widget_rects.end());
   click("learn_view_probe");
   EXPECT_NE(app.widget_rects.find("learn_l0_h0"), app.widget_rects.end()) << "back to the heads";
+}
+
+}  // namespace
+
+namespace {
+
+// The recurrence experiment's prediction is judged where its slider is, as the line under the outcome
+// measures it: by the sweep, all three models learn the copy at distance 4, attention and the LSTM at 6,
+// only attention at 16. A teacher who moves the slider to 4 and predicts "all three" sees a tick.
+TEST_F(Learn, TheRecurrencePredictionIsJudgedAtTheSlidersDistance) {
+  click("mode_learn");
+  const int e = experiment_index("recurrence");
+  ASSERT_GE(e, 0);
+  ASSERT_EQ(attnlab::learn_load_experiment(app, e, 0), "");
+  frames(2);
+  const attnlab::Experiment& x = attnlab::experiments()[(size_t)e];
+  ASSERT_EQ(x.choice_learners.size(), x.choices.size()) << "who learns it, for each choice";
+  EXPECT_EQ(attnlab::experiment_answer(x, 16), x.answer) << "the variants' own distance, 16, bears out the table's answer";
+  // The mark on the prediction's line, as drawn, with the slider at `d` and choice `c` predicted.
+  const auto mark = [&](int d, int c) -> std::string {
+    L().experiment_distance = L().setup.spec.distance = d;  // what the slider sets
+    click(("learn_predict_" + std::to_string(c)).c_str());
+    if (!L().revealed[(size_t)e]) click("learn_reveal");
+    app.capture_text = true;
+    frames(1);
+    const std::string line = "You predicted: " + std::string(attnlab::experiment_text(x, "choice." + std::to_string(c))) + ".";
+    const size_t at = app.drawn_text.find(line);
+    if (at == std::string::npos || at < 4) return "not drawn";
+    const std::string before = app.drawn_text.substr(at - 4, 4);
+    return before == "\xE2\x9C\x93 " ? "tick" : before == "\xE2\x9C\x97 " ? "cross" : "no mark";
+  };
+  EXPECT_EQ(mark(4, 0), "tick") << "all three learn it at distance 4";
+  EXPECT_EQ(mark(4, 1), "cross");
+  EXPECT_EQ(mark(6, 2), "tick") << "attention and the LSTM at distance 6";
+  EXPECT_EQ(mark(16, 1), "tick") << "only attention at 16";
+  EXPECT_EQ(mark(16, 0), "cross");
+}
+
+}  // namespace
+
+namespace {
+
+// A small RNN's run, then the lab on a projector: 1280x720 at UI scale 2 (the shells' font), where Learn
+// mode's windows are tabs; `tab` shown.
+class Projector : public Learn {
+ protected:
+  void show(const char* tab) {
+    train_small_rnn();
+    use_shell_font(2.0f);
+    ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+    app.layout_dirty = true;
+    frames(3);
+    if (app.widget_rects.count(tab)) click(tab);
+    frames(2);
+  }
+};
+
+// The run's status can fill the Training window: the settings under it (the experiments' menu first) are
+// reached by scrolling, not squeezed into a strip a few pixels tall that the wheel cannot bring them out of.
+TEST_F(Projector, TheSettingsUnderALongStatusCanBeScrolledTo) {
+  show("learn_tab_Training");
+  scroll_into_view("learn_experiment");
+  ASSERT_EQ(app.widget_visible.count("learn_experiment"), 1u) << "the experiments' menu is never in view";
+  EXPECT_GE(app.widget_visible.at("learn_experiment").w, app.widget_rects.at("learn_experiment").w - 0.5f)
+      << "only " << app.widget_visible.at("learn_experiment").w << " of its " << app.widget_rects.at("learn_experiment").w << " px in view";
+}
+
+// A recurrent run's influence matrix, under the probe's lines, is at least 10 text heights square (the
+// window scrolls to it), not shrunk to the few pixels the window has left.
+TEST_F(Projector, TheInfluenceMatrixKeepsAReadableSize) {
+  show("learn_tab_Attention");
+  ASSERT_EQ(app.widget_rects.count("learn_influence"), 1u);
+  const ImVec4 m = app.widget_rects.at("learn_influence");
+  EXPECT_GE(m.z, 10.0f * ImGui::GetFontSize() - 1.0f) << "the influence matrix is " << m.z << " px wide at a " << ImGui::GetFontSize() << " px font";
+  EXPECT_NEAR(m.z, m.w, 1.0f) << "square";
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ add_test(NAME desktop_xvfb COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/../desktop/tes
 # Learn mode, headless: training through the panels' buttons and keys.
 add_executable(attnlab_learn_ui_tests ${CMAKE_CURRENT_LIST_DIR}/test_learn.cpp)
 target_link_libraries(attnlab_learn_ui_tests PRIVATE attnlab_ui ${ATTNLAB_GTEST})
+target_compile_definitions(attnlab_learn_ui_tests PRIVATE ATTNLAB_FONT_PATH="${ATTNLAB_FONT}")  # the shells' font, for sizes
 add_test(NAME ui_learn_headless COMMAND attnlab_learn_ui_tests)
 
 # Learn mode's Inspect view, headless: heads ablated by a click, Ablate each, the page API's interventions.
@@ -29,8 +30,9 @@ add_test(NAME ui_inspect_headless COMMAND attnlab_inspect_ui_tests)
 # The UI's i18n helpers: where sentences wrap (widgets.h wrap_lines: Chinese between characters, never inside
 # "0.02") and the matrix views' names (view_label). Named i18n_ui so that `ctest -R i18n` runs it too.
 # test_i18n_wrap_drawn.cpp reads the lab's windows back from their draw lists in Chinese (the catalogues' folder).
+# test_i18n_fit.cpp checks what a longer language must still fit on a phone, with the shells' font.
 add_executable(attnlab_i18n_ui_tests ${CMAKE_CURRENT_LIST_DIR}/test_i18n_wrap.cpp ${CMAKE_CURRENT_LIST_DIR}/test_i18n_views.cpp
-                                     ${CMAKE_CURRENT_LIST_DIR}/test_i18n_wrap_drawn.cpp)
+                                     ${CMAKE_CURRENT_LIST_DIR}/test_i18n_wrap_drawn.cpp ${CMAKE_CURRENT_LIST_DIR}/test_i18n_fit.cpp)
 target_link_libraries(attnlab_i18n_ui_tests PRIVATE attnlab_ui ${ATTNLAB_GTEST})
-target_compile_definitions(attnlab_i18n_ui_tests PRIVATE ATTNLAB_LANG_DIR="${CMAKE_SOURCE_DIR}/assets/lang")
+target_compile_definitions(attnlab_i18n_ui_tests PRIVATE ATTNLAB_LANG_DIR="${CMAKE_SOURCE_DIR}/assets/lang" ATTNLAB_FONT_PATH="${ATTNLAB_FONT}")
 add_test(NAME i18n_ui COMMAND attnlab_i18n_ui_tests)
