@@ -10,14 +10,7 @@
 
 namespace attnlab {
 
-// Whether a registration table lists one entry per value of its enum in the enum's order (entry i is
-// value i), so it can be indexed by the value: for static_assert beside each table.
-template <class Entry, size_t N, class Enum>
-constexpr bool in_enum_order(const Entry (&table)[N], Enum Entry::*value) {
-  for (size_t i = 0; i < N; ++i)
-    if (table[i].*value != (Enum)i) return false;
-  return N == (size_t)Enum::count;
-}
+using attn::in_enum_order;  // (engine/table.h) for the static_assert beside each of the UI's tables
 
 // Every matrix the lab can draw.
 enum class View {
