@@ -503,7 +503,7 @@ std::string weights_badge(const App& app, const attn::Config& c) {
 }  // namespace
 
 void draw_matrices_panel(App& app) {
-  ImGui::Begin(tr_id("window.matrices", "Matrices"), nullptr, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::Begin(pane_window(Pane::matrices), nullptr, ImGuiWindowFlags_HorizontalScrollbar);
   const attn::Result& r = app.engine.result();
   // One panel at a time (a phone, a projector's large scale): the sentence leads, editable, so the
   // first screen holds it and its weights.

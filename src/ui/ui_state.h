@@ -3,6 +3,7 @@
 
 #include "config.h"  // attn::Target
 #include "engine.h"  // attn::Result, attn::MatView
+#include "panes.h"   // Pane
 
 #include <array>
 #include <span>
@@ -81,8 +82,6 @@ enum class LayoutMode {
 };
 const char* layout_mode_name(LayoutMode m);
 
-// The side panels, in the order the tab bars show them.
-enum class Pane { input, controls, matrices, inspector, heads, lines, count };
 
 // Where the lab's setup came from when it is a trained model's layer ("Open in the lab"), so the
 // controls can say what the model uses (its positions are already inside X, its weights are trained).
