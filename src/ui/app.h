@@ -161,6 +161,7 @@ struct FrameRecords {
   FrameStats stats;     // whole frames, as the shell measures them
   FrameStats ui_stats;  // the UI's share: frame(App&) alone (the rest is drawing)
   HeatmapCache heatmaps;  // heatmap colours as textures, refilled only when their numbers change
+  LabelWidths label_widths;  // the token labels' widths, measured once per set of labels and font
   int last_vertices = 0;  // vertices ImGui produced for the last drawn frame
   ViewRect view_rects[(int)View::count];
   ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h

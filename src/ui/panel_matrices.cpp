@@ -184,6 +184,7 @@ HeatmapSpec spec_for(App& app, const Block& b) {
   s.show_numbers = app.ui.show_numbers;
   s.cell = {b.view, head, -1, -1};
   s.key_cell = &app.ui.key_cell;
+  s.label_widths = &app.label_widths;
   s.row_notes = b.notes.empty() ? nullptr : &b.notes;
   s.notes_header = b.notes.empty() ? nullptr : tr("heatmap.notes_header");
   const int tok = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;

@@ -65,6 +65,7 @@ void big_matrix(App& app, View view, const char* title, ImVec2 size) {
   s.cmap = view == View::weights ? Colormap::sequential : Colormap::diverging;
   s.row_labels = &app.labels;
   s.col_labels = &app.source_labels;
+  s.label_widths = &app.label_widths;
   s.mask = view == View::scores ? nullptr : &r.mask;
   s.masked_as_neg_inf = view == View::masked;
   s.cell = {view, head, -1, -1};

@@ -221,6 +221,22 @@ TEST_F(Lab, TexturesUploadOnlyWhatChangedAndNeverAboveTheGpuLimit) {
 }
 
 // [SECTION] labels and alignment
+// The token labels' widths are measured once per set of labels and kept by the app (App::label_widths):
+// frames with the same tokens measure nothing again; new text is measured once.
+TEST_F(Lab, LabelWidthsAreMeasuredOncePerSetOfLabels) {
+  frames(4);
+  const size_t known = app.label_widths.widest.size();
+  EXPECT_GT(known, 0u) << "the matrices keep what they measured";
+  frames(3);
+  EXPECT_EQ(app.label_widths.widest.size(), known) << "the same tokens: nothing measured again";
+  attnlab::set_text_box(app, false, "a quite different sentence");
+  frames(3);
+  const size_t more = app.label_widths.widest.size();
+  EXPECT_GT(more, known);
+  frames(3);
+  EXPECT_EQ(app.label_widths.widest.size(), more);
+}
+
 TEST_F(Lab, ScoresMaskedScoresAndWeightsShareRowsAndEveryAxisHasTokens) {
   attn::Config c = app.engine.config();
   c.mask.push_back({attn::MaskTerm::Kind::causal});
