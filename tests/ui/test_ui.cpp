@@ -104,8 +104,9 @@ TEST_F(Lab, TheSidePanelsSharesFillTheirColumns) {
   }
 }
 
-// docs/web-api.md names every side panel's tab (tab_<label>) and window (windows.{… <label> …}).
-TEST(Docs, TheWebApiDocsNameEverySidePanelsTabAndWindow) {
+// docs/web-api.md names every side panel's tab (tab_<label>) and window (windows.{… <label> …}), and
+// every matrix view's key (layout().views.{…}).
+TEST(Docs, TheWebApiDocsNameEverySidePanelsTabAndWindowAndEveryView) {
   std::ifstream f(std::string(ATTNLAB_SOURCE_DIR) + "/docs/web-api.md", std::ios::binary);
   const std::string doc((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   ASSERT_FALSE(doc.empty()) << "docs/web-api.md not found";
@@ -116,6 +117,11 @@ TEST(Docs, TheWebApiDocsNameEverySidePanelsTabAndWindow) {
     EXPECT_NE(doc.find(std::string("tab_") + p.label + ","), std::string::npos) << "docs/web-api.md's layout() widgets do not name tab_" << p.label;
     EXPECT_NE(window_list.find(std::string(" ") + p.label + ","), std::string::npos) << "docs/web-api.md's layout() windows do not name " << p.label;
   }
+  const size_t at = doc.find("`views.{");
+  ASSERT_NE(at, std::string::npos);
+  const std::string view_list = "," + doc.substr(at + 8, doc.find('}', at) - at - 8) + ",";
+  for (const attnlab::ViewInfo& v : attnlab::views())
+    EXPECT_NE(view_list.find(std::string(",") + v.key + ","), std::string::npos) << "docs/web-api.md's layout().views do not name " << v.key;
 }
 
 // The mask kinds' controls are two tables (engine/mask.cpp's kinds, panel_controls.cpp's controls): every
