@@ -60,7 +60,7 @@ TEST_F(Lab, EveryPanelRunsAndTheLayoutFitsWithoutOverlap) {
   }
 }
 
-// The side panels are one table (layout.cpp's kPanes): on a phone each tab shows its panel alone, the
+// The side panels are one table (panes.h's kPanes): on a phone each tab shows its panel alone, the
 // window the table names, and the lab draws none of the others.
 TEST_F(Lab, EachSidePanelOfTheTableIsShownAloneUnderItsTabOnAPhone) {
   open(390, 844);
