@@ -91,6 +91,9 @@ file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/generated/lang_index.json CONTENT "${l
 file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/generated/lang_data.cpp CONTENT "${lang_src}" @ONLY)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ATTNLAB_LANG_FILES})
 
+# One panel per file: every src/ui/panel_*.cpp is compiled in, so a new panel needs no line here.
+file(GLOB ATTNLAB_PANEL_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/ui/panel_*.cpp)
+list(SORT ATTNLAB_PANEL_FILES)
 add_library(attnlab_ui STATIC
   # App and its jobs (app.h): the lab's state, the frame, layout, style, shortcuts, the page's JSON
   src/ui/app.cpp
@@ -107,37 +110,13 @@ add_library(attnlab_ui STATIC
   src/ui/view_state.cpp
   src/ui/export.cpp
   src/ui/presets.cpp
-  src/ui/panel_pipeline.cpp
-  src/ui/panel_input.cpp
-  src/ui/panel_controls.cpp
-  src/ui/panel_matrices.cpp
-  src/ui/panel_heads.cpp
-  src/ui/panel_lines.cpp
-  src/ui/panel_inspector.cpp
-  src/ui/panel_status.cpp
-  src/ui/panel_help.cpp
-  src/ui/panel_tour.cpp
-  src/ui/panel_nav.cpp
-  src/ui/panel_presenter.cpp
-  src/ui/panel_notice.cpp
+  ${ATTNLAB_PANEL_FILES}  # the panels, one per file (above)
   src/ui/a11y.cpp
   src/ui/keyboard_cells.cpp
   src/ui/learn.cpp
-  src/ui/panel_learn.cpp
-  src/ui/panel_learn_curves.cpp
-  src/ui/panel_learn_probe.cpp
-  src/ui/panel_learn_run.cpp
-  src/ui/panel_learn_settings.cpp
   src/ui/learn_widgets.cpp
   src/ui/line_plot.cpp
-  src/ui/panel_inspect.cpp
-  src/ui/panel_inspect_ablation.cpp
-  src/ui/panel_inspect_attribution.cpp
-  src/ui/panel_inspect_circuits.cpp
-  src/ui/panel_inspect_patching.cpp
-  src/ui/panel_inspect_rollout.cpp
   src/ui/inspect_api.cpp
-  src/ui/panel_recurrent.cpp
   src/ui/i18n.cpp
   src/ui/languages.cpp
   ${CMAKE_BINARY_DIR}/generated/lang_data.cpp

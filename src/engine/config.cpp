@@ -8,6 +8,7 @@
 
 #include "mask.h"
 #include "positional.h"
+#include "table.h"
 
 namespace attn {
 
@@ -89,9 +90,7 @@ std::string validate(const Config& c) {
     if (c.handmade[i].head < 0 || c.handmade[i].head >= c.heads)
       return f + ".head: must be between 0 and heads - 1 = " + std::to_string(c.heads - 1);
     if (!find_handmade_kind(c.handmade[i].kind)) {
-      std::string kinds;
-      for (const HandmadeKind& k : handmade_kinds()) kinds += (kinds.empty() ? "\"" : ", \"") + std::string(k.name) + "\"";
-      return f + ".kind: expected one of " + kinds + ", got \"" + c.handmade[i].kind + "\"";
+      return f + ".kind: expected one of " + names_of(handmade_kinds(), "\"") + ", got \"" + c.handmade[i].kind + "\"";
     }
   }
   if (c.overrides.size() > (size_t)Limits::max_edits)

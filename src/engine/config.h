@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "positional.h"  // Positional, beside the encodings' table
+
 namespace attn {
 
 // [SECTION] limits — every one is checked before any work starts, and a config beyond one is
@@ -28,8 +30,6 @@ struct Limits {
   // The engine's buffers for one config (estimate_memory below), in the CLI and in the page alike.
   static constexpr int64_t max_memory_bytes = int64_t(512) << 20;
 };
-
-enum class Positional { none, sinusoidal, learned, rope, count };  // registered in positional.cpp
 
 enum class Embedding { hashed, interpretable };
 enum class ScaleMode { inv_sqrt_dk, none, custom };

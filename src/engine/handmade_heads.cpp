@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "embedding.h"
+#include "table.h"
 
 namespace attn {
 
@@ -163,11 +164,7 @@ constexpr HandmadeKind kKinds[] = {
 
 std::span<const HandmadeKind> handmade_kinds() { return kKinds; }
 
-const HandmadeKind* find_handmade_kind(const std::string& name) {
-  for (const HandmadeKind& k : kKinds)
-    if (name == k.name) return &k;
-  return nullptr;
-}
+const HandmadeKind* find_handmade_kind(const std::string& name) { return find_named(kKinds, name); }
 
 const char* handmade_label(const std::string& name) {
   const HandmadeKind* k = find_handmade_kind(name);

@@ -1,4 +1,5 @@
 #include "mask.h"
+#include "table.h"
 
 #include <algorithm>
 
@@ -83,28 +84,15 @@ constexpr MaskKind kKinds[] = {
      "Click any cell of the Weights or Masked scores view to allow or hide that single query-key pair.", make_custom,
      check_custom, hide_custom},
 };
-static_assert(std::size(kKinds) == (size_t)Kind::count, "one entry per MaskTerm::Kind");
-static_assert([] {
-  for (size_t i = 0; i < std::size(kKinds); ++i)
-    if (kKinds[i].kind != (Kind)i) return false;
-  return true;
-}(), "entries in MaskTerm::Kind order");
+static_assert(in_enum_order(kKinds, &MaskKind::kind), "one entry per MaskTerm::Kind, in its order");
 
 }  // namespace
 
 std::span<const MaskKind> mask_kinds() { return kKinds; }
 
-const MaskKind& mask_kind(MaskTerm::Kind kind) {
-  for (const MaskKind& k : kKinds)
-    if (k.kind == kind) return k;
-  return kKinds[0];
-}
+const MaskKind& mask_kind(MaskTerm::Kind kind) { return (size_t)kind < std::size(kKinds) ? kKinds[(size_t)kind] : kKinds[0]; }
 
-const MaskKind* find_mask_kind(std::string_view name) {
-  for (const MaskKind& k : kKinds)
-    if (name == k.name) return &k;
-  return nullptr;
-}
+const MaskKind* find_mask_kind(std::string_view name) { return find_named(kKinds, name); }
 
 std::string mask_field(size_t k) { return "mask[" + std::to_string(k) + "]"; }
 

@@ -62,21 +62,13 @@ constexpr PositionalKind kKinds[] = {
      nullptr, true, false, "1  X = E",
      "One row per token: its embedding. RoPE adds no position here: it rotates Q and K instead.", nullptr, nullptr, nullptr},
 };
-static_assert(std::size(kKinds) == (size_t)Positional::count, "one entry per Positional");
+static_assert(in_enum_order(kKinds, &PositionalKind::kind), "one entry per Positional, in its order");
 }  // namespace
 
 std::span<const PositionalKind> positional_kinds() { return kKinds; }
 
-const PositionalKind& positional_kind(Positional p) {
-  for (const PositionalKind& k : kKinds)
-    if (k.kind == p) return k;
-  return kKinds[0];
-}
+const PositionalKind& positional_kind(Positional p) { return (size_t)p < std::size(kKinds) ? kKinds[(size_t)p] : kKinds[0]; }
 
-const PositionalKind* find_positional_kind(std::string_view name) {
-  for (const PositionalKind& k : kKinds)
-    if (name == k.name) return &k;
-  return nullptr;
-}
+const PositionalKind* find_positional_kind(std::string_view name) { return find_named(kKinds, name); }
 
 }  // namespace attn

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "config.h"
+#include "table.h"
 
 namespace attn {
 
@@ -52,8 +52,11 @@ void apply_rope(T* m, int n, int d, int ld, const RopeTable& t, bool inverse = f
 
 // [SECTION] positional encodings — the one registration of each. The config parser reads the names;
 // the lab's engine `add` (it keeps P in its result) and `rotates_qk`; the learning model `trained`,
-// `add` and `rotates_qk`; the lab's panels the label, help, titles and words; the tests every entry.
-// Adding one: a Positional value (config.h), its function above, an entry in positional.cpp and a test.
+// `add` and `rotates_qk`; the lab's panels the label, help, titles and words; the tests every entry,
+// and that docs/cli.md names it. Adding one: a Positional value and its function here, its entry in
+// positional.cpp, a test, and its name in docs/cli.md (its words in assets/lang for the lab).
+enum class Positional { none, sinusoidal, learned, rope, count };
+
 struct PositionalKind {
   Positional kind;
   const char* name;   // in the config

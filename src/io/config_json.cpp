@@ -10,6 +10,7 @@
 #include "json_util.h"
 #include "mask.h"
 #include "positional.h"
+#include "table.h"
 
 namespace attn {
 namespace {
@@ -148,9 +149,7 @@ std::string parse_config(std::string_view text, Config& c) {
         if (const PositionalKind* p = find_positional_kind(s)) {
           c.positional = p->kind;
         } else {
-          std::string names;
-          for (const PositionalKind& k : positional_kinds()) names += (names.empty() ? "\"" : ", \"") + std::string(k.name) + "\"";
-          ok = r.fail(key, "expected one of " + names + "; got \"" + printable(s) + "\"");
+          ok = r.fail(key, "expected one of " + names_of(positional_kinds(), "\"") + "; got \"" + printable(s) + "\"");
         }
       }
     } else if (key == "embedding") {

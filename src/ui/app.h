@@ -5,6 +5,7 @@
 // (which recomputes only the stages that changed) -> the matrix panels draw the engine's cached
 // result. Panels never call the math themselves.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -55,27 +56,15 @@ struct WinRect {
   float x = 0, y = 0, w = 0, h = 0;
 };
 
-// Where each panel goes this frame; w = 0: not shown.
+// Where each window goes this frame; w = 0: not shown.
 struct Placement {
   LayoutMode mode = LayoutMode::columns;
-  WinRect pipeline, nav, input, controls, matrices, inspector, heads, lines, status;
+  WinRect pipeline, nav, status;
   WinRect tour;  // the open tour's own slot (it covers no panel); w = 0: closed, or floating where the learner dragged it
+  std::array<WinRect, (size_t)Pane::count> panes;  // each side panel's (panes.h)
+  WinRect& operator[](Pane p) { return panes[(size_t)p]; }
+  const WinRect& operator[](Pane p) const { return panes[(size_t)p]; }
 };
-
-// [SECTION] the side panels — one registration each (layout.cpp's table), read by frame() (which
-// places and draws them in the table's order), choose_layout (the slot a tab fills) and the tests.
-// Adding one: a Pane value (ui_state.h), its slot in Placement and in choose_layout's columns, its
-// entry, its draw function (panels.h, its own panel_*.cpp) and a test; panel_nav.cpp's tabs read the table.
-struct PaneInfo {
-  Pane pane;
-  const char* label;          // its window's id and its tab's widget name ("tab_Input"): English, for scripts
-  Key title;                  // what its window's title bar and its tab say
-  void (*draw)(App& app);     // panels.h
-  WinRect Placement::*slot;   // where this frame's layout puts it (w = 0: not shown)
-  bool edits_config;          // drawn before sync_engine: its edits show in this frame's matrices
-};
-std::span<const PaneInfo> panes();
-const PaneInfo& pane_info(Pane p);
 
 // A drawn top-level window, for layout_json. scroll: 0 fits, 1 scrolls, 2 too big for a window that cannot scroll.
 // clipped: something in it is wider than the window, which cannot scroll sideways (a label cut at its edge).
@@ -184,6 +173,7 @@ struct FrameRecords {
   FrameStats stats;     // whole frames, as the shell measures them
   FrameStats ui_stats;  // the UI's share: frame(App&) alone (the rest is drawing)
   HeatmapCache heatmaps;  // heatmap colours as textures, refilled only when their numbers change
+  LabelWidths label_widths;  // the token labels' widths, measured once per set of labels and font
   int last_vertices = 0;  // vertices ImGui produced for the last drawn frame
   ViewRect view_rects[(int)View::count];
   ImVec4 block_rects[(int)View::count] = {};  // each matrix block's rect last frame (title to notes), x, y, w, h

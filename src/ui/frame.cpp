@@ -144,7 +144,7 @@ void frame(App& app) {
     bool synced = false;
     for (const PaneInfo& pane : panes()) {
       if (!pane.edits_config && !synced) sync_engine(app), synced = true;  // controls changed this frame show in this frame's matrices
-      if (const WinRect& r = P.*pane.slot; r.w > 0) place(app, r), pane.draw(app);
+      if (const WinRect& r = P[pane.pane]; r.w > 0) place(app, r), pane.draw(app);
     }
     if (P.status.w > 0) place(app, P.status), draw_status_bar(app);
     app.tour_slot = P.tour;

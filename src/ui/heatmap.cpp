@@ -83,11 +83,10 @@ uint64_t hash_bytes(uint64_t h, const void* data, size_t n) {
   return h;
 }
 
-// The widest of labels 0..count-1 (as row_label/col_label give them) in the current font. Layout asks
-// for it several times a frame for every matrix while the tokens change far less often, so each set of
-// labels is measured once: the memo is keyed by a hash of the strings, the count and the font.
-float widest_label(const std::vector<std::string>* labels, int count) {
-  static std::unordered_map<uint64_t, float> memo;
+// The widest of labels 0..count-1 (as row_label/col_label give them) in the current font, measured
+// once per set of labels when the caller keeps `memo` (keyed by a hash of the strings, the count and
+// the font).
+float widest_label(LabelWidths* memo, const std::vector<std::string>* labels, int count) {
   const ImFont* font = ImGui::GetFont();
   const float size = ImGui::GetFontSize();
   uint64_t h = hash_bytes(0xCBF29CE484222325ull, &font, sizeof font);
@@ -97,12 +96,14 @@ float widest_label(const std::vector<std::string>* labels, int count) {
     const std::string& t = (*labels)[(size_t)i];
     h = hash_bytes(h, t.data(), t.size() + 1);  // with its terminator: "ab","c" differs from "a","bc"
   }
-  if (auto it = memo.find(h); it != memo.end()) return it->second;
+  if (memo)
+    if (auto it = memo->widest.find(h); it != memo->widest.end()) return it->second;
   float w = 0.0f;
   for (int i = 0; i < count; ++i)
     w = std::max(w, ImGui::CalcTextSize(i < named ? (*labels)[(size_t)i].c_str() : std::to_string(i).c_str()).x);
-  if (memo.size() > 512) memo.clear();
-  return memo[h] = w;
+  if (!memo) return w;
+  if (memo->widest.size() > 512) memo->widest.clear();
+  return memo->widest[h] = w;
 }
 
 // The colour bar's column: the bar, then its range and (signed data) its fixed/fit word in small text
@@ -125,7 +126,7 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
   const int rows = std::max(m.rows, 1), cols = std::max(m.cols, 1);
   if (!s.compact) {
     float w = ImGui::CalcTextSize("000").x;
-    w = std::max(w, widest_label(s.row_labels, m.rows));
+    w = std::max(w, widest_label(s.label_widths, s.row_labels, m.rows));
     g.gutter = s.row_labels_left ? 4.0f * sc : std::min({w + 6.0f * sc, s.max_gutter * sc, std::max(width * 0.3f, ImGui::CalcTextSize("000").x)});
     g.bar_w = bar_width(s);
     if (s.row_notes) {
@@ -143,7 +144,7 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
   // the height can narrow (no cell wider than twice its height): across first, then turned if needed.
   float widest = 0.0f;
   if (!s.compact)
-    widest = widest_label(s.col_labels, m.cols);
+    widest = widest_label(s.label_widths, s.col_labels, m.cols);
   const float gap = std::max(2.0f, 0.4f * fs);
   const float cell_w = g.cell_w;
   for (const bool vertical : {false, true}) {

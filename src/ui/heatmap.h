@@ -19,6 +19,13 @@
 
 namespace attnlab {
 
+// The widths of sets of labels already measured (the widest of each set, in the font it was measured
+// in). Laying out a matrix asks for them several times a frame while the tokens change far less
+// often; the caller keeps this between frames, as it keeps a HeatmapCache.
+struct LabelWidths {
+  std::unordered_map<uint64_t, float> widest;  // by a hash of the labels, their count and the font
+};
+
 struct HeatmapSpec {
   const char* id = "";
   attn::MatView m;
@@ -48,6 +55,7 @@ struct HeatmapSpec {
   bool high_contrast = false; // a black line between cells and pure black or white numbers (a washed-out projector)
   CellRef cell;               // this matrix (view and head), for the keyboard's cell cursor
   CellRef* key_cell = nullptr;  // the keyboard's cell cursor, owned by the caller; nullptr: no keyboard access
+  LabelWidths* label_widths = nullptr;  // label widths measured before, kept by the caller; nullptr: measured every time
 };
 
 struct HeatmapEvent {

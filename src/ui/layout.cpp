@@ -11,23 +11,6 @@
 
 namespace attnlab {
 
-namespace {
-
-constexpr PaneInfo kPanes[] = {
-    {Pane::input, "Input", "window.input", draw_input_panel, &Placement::input, true},
-    {Pane::controls, "Controls", "window.controls", draw_controls_panel, &Placement::controls, true},
-    {Pane::matrices, "Matrices", "window.matrices", draw_matrices_panel, &Placement::matrices, false},
-    {Pane::inspector, "Inspector", "window.inspector", draw_inspector_panel, &Placement::inspector, false},
-    {Pane::heads, "All heads", "window.heads", draw_heads_panel, &Placement::heads, false},
-    {Pane::lines, "Lines", "window.lines", draw_lines_panel, &Placement::lines, false},
-};
-static_assert(in_enum_order(kPanes, &PaneInfo::pane), "one entry per Pane, in Pane's order");
-
-}  // namespace
-
-std::span<const PaneInfo> panes() { return kPanes; }
-const PaneInfo& pane_info(Pane p) { return kPanes[(size_t)p]; }
-
 const char* layout_mode_name(LayoutMode m) {
   switch (m) {
     case LayoutMode::columns: return "columns";
@@ -88,12 +71,12 @@ Placement choose_layout(const App& app, float W, float H) {
       body.h -= h;
       P.tour = {0, body.y + body.h, W, h};
     }
-    P.*pane_info(app.ui.pane < Pane::count ? app.ui.pane : Pane::matrices).slot = body;
+    P[app.ui.pane < Pane::count ? app.ui.pane : Pane::matrices] = body;
     return P;
   }
   if (app.ui.side_collapsed) {
-    P.matrices = body;
-    if (dock_tour) P.matrices.w -= right_w, P.tour = {W - right_w, y0, right_w, body_h};
+    WinRect& matrices = P[Pane::matrices] = body;
+    if (dock_tour) matrices.w -= right_w, P.tour = {W - right_w, y0, right_w, body_h};
     return P;
   }
   if (P.mode == LayoutMode::sidebar) {
@@ -101,23 +84,24 @@ Placement choose_layout(const App& app, float W, float H) {
     const WinRect side{0, y0, side_w, side_h};
     if (dock_tour) P.tour = {0, y0 + side_h, side_w, body_h - side_h};
     const Pane sp = app.ui.side_pane;  // the side column holds any panel but the matrices
-    P.*pane_info(sp < Pane::count && sp != Pane::matrices ? sp : Pane::input).slot = side;
-    P.matrices = {side_w, y0, W - side_w, body_h};
+    P[sp < Pane::count && sp != Pane::matrices ? sp : Pane::input] = side;
+    P[Pane::matrices] = {side_w, y0, W - side_w, body_h};
     return P;
   }
+  // Three columns: each panel in its column (panes.h), stacked top-down in the table's order, each as
+  // tall as its share. A docked tour takes the rest of the right column (the panels there give it
+  // room by their share_with_tour: the Lines panel all of its own, as no step looks at the lines).
   const float mid_w = W - col_w - right_w;
-  P.input = {0, y0, col_w, body_h * 0.34f};
-  P.controls = {0, y0 + body_h * 0.34f, col_w, body_h * 0.66f};
-  P.matrices = {col_w, y0, mid_w, body_h};
-  P.inspector = {col_w + mid_w, y0, right_w, body_h * 0.36f};
-  P.heads = {col_w + mid_w, y0 + body_h * 0.36f, right_w, body_h * 0.30f};
-  if (dock_tour) {  // the tour takes the Lines panel's place (no step looks at the lines), and more
-    P.inspector.h = body_h * 0.30f;
-    P.heads = {col_w + mid_w, y0 + body_h * 0.30f, right_w, body_h * 0.26f};
-    P.tour = {col_w + mid_w, y0 + body_h * 0.56f, right_w, body_h * 0.44f};
-  } else {
-    P.lines = {col_w + mid_w, y0 + body_h * 0.66f, right_w, body_h * 0.34f};
+  const float column_x[] = {0.0f, col_w, col_w + mid_w}, column_w[] = {col_w, mid_w, right_w};
+  float taken[] = {0.0f, 0.0f, 0.0f};  // each column's share given out so far
+  for (const PaneInfo& pane : panes()) {
+    const int c = (int)pane.column;
+    const float share = dock_tour ? pane.share_with_tour : pane.share;
+    if (share > 0.0f) P[pane.pane] = {column_x[c], y0 + body_h * taken[c], column_w[c], body_h * share};
+    taken[c] += share;
   }
+  const int right = (int)Column::right;
+  if (dock_tour) P.tour = {column_x[right], y0 + body_h * taken[right], right_w, body_h * (1.0f - taken[right])};
   return P;
 }
 

@@ -104,7 +104,7 @@ bool slider_int(App& app, const char* name, const char* label, int* v, int lo, i
 }  // namespace
 
 void draw_controls_panel(App& app) {
-  ImGui::Begin(tr_id("window.controls", "Controls"));
+  ImGui::Begin(pane_window(Pane::controls));
   attn::Config& c = app.config;
   const attn::Result& r = app.engine.result();
 

@@ -62,7 +62,7 @@ void draw_handmade_control(App& app) {
 }  // namespace
 
 void draw_heads_panel(App& app) {
-  ImGui::Begin(tr_id("window.heads", "All heads"));
+  ImGui::Begin(pane_window(Pane::heads));
   const attn::Result& r = app.engine.result();
   if (r.n == 0) {
     ImGui::End();

@@ -52,7 +52,7 @@ void draw_text_line(App& app) {
 }
 
 void draw_input_panel(App& app) {
-  ImGui::Begin(tr_id("window.input", "Input"));
+  ImGui::Begin(pane_window(Pane::input));
   const attn::Result& r = app.engine.result();
   ImGui::TextUnformatted(app.config.cross ? tr("input.target") : tr("input.text"));
   help_marker(tr("input.text.help"));

@@ -168,7 +168,7 @@ void explain_cell(const App& app, const CellRef& c, int max_rows) {
 }  // namespace
 
 void draw_inspector_panel(App& app) {
-  ImGui::Begin(tr_id("window.inspector", "Inspector"));
+  ImGui::Begin(pane_window(Pane::inspector));
   const attn::Result& r = app.engine.result();
   CellRef c = in_range(r, app.ui.selected) ? app.ui.selected : app.ui.hover;
   if (!in_range(r, c)) {

@@ -13,7 +13,7 @@
 namespace attnlab {
 
 void draw_lines_panel(App& app) {
-  ImGui::Begin(tr_id("window.lines", "Lines"));
+  ImGui::Begin(pane_window(Pane::lines));
   const attn::Result& r = app.engine.result();
   ImGui::Checkbox(tr_id("lines.all_heads", "all heads"), &app.ui.lines_all_heads);
   remember_item(app, "lines_all_heads");

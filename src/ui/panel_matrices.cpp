@@ -15,7 +15,6 @@
 #include "app.h"
 #include "i18n.h"
 #include "export.h"
-#include "formula.h"
 #include "handmade_heads.h"
 #include "heatmap.h"
 #include "imgui_internal.h"
@@ -27,10 +26,6 @@
 namespace attnlab {
 
 namespace {
-
-// S, masked S and A are the lesson: their cells stay at least this wide (CSS px) so every key's label
-// is drawn and a column can be read, and they wrap onto lines of their own before going narrower.
-constexpr float kLessonCell = 14.0f;
 
 struct Block {
   View view;
@@ -52,69 +47,29 @@ struct Block {
   bool own_labels = false;   // labels its rows even so (A: the one every lesson reads row by row)
 };
 
-// Every view's title, help and labels, written once: the rows and the zoom window read them.
+// A view's block as its entry says (views.h): this config's title and help, its colours, sizes and
+// mask, and the tokens that label it. The rows and the zoom window draw it.
 Block block_of(const App& app, View v) {
+  const ViewInfo& info = view_info(v);
   const attn::Result& r = app.engine.result();
-  const attn::Config& c = app.engine.config();
-  const auto* q_tok = &app.labels;
-  const auto* k_tok = &app.source_labels;
-  const attn::PositionalKind& pk = attn::positional_kind(c.positional);  // titles and words from its registration
-  const bool rope = pk.rotates_qk;
-  const std::string src = r.cross ? "X_src" : "X";
-  switch (v) {
-    case View::x:
-      return {.view = v, .title = tr_entry("positional", pk.name, "x_title", pk.x_title), .help = tr_entry("positional", pk.name, "x_help", pk.x_help), .rows = q_tok, .per_head = false, .max_cell = 30.0f,
-              .stretch = r.cross ? 1.3f : 1.6f};
-    case View::x_source:
-      return {.view = v, .title = tr("matrix.x_source.title"), .help = tr("matrix.x_source.help"),
-              .rows = k_tok, .query_rows = false, .per_head = false, .max_cell = 30.0f, .stretch = 1.3f};
-    case View::position:
-      return {.view = v, .title = pk.p_title ? tr_entry("positional", pk.name, "p_title", pk.p_title) : "P", .help = pk.p_help ? tr_entry("positional", pk.name, "p_help", pk.p_help) : tr("matrix.position.none.help"),
-              .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.3f};
-    case View::q:
-      return {.view = v, .title = rope ? "2  Q = rot(X\xC2\xB7W_Q)" : "2  Q = X\xC2\xB7W_Q",
-              .help = rope ? tr("matrix.q.rope.help") : tr("matrix.q.help"),
-              .rows = q_tok};
-    case View::k:
-      return {.view = v, .title = rope ? "K = rot(" + src + "\xC2\xB7W_K)" : "K = " + src + "\xC2\xB7W_K",
-              .help = rope ? tr("matrix.k.rope.help")
-                      : r.cross ? tr("matrix.k.cross.help")
-                                : tr("matrix.k.help"),
-              .rows = k_tok, .query_rows = false};
-    case View::v:
-      return {.view = v, .title = "V = " + src + "\xC2\xB7W_V", .help = tr("matrix.v.help"),
-              .rows = k_tok, .query_rows = false};
-    case View::scores: {
-      std::string title = "3  S = Q\xC2\xB7K\xE1\xB5\x80";
-      for (const FormulaPart& p : formula_parts(c))
-        if (p.view == View::scores) title += p.text;
-      return {.view = v, .title = title,
-              .help = tr("matrix.scores.help"),
-              .rows = q_tok, .cols = k_tok, .key_cols = true, .min_cell = kLessonCell};
-    }
-    case View::masked:
-      return {.view = v, .title = tr("matrix.masked.title"), .help = tr("matrix.masked.help"),
-              .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .neg_inf = true, .min_cell = kLessonCell};
-    case View::weights:
-      return {.view = v, .title = "5  A = softmax(S)",
-              .help = tr("matrix.weights.help"),
-              .cmap = Colormap::sequential, .rows = q_tok, .cols = k_tok, .key_cols = true, .mask = &r.mask, .max_cell = 48.0f,
-              .min_cell = kLessonCell, .stretch = 1.3f, .own_labels = true};
-    case View::head_out:
-      return {.view = v, .title = "6  O = A\xC2\xB7V", .help = tr("matrix.head_out.help"), .rows = q_tok};
-    case View::concat:
-      return {.view = v, .title = "7  concat(O\xE2\x82\x81\xE2\x80\xA6O\xE2\x82\x95)", .help = tr("matrix.concat.help"),
-              .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f};
-    case View::output:
-      return {.view = v, .title = "8  out = concat\xC2\xB7W_O", .help = tr("matrix.output.help"),
-              .rows = q_tok, .per_head = false, .max_cell = 30.0f, .stretch = 1.5f};
-    case View::w_q: return {.view = v, .title = "W_Q", .help = tr("matrix.w_q.help"), .query_rows = false};
-    case View::w_k: return {.view = v, .title = "W_K", .help = tr("matrix.w_k.help"), .query_rows = false};
-    case View::w_v: return {.view = v, .title = "W_V", .help = tr("matrix.w_v.help"), .query_rows = false};
-    case View::w_o: return {.view = View::w_o, .title = "W_O", .help = tr("matrix.w_o.help"), .query_rows = false, .per_head = false, .max_cell = 24.0f, .stretch = 2.0f};
-    case View::count: break;  // (no default: a view added without its block is a compiler warning)
-  }
-  return {.view = View::count, .title = "?", .help = ""};
+  const auto tokens = [&](Labels l) { return l == Labels::queries ? &app.labels : l == Labels::keys ? &app.source_labels : nullptr; };
+  ViewText text = info.text(app.engine.config(), r.cross);
+  return {.view = v, .title = std::move(text.title), .help = text.help, .cmap = info.cmap, .rows = tokens(info.rows), .cols = tokens(info.cols),
+          .query_rows = info.rows == Labels::queries, .key_cols = info.cols == Labels::keys,
+          .mask = info.mask != ViewMask::none ? &r.mask : nullptr, .neg_inf = info.mask == ViewMask::minus_infinity,
+          .per_head = info.per_head, .max_cell = info.max_cell, .min_cell = info.min_cell,
+          .stretch = r.cross && info.stretch_cross > 0.0f ? info.stretch_cross : info.stretch, .own_labels = info.own_labels};
+}
+
+// The views a row shows now, left to right (each view's row, place and whether it is shown: views.h).
+std::vector<View> row_views(const App& app, ViewRow row) {
+  std::vector<const ViewInfo*> in;
+  for (const ViewInfo& v : views())
+    if (v.row == row && (!v.shown || v.shown(app))) in.push_back(&v);
+  std::stable_sort(in.begin(), in.end(), [](const ViewInfo* a, const ViewInfo* b) { return a->place < b->place; });
+  std::vector<View> out;
+  for (const ViewInfo* v : in) out.push_back(v->view);
+  return out;
 }
 
 void toggle_mask_cell(App& app, int i, int j) {
@@ -184,6 +139,7 @@ HeatmapSpec spec_for(App& app, const Block& b) {
   s.show_numbers = app.ui.show_numbers;
   s.cell = {b.view, head, -1, -1};
   s.key_cell = &app.ui.key_cell;
+  s.label_widths = &app.label_widths;
   s.row_notes = b.notes.empty() ? nullptr : &b.notes;
   s.notes_header = b.notes.empty() ? nullptr : tr("heatmap.notes_header");
   const int tok = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
@@ -466,8 +422,8 @@ void draw_row(App& app, RowPlan& P) {
   }
 }
 
-void row_of(App& app, std::initializer_list<View> views) {
-  RowPlan P = plan_row(app, std::span<const View>(views.begin(), views.size()));
+void row_of(App& app, std::span<const View> views) {
+  RowPlan P = plan_row(app, views);
   draw_row(app, P);
 }
 
@@ -507,7 +463,7 @@ std::string weights_badge(const App& app, const attn::Config& c) {
 }  // namespace
 
 void draw_matrices_panel(App& app) {
-  ImGui::Begin(tr_id("window.matrices", "Matrices"), nullptr, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::Begin(pane_window(Pane::matrices), nullptr, ImGuiWindowFlags_HorizontalScrollbar);
   const attn::Result& r = app.engine.result();
   // One panel at a time (a phone, a projector's large scale): the sentence leads, editable, so the
   // first screen holds it and its weights.
@@ -568,16 +524,12 @@ void draw_matrices_panel(App& app) {
   // first: the attention row leads, and where even S, masked S and A do not fit one line (a phone, a
   // large UI scale), A leads alone, under the sentence; the pipeline follows in order.
   ImGui::Separator();
-  const bool show_p = app.ui.show_position && attn::positional_kind(c.positional).add;
-  const std::vector<View> inputs = r.cross ? std::vector<View>{View::x, View::x_source, View::q, View::k, View::v}
-                                   : show_p ? std::vector<View>{View::x, View::position, View::q, View::k, View::v}
-                                            : std::vector<View>{View::x, View::q, View::k, View::v};
+  const std::vector<View> attention = row_views(app, ViewRow::attention);
   ImGui::PushID("inputs");
-  RowPlan in = plan_row(app, inputs);
+  RowPlan in = plan_row(app, row_views(app, ViewRow::inputs));
   ImGui::PopID();
   ImGui::PushID("attention");
-  constexpr View kAttention[] = {View::scores, View::masked, View::weights};
-  RowPlan att = plan_row(app, kAttention);
+  RowPlan att = plan_row(app, attention);
   ImGui::PopID();
   const float first_screen = ImGui::GetWindowHeight() - ImGui::GetCursorPosY() - ImGui::GetStyle().WindowPadding.y;
   app.ui.lesson_first = in.height + att.height > first_screen;
@@ -599,25 +551,29 @@ void draw_matrices_panel(App& app) {
     ImGui::Separator();
     draw("inputs", in);
   } else {
+    constexpr View kWeights[] = {View::weights};  // A leads alone; the rest of its row follows the inputs
+    std::vector<View> rest;
+    for (View v : attention)
+      if (v != View::weights) rest.push_back(v);
     ImGui::PushID("attention");
-    row_of(app, {View::weights});
+    row_of(app, kWeights);
     ImGui::PopID();
     hint();
     ImGui::Separator();
     draw("inputs", in);
     ImGui::Separator();
     ImGui::PushID("attention");
-    row_of(app, {View::scores, View::masked});
+    row_of(app, rest);
     ImGui::PopID();
   }
   ImGui::Separator();
   ImGui::PushID("outputs");
-  row_of(app, {View::head_out, View::concat, View::output});
+  row_of(app, row_views(app, ViewRow::outputs));
   ImGui::PopID();
   if (app.ui.show_weights) {
     ImGui::Separator();
     ImGui::PushID("w");
-    row_of(app, {View::w_q, View::w_k, View::w_v, View::w_o});
+    row_of(app, row_views(app, ViewRow::weights));
     ImGui::PopID();
   }
   ImGui::End();

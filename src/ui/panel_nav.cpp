@@ -62,7 +62,7 @@ void next_button(bool& first, const char* label) {
 }
 
 // One tab-like button; the current one is highlighted. Remembered as "tab_<label>" for tests.
-// It says the panel's window title in the current language (the side-panel table, layout.cpp).
+// It says the panel's window title in the current language (the side panels' table, panes.h).
 void tab(App& app, const PaneInfo& pane, Pane& current, bool& first) {
   const bool on = pane.pane == current;
   const char* title = tr(pane.title);

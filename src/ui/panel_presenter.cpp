@@ -62,11 +62,12 @@ void big_matrix(App& app, View view, const char* title, ImVec2 size) {
   HeatmapSpec s;
   s.id = view_name(view);
   s.m = view_matrix(r, view, head);
-  s.cmap = view == View::weights ? Colormap::sequential : Colormap::diverging;
+  s.cmap = view_info(view).cmap;
   s.row_labels = &app.labels;
   s.col_labels = &app.source_labels;
-  s.mask = view == View::scores ? nullptr : &r.mask;
-  s.masked_as_neg_inf = view == View::masked;
+  s.label_widths = &app.label_widths;
+  s.mask = view_info(view).mask != ViewMask::none ? &r.mask : nullptr;
+  s.masked_as_neg_inf = view_info(view).mask == ViewMask::minus_infinity;
   s.cell = {view, head, -1, -1};
   s.max_cell = 400.0f;
   s.max_gutter = 180.0f;  // whole words in the big type ("because", not "becau.")

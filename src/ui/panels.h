@@ -1,18 +1,15 @@
-// panels.h — one function per panel, each in its own panel_*.cpp.
+// panels.h — one function per panel, each in its own panel_*.cpp. The side panels (Input, Controls,
+// Matrices, Inspector, All heads, Lines) are declared with their table in panes.h; these are the rest.
 #pragma once
+
+#include "panes.h"
 
 namespace attnlab {
 
 struct App;
 
 void draw_pipeline_panel(App& app);    // the formula strip across the top
-void draw_input_panel(App& app);       // text boxes and token chips
 void draw_text_line(App& app);         // the text box alone, two lines high (the Matrices tab leads with it on phones)
-void draw_controls_panel(App& app);    // sizes, encoding, scale, temperature, masks, seed
-void draw_matrices_panel(App& app);    // every stage as a heatmap
-void draw_heads_panel(App& app);       // all heads' weights, small
-void draw_lines_panel(App& app);       // query -> key lines weighted by attention
-void draw_inspector_panel(App& app);   // the selected/hovered cell's arithmetic, and number edits
 void draw_status_bar(App& app);        // sizes, backend, timings, notices
 void draw_help_window(App& app);       // keyboard shortcuts and how to read the lab
 void draw_tour_window(App& app);       // the guided walkthrough

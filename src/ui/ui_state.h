@@ -3,6 +3,8 @@
 
 #include "config.h"  // attn::Target
 #include "engine.h"  // attn::Result, attn::MatView
+#include "panes.h"   // Pane
+#include "views.h"   // View
 
 #include <array>
 #include <span>
@@ -10,66 +12,7 @@
 
 namespace attnlab {
 
-// Whether a registration table lists one entry per value of its enum in the enum's order (entry i is
-// value i), so it can be indexed by the value: for static_assert beside each table.
-template <class Entry, size_t N, class Enum>
-constexpr bool in_enum_order(const Entry (&table)[N], Enum Entry::*value) {
-  for (size_t i = 0; i < N; ++i)
-    if (table[i].*value != (Enum)i) return false;
-  return N == (size_t)Enum::count;
-}
-
-// Every matrix the lab can draw.
-enum class View {
-  x,         // X after positional encoding       (n, d_model)
-  q, k, v,   // the selected head's projections   (n, d_k) (m, d_k) (m, d_v)
-  scores,    // S = Q·Kᵀ·scale/τ, before the mask (n, m)
-  masked,    // S with masked cells at −∞        (n, m)
-  weights,   // softmax rows                      (n, m)
-  head_out,  // O_h = A_h·V_h                     (n, d_v)
-  concat,    // [O_1 … O_H]                       (n, H·d_v)
-  output,    // concat·W_O                        (n, d_model)
-  w_q, w_k, w_v, w_o,
-  x_source,  // the source sequence's X in cross-attention (m, d_model): K and V come from it
-  position,  // P, the position vectors added to the embeddings (n, d_model): sinusoidal or learned
-  count
-};
-
-// [SECTION] the views — one registration of each (views.cpp), read by the matrices, the exports, the
-// screen-reader text, the Inspector, the view state and the tests. Adding a view: a View value above,
-// its entry in views.cpp (and its block in panel_matrices.cpp's block_of), and a test.
-enum class Labels { none, queries, keys };  // what labels a view's rows or columns: indices, or tokens
-struct ViewInfo {
-  View view;
-  const char* key;   // for scripts: "masked"
-  const char* name;  // for people, in English: "Masked scores" (also the ImGui ID, file names, the page API)
-  // The numbers it shows (masked scores are the scores; the mask is drawn on top).
-  attn::MatView (*matrix)(const attn::Result& r, int head);
-  bool per_head;            // one matrix per head (the head selector chooses)
-  bool editable;            // numbers can be changed by hand (the Inspector)
-  attn::Target target;      // the engine's name for an editable view
-  Labels rows, cols;
-  float fixed_range;        // the colour range it starts with: > 0 fixed at ±range (comparable across settings), 0 fitted
-  attn::Stage stage;        // the engine stage that computes it (its numbers change only when that stage runs)
-};
-std::span<const ViewInfo> views();
-const ViewInfo& view_info(View v);
-inline const char* view_name(View v) { return view_info(v).name; }
-// The name on screen, in the current language: the catalogue's "view.<key>.label" where the name is words
-// ("Weights" -> "注意力权重"), else the notation itself (W_Q, X_src).
-const char* view_label(View v);
-// view_label as "label###English name", for a widget whose ImGui ID must stay the same in every language.
-const char* view_label_id(View v);
-inline const char* view_key(View v) { return view_info(v).key; }
-inline bool view_editable(View v) { return view_info(v).editable; }
-inline attn::Target view_target(View v) { return view_info(v).target; }
-inline attn::MatView view_matrix(const attn::Result& r, View v, int head) { return view_info(v).matrix(r, head); }
-// Changes whenever what view `v` shows of `m` may have: a run of the stage that computes it (or of the
-// mask stage, when the mask is drawn over it), another head's slice, another shape or colour map. The
-// heatmaps look at a view's numbers again only when it changes (heatmap_colors' version).
-uint64_t view_version(const attn::Engine& e, View v, const attn::MatView& m, int colormap, bool masked);
-// Every view's starting colour range, as the table says.
-std::array<float, (size_t)View::count> default_ranges();
+using attn::in_enum_order;  // (engine/table.h) for the static_assert beside each of the UI's tables
 
 // A cell of a view (head matters for per-head views).
 struct CellRef {
@@ -88,8 +31,6 @@ enum class LayoutMode {
 };
 const char* layout_mode_name(LayoutMode m);
 
-// The side panels, in the order the tab bars show them.
-enum class Pane { input, controls, matrices, inspector, heads, lines, count };
 
 // Where the lab's setup came from when it is a trained model's layer ("Open in the lab"), so the
 // controls can say what the model uses (its positions are already inside X, its weights are trained).

@@ -235,12 +235,19 @@ test('without WebGL 2 the page says so in plain words, in the chosen language, i
 // The page API is one table (src/platform/web_api.cpp) behind one exported function, attnlab_call:
 // app.js calls exactly the table's functions, the module exports no other, and a name the table lacks
 // or the wrong number of arguments gets no answer (null) rather than another function's.
-test('the page API: one exported entry point, and app.js calls exactly its table', async () => {
+test('the page API: one exported entry point, app.js calls exactly its table, and docs/web-api.md documents every member', async () => {
   const source = (p) => fs.readFileSync(new URL(p, import.meta.url), 'utf8');
   const table = [...source('../../src/platform/web_api.cpp').matchAll(/^ {4}\{"([a-z0-9_]+)", (\d+),/gm)].map((m) => m[1]).sort();
-  const called = [...new Set([...source('../../web/app.js').matchAll(/\bcall\('([a-z0-9_]+)'/g)].map((m) => m[1]))].sort();
+  const appJs = source('../../web/app.js');
+  const called = [...new Set([...appJs.matchAll(/\bcall\('([a-z0-9_]+)'/g)].map((m) => m[1]))].sort();
   assert.ok(table.length >= 30, `only ${table.length} page functions found in web_api.cpp`);
   assert.deepEqual(called, table, 'web/app.js calls (left) and web_api.cpp\'s table (right) differ');
+  // window.attnlab's members, as app.js's `api` object lists them (one a line, four spaces in).
+  const api = appJs.slice(appJs.indexOf('const api = {'), appJs.indexOf("version: '1',"));
+  const members = [...api.matchAll(/^ {4}([A-Za-z0-9]+)[(,:]/gm)].map((m) => m[1]);
+  assert.ok(members.length >= 30, `only ${members.length} members of window.attnlab found in web/app.js`);
+  const docs = source('../../docs/web-api.md');
+  assert.deepEqual(members.filter((m) => !docs.includes('`attnlab.' + m)), [], 'members of window.attnlab that docs/web-api.md does not document');
   const { page, problems } = await openLab(lab.browser, lab.server.url);
   const got = await page.evaluate(() => {
     const M = window.Module;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "learn/session.h"
+#include "learn_expect.h"
 
 namespace {
 
@@ -34,16 +35,7 @@ std::vector<EvalPoint> straight_through(const TrainSetup& setup) {
   return t.history();
 }
 
-void expect_same_history(const std::vector<EvalPoint>& a, const std::vector<EvalPoint>& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a[i].step, b[i].step);
-    EXPECT_EQ(a[i].loss, b[i].loss) << "bit for bit, at evaluation " << i;
-    EXPECT_EQ(a[i].accuracy, b[i].accuracy);
-    EXPECT_EQ(a[i].train_loss, b[i].train_loss);
-    EXPECT_EQ(a[i].pattern, b[i].pattern);
-  }
-}
+using learn_expect::same_evaluations;  // learn_expect.h: the state's fields in the groups a test promises
 
 TEST(Session, ARunInSlicesEqualsTheTrainerRunStraightThrough) {
   Session s;
@@ -58,8 +50,8 @@ TEST(Session, ARunInSlicesEqualsTheTrainerRunStraightThrough) {
   EXPECT_STREQ(s.state().phase(), "done");
   EXPECT_EQ(s.state().step, 6);
   EXPECT_EQ(s.state().train_loss.size(), 6u);
-  expect_same_history(s.state().history, straight_through(small_setup()));
-  expect_same_history(s.state().history, s.trainer().history());
+  same_evaluations(s.state().history, straight_through(small_setup()));
+  same_evaluations(s.state().history, s.trainer().history());
   // A snapshot at every evaluation, and the probe at the last step.
   EXPECT_EQ(s.state().snapshot_steps, (std::vector<int>{0, 2, 4, 6}));
   EXPECT_EQ(s.state().probe_step, 6);
@@ -90,7 +82,7 @@ TEST(Session, CommandsWhileAStepIsUnderWayLeaveItConsistent) {
   EXPECT_EQ(s.state().step, 1) << "resumed, not restarted";
   EXPECT_EQ(s.state().snapshot_steps, std::vector<int>{0});
   finish(s);
-  expect_same_history(s.state().history, straight_through(small_setup()));
+  same_evaluations(s.state().history, straight_through(small_setup()));
 
   // Reset: step 0 again, paused; the finished run becomes the comparison (same task, no experiment).
   ASSERT_EQ(s.apply(cmd::Reset{small_setup(), {"first", -1, -1}}), "");
@@ -108,7 +100,7 @@ TEST(Session, CommandsWhileAStepIsUnderWayLeaveItConsistent) {
   EXPECT_EQ(s.state().compare.loss.size(), 4u);
   EXPECT_EQ(s.state().tag.label, "second");
   finish(s);
-  expect_same_history(s.state().history, straight_through(small_setup(9)));
+  same_evaluations(s.state().history, straight_through(small_setup(9)));
   // Another experiment's run is no comparison for this one.
   ASSERT_EQ(s.apply(cmd::Start{small_setup(), {"other", 0, 1}, false}), "");
   EXPECT_TRUE(s.state().compare.loss.empty());
@@ -231,31 +223,10 @@ TEST(Session, ForeseeingACommandAgreesWithApplyingIt) {
     s.apply(c);
     const SessionState& a = s.state();
     SCOPED_TRACE("command " + std::to_string(i));
-    EXPECT_STREQ(f.phase(), a.phase());
-    EXPECT_EQ(f.started, a.started);
-    EXPECT_EQ(f.running, a.running);
-    EXPECT_EQ(f.run_setup, a.run_setup);
-    EXPECT_EQ(f.task, a.task);
-    EXPECT_EQ(f.tag.label, a.tag.label);
-    EXPECT_EQ(f.replay, a.replay);
-    EXPECT_EQ(f.typed_probe, a.typed_probe);
-    EXPECT_EQ(f.probe_text, a.probe_text);
-    EXPECT_EQ(f.probe_gradients, a.probe_gradients);
-    EXPECT_EQ(f.compare.label, a.compare.label);
-    EXPECT_EQ(f.compare.loss, a.compare.loss);
-    EXPECT_EQ(f.compare.accuracy, a.compare.accuracy);
+    learn_expect::same_commanded(f, a);
     // A new run: where it starts, with its curves and snapshots from the start (a Step then also takes
     // its step, which only the trainer can do).
-    if (begins && !std::holds_alternative<cmd::Step>(c)) {
-      EXPECT_EQ(f.step, a.step);
-      EXPECT_EQ(f.opened_at, a.opened_at);
-      EXPECT_EQ(f.train_loss_from, a.train_loss_from);
-      EXPECT_EQ(f.evaluating, a.evaluating);
-      ASSERT_EQ(f.history.size(), a.history.size());
-      for (size_t k = 0; k < f.history.size(); ++k) EXPECT_EQ(f.history[k].loss, a.history[k].loss);
-      EXPECT_EQ(f.snapshot_steps, a.snapshot_steps);
-      EXPECT_EQ(f.train_loss, a.train_loss);
-    }
+    if (begins && !std::holds_alternative<cmd::Step>(c)) learn_expect::same_run_so_far(f, a);
     if (i % 3 == 2) finish(s);  // and some commands meet a run that is over
     else s.work(0.0);           // others one under way
   }

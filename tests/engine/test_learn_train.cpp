@@ -8,6 +8,7 @@
 #include "learn/optimizer.h"
 #include "learn/tasks.h"
 #include "learn/train.h"
+#include "learn_expect.h"
 
 namespace {
 
@@ -397,16 +398,7 @@ TEST(Training, DeferredEvaluationsEqualWholeOnesAndKeepTheOrder) {
   }
   EXPECT_EQ(runs, 2);
   ASSERT_EQ(whole.history().size(), 3u);
-  ASSERT_EQ(chunked.history().size(), 3u);
-  for (size_t i = 0; i < 3; ++i) {
-    const EvalPoint &a = whole.history()[i], &b = chunked.history()[i];
-    EXPECT_EQ(a.step, b.step);
-    EXPECT_EQ(a.loss, b.loss);
-    EXPECT_EQ(a.accuracy, b.accuracy);
-    EXPECT_EQ(a.pattern, b.pattern);
-    EXPECT_EQ(a.pattern_score, b.pattern_score);
-    EXPECT_EQ(a.train_loss, b.train_loss);
-  }
+  learn_expect::same_evaluations(whole.history(), chunked.history());
   // Against an independent reference: one forward pass over the whole held-out batch (drawn from the
   // same seed as the trainer draws it) and measure() on it.
   attn::Rng held_out_rng(attn::hash_string("held-out", s.train.seed));

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "learn_expect.h"
 #include "session_wire.h"
 
 namespace {
@@ -22,79 +23,7 @@ TrainSetup small_setup(uint64_t seed = 3) {
   return s;
 }
 
-void expect_same_probe(const Probe& a, const Probe& b, const char* what) {
-  EXPECT_EQ(a.example.tokens, b.example.tokens) << what;
-  EXPECT_EQ(a.example.targets, b.example.targets) << what;
-  EXPECT_EQ(a.example.source, b.example.source) << what;
-  EXPECT_EQ(a.n, b.n) << what;
-  EXPECT_EQ(a.m, b.m) << what;
-  EXPECT_EQ(a.layers, b.layers) << what;
-  EXPECT_EQ(a.heads, b.heads) << what;
-  EXPECT_EQ(a.loss, b.loss) << what;
-  EXPECT_EQ(a.weights, b.weights) << what;
-  EXPECT_EQ(a.weight_grads, b.weight_grads) << what;
-  EXPECT_EQ(a.score_grads, b.score_grads) << what;
-  EXPECT_EQ(a.param_grads, b.param_grads) << what;
-  EXPECT_EQ(a.predictions, b.predictions) << what;
-  EXPECT_EQ(a.influence, b.influence) << what;
-}
-
-void expect_same_state(const SessionState& a, const SessionState& b) {
-  EXPECT_EQ(a.started, b.started);
-  EXPECT_EQ(a.running, b.running);
-  EXPECT_EQ(a.evaluating, b.evaluating);
-  EXPECT_EQ(a.done, b.done);
-  EXPECT_EQ(a.diverged, b.diverged);
-  EXPECT_EQ(a.converged, b.converged);
-  EXPECT_EQ(a.message, b.message);
-  EXPECT_EQ(a.refused, b.refused);
-  EXPECT_EQ(a.started, b.started);
-  if (a.started) {
-    EXPECT_EQ(a.run_setup, b.run_setup);
-    EXPECT_EQ(a.task, b.task);
-  }
-  EXPECT_EQ(a.tag.label, b.tag.label);
-  EXPECT_EQ(a.tag.experiment, b.tag.experiment);
-  EXPECT_EQ(a.tag.variant, b.tag.variant);
-  EXPECT_EQ(a.step, b.step);
-  ASSERT_EQ(a.history.size(), b.history.size());
-  for (size_t i = 0; i < a.history.size(); ++i) {
-    const EvalPoint &p = a.history[i], &q = b.history[i];
-    EXPECT_EQ(p.step, q.step);
-    EXPECT_EQ(p.loss, q.loss);
-    EXPECT_EQ(p.accuracy, q.accuracy);
-    EXPECT_EQ(p.train_loss, q.train_loss);
-    EXPECT_EQ(p.grad_norm, q.grad_norm);
-    EXPECT_EQ(p.pattern_score, q.pattern_score);
-    EXPECT_EQ(p.pattern, q.pattern);
-    EXPECT_EQ(p.saturation, q.saturation);
-    EXPECT_EQ(p.ms, q.ms);
-  }
-  EXPECT_EQ(a.train_loss, b.train_loss);
-  EXPECT_EQ(a.train_loss_from, b.train_loss_from);
-  EXPECT_EQ(a.opened_at, b.opened_at);
-  EXPECT_EQ(a.compare.label, b.compare.label);
-  EXPECT_EQ(a.compare.experiment, b.compare.experiment);
-  EXPECT_EQ(a.compare.variant, b.compare.variant);
-  EXPECT_EQ(a.compare.loss, b.compare.loss);
-  EXPECT_EQ(a.compare.accuracy, b.compare.accuracy);
-  EXPECT_EQ(a.compare.saturation, b.compare.saturation);
-  EXPECT_EQ(a.snapshot_steps, b.snapshot_steps);
-  EXPECT_EQ(a.replay, b.replay);
-  EXPECT_EQ(a.typed_probe, b.typed_probe);
-  EXPECT_EQ(a.probe_text, b.probe_text);
-  EXPECT_EQ(a.probe_example.tokens, b.probe_example.tokens);
-  EXPECT_EQ(a.probe_gradients, b.probe_gradients);
-  expect_same_probe(a.probe, b.probe, "probe");
-  if (a.replay >= 0) expect_same_probe(a.replay_probe, b.replay_probe, "replay probe");
-  EXPECT_EQ(a.probe_step, b.probe_step);
-  EXPECT_EQ(a.ideal, b.ideal);
-  EXPECT_EQ(a.steps_per_s, b.steps_per_s);
-  EXPECT_EQ(a.steps_last_work, b.steps_last_work);
-  EXPECT_EQ(a.ms_last_work, b.ms_last_work);
-  EXPECT_TRUE(a.versions == b.versions);
-  EXPECT_EQ(a.commands, b.commands);
-}
+using learn_expect::same_state;  // tests/engine/learn_expect.h: every field, in its groups
 
 // A session on "the other side": every command goes through the bytes, every state back.
 struct Link {
@@ -115,7 +44,7 @@ struct Link {
     const std::vector<uint8_t> b = encode_state(session.state(), cursor);
     bytes += b.size(), ++messages;
     ASSERT_EQ(apply_state(b, mirror), "");
-    expect_same_state(session.state(), mirror);
+    same_state(session.state(), mirror);
   }
   void work_until_idle() {
     for (int i = 0; i < 10000 && session.busy(); ++i) session.work(0.0), publish();
@@ -189,7 +118,7 @@ TEST(SessionWire, TheCopyFollowsARunThroughEveryCommand) {
   const std::vector<uint8_t> quiet = encode_state(link.session.state(), link.cursor);
   EXPECT_LT(quiet.size(), 200u);
   ASSERT_EQ(apply_state(quiet, link.mirror), "");
-  expect_same_state(link.session.state(), link.mirror);
+  same_state(link.session.state(), link.mirror);
 }
 
 TEST(SessionWire, ADamagedMessageIsRefusedAndTheCopyKept) {
@@ -204,7 +133,7 @@ TEST(SessionWire, ADamagedMessageIsRefusedAndTheCopyKept) {
   for (size_t cut : {(size_t)0, (size_t)3, (size_t)5, whole.size() / 2, whole.size() - 1}) {
     const std::vector<uint8_t> part(whole.begin(), whole.begin() + (ptrdiff_t)cut);
     EXPECT_NE(apply_state(part, link.mirror), "") << "cut at " << cut;
-    expect_same_state(before, link.mirror);
+    same_state(before, link.mirror);
   }
   std::vector<uint8_t> longer = whole;
   longer.push_back(0);
@@ -212,7 +141,7 @@ TEST(SessionWire, ADamagedMessageIsRefusedAndTheCopyKept) {
   std::vector<uint8_t> huge = whole;
   for (size_t i = 0; i < 8; ++i) huge[4 + 1 + 6 + i] = 0xFF;  // the message's first length: 2⁶⁴ − 1
   EXPECT_NE(apply_state(huge, link.mirror), "");
-  expect_same_state(before, link.mirror);
+  same_state(before, link.mirror);
   Command c;
   EXPECT_NE(decode_command(std::vector<uint8_t>{1, 2, 3}, c), "");
   std::vector<uint8_t> bad = encode_command(cmd::Replay{1});
@@ -220,7 +149,7 @@ TEST(SessionWire, ADamagedMessageIsRefusedAndTheCopyKept) {
   EXPECT_NE(decode_command(bad, c).find("unknown"), std::string::npos);
   // Whole again, the copy equals the session.
   ASSERT_EQ(apply_state(whole, link.mirror), "");
-  expect_same_state(link.session.state(), link.mirror);
+  same_state(link.session.state(), link.mirror);
 }
 
 }  // namespace

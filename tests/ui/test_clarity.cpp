@@ -1,6 +1,7 @@
 // What a learner sees, asserted: the formula for every mode, colours that make √d_k and τ visible,
 // rows lined up, presets and the tour that set the lab up, hand-built heads that show their pattern,
 // view state that survives a link, exports that parse back, and the smaller promises (Escape).
+#include <array>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -208,19 +209,46 @@ TEST_F(Lab, TexturesUploadOnlyWhatChangedAndNeverAboveTheGpuLimit) {
   const int settled = tex.uploads;
   frames(5);
   EXPECT_EQ(tex.uploads, settled) << "nothing changed: nothing uploaded";
-  // A mask changes the masked scores and what follows (weights, outputs): X, Q, K, V are unchanged.
+  // A mask changes the masked scores and what follows (weights, outputs): X, Q, K, V and S are unchanged.
+  // At most the views on screen whose stage ran again (or that draw the mask) and one thumbnail per head
+  // upload: masked S, A, O, concat, out.
+  std::array<uint64_t, (size_t)attn::Stage::count> runs{};
+  for (int s = 0; s < (int)attn::Stage::count; ++s) runs[(size_t)s] = app.engine.stage_runs((attn::Stage)s);
   c = app.engine.config();
   c.mask.push_back({attn::MaskTerm::Kind::causal});
   ASSERT_EQ(attnlab::apply_config(app, c), "");
   frames(3);
+  const auto ran = [&](attn::Stage s) { return app.engine.stage_runs(s) != runs[(size_t)s]; };
+  int changed = 0, drawn = 0;
+  for (const attnlab::ViewInfo& v : attnlab::views()) {
+    if (!app.view_rects[(int)v.view].drawn) continue;
+    ++drawn;
+    changed += ran(v.stage) || (v.mask != attnlab::ViewMask::none && ran(attn::Stage::mask));
+  }
+  EXPECT_LT(changed, drawn - 4) << "X, Q, K, V and S are as they were";
   const int after_mask = tex.uploads - settled;
   EXPECT_GE(after_mask, 3);
-  // masked S, A, O, concat, out and one thumbnail per head; not X, Q, K, V or S
-  EXPECT_LE(after_mask, 5 + result().heads) << "textures of unchanged data were uploaded again";
+  EXPECT_LE(after_mask, changed + result().heads) << "textures of unchanged data were uploaded again";
   app.textures = nullptr;
 }
 
 // [SECTION] labels and alignment
+// The token labels' widths are measured once per set of labels and kept by the app (App::label_widths):
+// frames with the same tokens measure nothing again; new text is measured once.
+TEST_F(Lab, LabelWidthsAreMeasuredOncePerSetOfLabels) {
+  frames(4);
+  const size_t known = app.label_widths.widest.size();
+  EXPECT_GT(known, 0u) << "the matrices keep what they measured";
+  frames(3);
+  EXPECT_EQ(app.label_widths.widest.size(), known) << "the same tokens: nothing measured again";
+  attnlab::set_text_box(app, false, "a quite different sentence");
+  frames(3);
+  const size_t more = app.label_widths.widest.size();
+  EXPECT_GT(more, known);
+  frames(3);
+  EXPECT_EQ(app.label_widths.widest.size(), more);
+}
+
 TEST_F(Lab, ScoresMaskedScoresAndWeightsShareRowsAndEveryAxisHasTokens) {
   attn::Config c = app.engine.config();
   c.mask.push_back({attn::MaskTerm::Kind::causal});
@@ -237,6 +265,59 @@ TEST_F(Lab, ScoresMaskedScoresAndWeightsShareRowsAndEveryAxisHasTokens) {
   // Token labels exist for every row (built once the font is there).
   ASSERT_EQ(app.labels.size(), (size_t)result().n);
   EXPECT_EQ(app.labels[1], "cat");
+}
+
+// The Matrices panel's rows come from the views' table (views.h: row, place, shown): on a 4K screen
+// the views drawn are those the table shows (the weight matrices' row on request), each row one line,
+// its views left to right in their places; P joins X's row on request where the encoding adds one,
+// X_src in cross-attention.
+TEST_F(Lab, EachViewStandsInItsRowAndPlaceWhenShown) {
+  open(3840, 2160);
+  const auto drawn = [&] {
+    std::set<View> out;
+    for (const attnlab::ViewInfo& v : attnlab::views())
+      if (app.view_rects[(int)v.view].drawn) out.insert(v.view);
+    return out;
+  };
+  const auto shown = [&] {
+    std::set<View> out;
+    for (const attnlab::ViewInfo& v : attnlab::views())
+      if ((v.row != attnlab::ViewRow::weights || app.ui.show_weights) && (!v.shown || v.shown(app))) out.insert(v.view);
+    return out;
+  };
+  const auto in_place = [&] {
+    for (const attnlab::ViewInfo& a : attnlab::views())
+      for (const attnlab::ViewInfo& b : attnlab::views()) {
+        const attnlab::ViewRect &ra = app.view_rects[(int)a.view], &rb = app.view_rects[(int)b.view];
+        if (!ra.drawn || !rb.drawn) continue;
+        EXPECT_EQ(a.row == b.row, std::abs(ra.y - rb.y) < 1.0f) << a.key << " and " << b.key << ": one line per row";
+        if (a.row == b.row && a.place < b.place) {
+          EXPECT_LT(ra.x, rb.x) << a.key << " left of " << b.key;
+        }
+        if (a.row < b.row) {
+          EXPECT_LT(ra.y, rb.y) << a.key << "'s row above " << b.key << "'s";
+        }
+      }
+  };
+  frames(4);
+  using V = View;
+  EXPECT_EQ(drawn(), shown());
+  for (View v : {V::position, V::x_source, V::w_q, V::w_o}) EXPECT_FALSE(drawn().count(v)) << attnlab::view_key(v) << " waits to be asked for";
+  in_place();
+  app.ui.show_position = app.ui.show_weights = true;
+  frames(4);
+  EXPECT_EQ(drawn(), shown());
+  for (View v : {V::position, V::w_q, V::w_o}) EXPECT_TRUE(drawn().count(v)) << attnlab::view_key(v);
+  in_place();
+  attn::Config c = app.engine.config();
+  c.cross = true;
+  c.source.text = "le chat dort";
+  ASSERT_EQ(attnlab::apply_config(app, c), "");
+  frames(4);
+  EXPECT_EQ(drawn(), shown());
+  EXPECT_TRUE(drawn().count(V::x_source));
+  EXPECT_FALSE(drawn().count(V::position)) << "in cross-attention X_src stands beside X";
+  in_place();
 }
 
 TEST_F(Lab, CrossAttentionShowsTheSourceAndRopeLabelsRotation) {

@@ -23,7 +23,8 @@ TEST_F(Lab, EveryPanelRunsAndTheLayoutFitsWithoutOverlap) {
     app.ui.show_weights = true;
     app.ui.show_help = app.ui.show_tour = false;
     frames(60);
-    const char* panels[] = {"pipeline", "Input", "Controls", "Matrices", "Inspector", "All heads", "Lines", "status"};
+    std::vector<const char*> panels = {"pipeline", "status"};  // and every side panel (panes.h)
+    for (const attnlab::PaneInfo& p : attnlab::panes()) panels.push_back(p.label);
     for (const char* a : panels) {
       const ImRect ra = window(a);
       EXPECT_GE(ra.Min.x, 0.0f) << a;
@@ -42,8 +43,15 @@ TEST_F(Lab, EveryPanelRunsAndTheLayoutFitsWithoutOverlap) {
     frames(10);
     EXPECT_NE(attnlab::find_window("Help"), nullptr);
     EXPECT_NE(attnlab::find_window("Tour"), nullptr);
-    // The tour has a slot of its own: it lies over none of the panels (the Lines panel gives way).
-    for (const char* a : {"pipeline", "Input", "Controls", "Matrices", "Inspector", "All heads", "status"}) {
+    // The tour has a slot of its own: it lies over none of the panels (those with no share beside it,
+    // the Lines panel, give way).
+    for (const char* a : panels) {
+      const attnlab::PaneInfo* pane = nullptr;
+      for (const attnlab::PaneInfo& p : attnlab::panes()) pane = a == p.label ? &p : pane;
+      if (pane && pane->share_with_tour == 0.0f) {
+        EXPECT_EQ(attnlab::find_window(a)->Active, false) << a << " gives way to the tour";
+        continue;
+      }
       ImRect inter = window(a);
       inter.ClipWithFull(window("Tour"));
       EXPECT_TRUE(inter.GetWidth() <= 0.5f || inter.GetHeight() <= 0.5f) << "the tour overlaps " << a;
@@ -52,7 +60,7 @@ TEST_F(Lab, EveryPanelRunsAndTheLayoutFitsWithoutOverlap) {
   }
 }
 
-// The side panels are one table (layout.cpp's kPanes): on a phone each tab shows its panel alone, the
+// The side panels are one table (panes.h's kPanes): on a phone each tab shows its panel alone, the
 // window the table names, and the lab draws none of the others.
 TEST_F(Lab, EachSidePanelOfTheTableIsShownAloneUnderItsTabOnAPhone) {
   open(390, 844);
@@ -68,6 +76,52 @@ TEST_F(Lab, EachSidePanelOfTheTableIsShownAloneUnderItsTabOnAPhone) {
     }
     EXPECT_GT(window(shown.label).GetHeight(), 844.0f * 0.5f) << shown.label << " fills the body";
   }
+}
+
+// The side panels' table (panes.h) gives each column exactly its height: the shares of a column's panels
+// add up to 1, and with the tour docked the right column's leave it a third or more. At 1600 × 900 each
+// panel stands in its column, under the one before it.
+TEST_F(Lab, TheSidePanelsSharesFillTheirColumns) {
+  float share[3] = {}, with_tour[3] = {};
+  for (const attnlab::PaneInfo& p : attnlab::panes()) share[(int)p.column] += p.share, with_tour[(int)p.column] += p.share_with_tour;
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(share[c], 1.0f, 1e-6f) << "column " << c;
+  EXPECT_NEAR(with_tour[0], 1.0f, 1e-6f);
+  EXPECT_NEAR(with_tour[1], 1.0f, 1e-6f);
+  EXPECT_LE(with_tour[2], 0.67f) << "the docked tour needs room under the right column";
+  open(1600, 900);
+  const attnlab::Placement P = attnlab::choose_layout(app, 1600, 900);
+  ASSERT_EQ(P.mode, attnlab::LayoutMode::columns);
+  const attnlab::PaneInfo* above[3] = {};
+  for (const attnlab::PaneInfo& p : attnlab::panes()) {
+    const attnlab::WinRect& r = P[p.pane];
+    ASSERT_GT(r.w, 0.0f) << p.label;
+    EXPECT_NEAR(r.h, (P.status.y - P.nav.y - P.nav.h) * p.share, 0.01f) << p.label;
+    if (const attnlab::PaneInfo* a = above[(int)p.column]) {
+      EXPECT_EQ(r.x, P[a->pane].x) << p.label << " stands in " << a->label << "'s column";
+      EXPECT_NEAR(r.y, P[a->pane].y + P[a->pane].h, 0.01f) << p.label << " stands under " << a->label;
+    }
+    above[(int)p.column] = &p;
+  }
+}
+
+// docs/web-api.md names every side panel's tab (tab_<label>) and window (windows.{… <label> …}), and
+// every matrix view's key (layout().views.{…}).
+TEST(Docs, TheWebApiDocsNameEverySidePanelsTabAndWindowAndEveryView) {
+  std::ifstream f(std::string(ATTNLAB_SOURCE_DIR) + "/docs/web-api.md", std::ios::binary);
+  const std::string doc((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(doc.empty()) << "docs/web-api.md not found";
+  const size_t windows = doc.find("`windows.{");
+  ASSERT_NE(windows, std::string::npos);
+  const std::string window_list = doc.substr(windows, doc.find('}', windows) - windows);
+  for (const attnlab::PaneInfo& p : attnlab::panes()) {
+    EXPECT_NE(doc.find(std::string("tab_") + p.label + ","), std::string::npos) << "docs/web-api.md's layout() widgets do not name tab_" << p.label;
+    EXPECT_NE(window_list.find(std::string(" ") + p.label + ","), std::string::npos) << "docs/web-api.md's layout() windows do not name " << p.label;
+  }
+  const size_t at = doc.find("`views.{");
+  ASSERT_NE(at, std::string::npos);
+  const std::string view_list = "," + doc.substr(at + 8, doc.find('}', at) - at - 8) + ",";
+  for (const attnlab::ViewInfo& v : attnlab::views())
+    EXPECT_NE(view_list.find(std::string(",") + v.key + ","), std::string::npos) << "docs/web-api.md's layout().views do not name " << v.key;
 }
 
 // The mask kinds' controls are two tables (engine/mask.cpp's kinds, panel_controls.cpp's controls): every
@@ -262,16 +316,18 @@ TEST_F(Lab, TheLayoutFollowsTheScreenAndTheUiScale) {
   EXPECT_EQ(attnlab::choose_layout(app, 390, 844).mode, attnlab::LayoutMode::tabs);
   for (float w : {390.0f, 1024.0f, 1280.0f, 1920.0f, 3840.0f}) {
     const attnlab::Placement p = attnlab::choose_layout(app, w, 720);
-    for (const attnlab::WinRect& r : {p.pipeline, p.nav, p.input, p.controls, p.matrices, p.inspector, p.heads, p.lines, p.status}) {
+    std::vector<attnlab::WinRect> placed = {p.pipeline, p.nav, p.status};
+    placed.insert(placed.end(), p.panes.begin(), p.panes.end());
+    for (const attnlab::WinRect& r : placed) {
       if (r.w == 0) continue;
       EXPECT_GE(r.x, 0.0f);
       EXPECT_LE(r.x + r.w, w + 0.5f) << w;
       EXPECT_LE(r.y + r.h, 720.5f) << w;
     }
-    EXPECT_GT(p.matrices.w, 0.0f) << "the matrices are always shown";
+    EXPECT_GT(p[attnlab::Pane::matrices].w, 0.0f) << "the matrices are always shown";
   }
   app.ui.side_collapsed = true;
-  EXPECT_EQ(attnlab::choose_layout(app, 1280, 720).matrices.w, 1280.0f);
+  EXPECT_EQ(attnlab::choose_layout(app, 1280, 720)[attnlab::Pane::matrices].w, 1280.0f);
 }
 
 // The layout rule's cell half, as the browser test checks it: at phone to 4K sizes and UI scales 1-3,

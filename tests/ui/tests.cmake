@@ -2,7 +2,8 @@
 add_executable(attnlab_ui_tests ${CMAKE_CURRENT_LIST_DIR}/test_ui.cpp ${CMAKE_CURRENT_LIST_DIR}/test_clarity.cpp)
 target_link_libraries(attnlab_ui_tests PRIVATE attnlab_ui ${ATTNLAB_GTEST})
 target_compile_definitions(attnlab_ui_tests PRIVATE ATTNLAB_FONT_PATH="${ATTNLAB_FONT}"  # the shells' font, for sizes
-                           ATTNLAB_UI_FONT_PATH="${ATTNLAB_UI_FONT}")                     # and its subset (UiFont)
+                           ATTNLAB_UI_FONT_PATH="${ATTNLAB_UI_FONT}"                      # and its subset (UiFont)
+                           ATTNLAB_SOURCE_DIR="${CMAKE_SOURCE_DIR}")                      # docs/web-api.md, for its names
 add_dependencies(attnlab_ui_tests attnlab_ui_font)
 add_test(NAME ui_headless COMMAND attnlab_ui_tests)
 

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "table.h"
+
 namespace attn::learn {
 
 std::string validate(const TrainOptions& t) {
@@ -347,17 +349,9 @@ const std::vector<Task>& tasks() {
   return table;
 }
 
-const Task* find_task(const std::string& name) {
-  for (const Task& t : tasks())
-    if (name == t.name) return &t;
-  return nullptr;
-}
+const Task* find_task(const std::string& name) { return find_named(tasks(), name); }
 
-std::string task_names() {
-  std::string s;
-  for (const Task& t : tasks()) s += (s.empty() ? "" : ", ") + std::string(t.name);
-  return s;
-}
+std::string task_names() { return names_of(tasks()); }
 
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] batches and metrics
