@@ -181,6 +181,8 @@ void Model<T>::layout(int B, int n, int m) {
     x_.clear();
     logits_.assign((size_t)B * n * s.vocab, T(0));
     dlogits_.assign((size_t)B * n * s.vocab, T(0));
+    probs_.assign((size_t)B * n * s.vocab, T(0));
+    row_loss_.assign((size_t)B * n, T(0));
     dX_.assign((size_t)B * n * D, T(0));
     recurrent_layout();
     return;
@@ -211,6 +213,8 @@ void Model<T>::layout(int B, int n, int m) {
   }
   logits_.assign((size_t)B * n * s.vocab, T(0));
   dlogits_.assign((size_t)B * n * s.vocab, T(0));
+  probs_.assign((size_t)B * n * s.vocab, T(0));
+  row_loss_.assign((size_t)B * n, T(0));
   dX_.assign((size_t)B * n * D, T(0));
   dXsrc_.assign((size_t)src_rows * D, T(0));
   dQ_.assign((size_t)B * n * HK, T(0));
@@ -326,7 +330,7 @@ void Model<T>::attention_layer_backward(int l) {
       const Head hd = head(a, b, h);
       // (the mask's ranges skip the cells it hides: their terms are zeros)
       mix_backward(ks(), hd.dO, HV, hd.A, hd.V, HV, n, m, d_v, hd.dA, hd.dV, HV, &mask_);
-      softmax_backward(hd.dA, hd.A, n, m, hd.dS, mask_.ranges.data());
+      softmax_backward(ks(), hd.dA, hd.A, n, m, hd.dS, mask_.ranges.data());
       scores_backward(ks(), hd.dS, hd.Q, HK, hd.K, HK, n, m, d_k, (T)s.alpha(), hd.dQ, HK, hd.dK, HK, &mask_);
       if (positional_kind(s.positional).rotates_qk) {
         apply_rope(hd.dQ, n, d_k, HK, rope_, true);
@@ -376,22 +380,40 @@ void Model<T>::unembed_backward() {
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] cross-entropy: loss = mean over target cells of logsumexp(z) − z[target]
 //   z: one row of logits (vocab); rows without a target (−1) count for nothing. 0 if none has one.
+// The forward keeps each row's softmax(z) (probs_), which is most of the backward.
 // ---------------------------------------------------------------------------------------------------
+namespace {
+// p[r] = softmax(z[r]), loss[r] = logsumexp(z[r]) − z[r][target[r]] (both 0 without a target); z, p:(rows, cols).
+// float goes to the kernels (SIMD exp), double is the formula.
+void crossentropy_rows(const KernelSet& ks, const float* z, const int* targets, int rows, int cols, float* p, float* loss) {
+  ks.crossentropy_rows({.rows = rows, .cols = cols, .z = z, .targets = targets, .p = p, .loss = loss});
+}
+void crossentropy_rows(const KernelSet&, const double* z, const int* targets, int rows, int cols, double* p, double* loss) {
+  for (int r = 0; r < rows; ++r) {
+    const double* zr = z + (size_t)r * cols;
+    double* pr = p + (size_t)r * cols;
+    if (targets[r] < 0) {
+      std::fill(pr, pr + cols, 0.0);
+      loss[r] = 0.0;
+      continue;
+    }
+    const double mx = *std::max_element(zr, zr + cols);  // subtracted only for numerical stability
+    double sum = 0.0;
+    for (int c = 0; c < cols; ++c) sum += (pr[c] = std::exp(zr[c] - mx));
+    for (int c = 0; c < cols; ++c) pr[c] /= sum;
+    loss[r] = std::log(sum) - (zr[targets[r]] - mx);
+  }
+}
+}  // namespace
+
 template <class T>
 double Model<T>::crossentropy_forward() {
-  const int V = spec_.vocab;
-  double total = 0.0;
+  const int rows = B_ * n_;
+  crossentropy_rows(ks(), logits_.data(), targets_.data(), rows, spec_.vocab, probs_.data(), row_loss_.data());
+  double total = 0.0;  // summed in double over the rows
   count_ = 0;
-  for (int r = 0; r < B_ * n_; ++r) {
-    if (targets_[(size_t)r] < 0) continue;
-    const T* z = logits_.data() + (size_t)r * V;
-    double mx = z[0];  // the max is subtracted only for numerical stability
-    for (int c = 1; c < V; ++c) mx = std::max(mx, (double)z[c]);
-    double sum = 0.0;
-    for (int c = 0; c < V; ++c) sum += std::exp((double)z[c] - mx);
-    total += mx + std::log(sum) - (double)z[targets_[(size_t)r]];
-    ++count_;
-  }
+  for (int r = 0; r < rows; ++r)
+    if (targets_[(size_t)r] >= 0) total += row_loss_[(size_t)r], ++count_;
   return count_ ? total / count_ : 0.0;
 }
 
@@ -400,20 +422,17 @@ double Model<T>::crossentropy_forward() {
 template <class T>
 void Model<T>::crossentropy_backward(int total_targets) {
   const int V = spec_.vocab;
+  const T inv = total_targets > 0 ? T(1) / (T)total_targets : T(0);
   for (int r = 0; r < B_ * n_; ++r) {
     T* dz = dlogits_.data() + (size_t)r * V;
-    std::copy(logits_.data() + (size_t)r * V, logits_.data() + (size_t)(r + 1) * V, dz);
-    if (targets_[(size_t)r] < 0 || total_targets <= 0) {
+    const T* p = probs_.data() + (size_t)r * V;
+    const int target = targets_[(size_t)r];
+    if (target < 0 || total_targets <= 0) {
       std::fill(dz, dz + V, T(0));
       continue;
     }
-    T mx = dz[0];
-    for (int c = 1; c < V; ++c) mx = std::max(mx, dz[c]);
-    T sum = 0;
-    for (int c = 0; c < V; ++c) sum += (dz[c] = std::exp(dz[c] - mx));
-    const T inv = T(1) / (sum * (T)total_targets);
-    for (int c = 0; c < V; ++c) dz[c] *= inv;
-    dz[targets_[(size_t)r]] -= T(1) / (T)total_targets;
+    for (int c = 0; c < V; ++c) dz[c] = p[c] * inv;
+    dz[target] -= inv;
   }
 }
 

@@ -251,6 +251,7 @@ class Model {
   std::vector<T> xs_;                 // encoded source (cross)
   std::vector<LayerActs> act_;
   std::vector<T> logits_, dlogits_;
+  std::vector<T> probs_, row_loss_;   // the cross-entropy's softmax(logits) (B·n, vocab) and loss per row (B·n)
   // backward scratch: dX (entering: dX_l+1, leaving: dX_l), dX_src, and one layer's dQ, dK, dV, dconcat
   std::vector<T> dX_, dXsrc_, dQ_, dK_, dV_, dconcat_;
   std::vector<int> tokens_, targets_, source_;
