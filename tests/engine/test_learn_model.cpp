@@ -167,6 +167,57 @@ TEST(ModelGradients, CrossAttention) {
     }
 }
 
+// A batch with more rows than W_E and P have together folds the first layer's projections (and, in
+// cross-attention, every layer's projections of the source) through the embedding (model.cpp, [SECTION]
+// folded projections): the gradients must still match the finite differences, for each positional
+// encoding, self- and cross-attention, one and two layers.
+TEST(ModelGradients, ProjectionsFoldedThroughTheEmbedding) {
+  for (bool cross : {false, true})
+    for (Positional p : {Positional::none, Positional::sinusoidal, Positional::learned, Positional::rope}) {
+      ModelSpec s = small_spec();
+      s.positional = p, s.cross = cross, s.n_src = 4, s.layers = cross ? 2 : 1;
+      check_fd(s, ((cross ? "folded cross " : "folded ") + std::string(attn::to_string(p))).c_str(), 5, 4, /*batch*/ 4);
+    }
+}
+
+// input_grads(), ∂loss/∂X_0, against central differences of the loss with X_0 moved through a forward
+// hook (a hooked forward projects X_0 as it is, unfolded), on a batch that folds.
+struct NudgeStream : ForwardHook<double> {
+  size_t at = 0;
+  double delta = 0.0;
+  void head_outputs(int, int, int, double*) override {}
+  void stream(int l, int, int, double* x) override {
+    if (l == 0) x[at] += delta;
+  }
+};
+
+TEST(ModelGradients, InputGradientsWhenFolded) {
+  for (bool cross : {false, true}) {
+    ModelSpec s = small_spec();
+    s.positional = Positional::learned, s.cross = cross, s.n_src = 4, s.layers = 2;
+    Model<double> model(s);
+    init_strong(model, 3);
+    const Batch b = random_batch(s, 4, 5, 4, 12);
+    model.forward(b);
+    model.backward();
+    const std::vector<double> g = model.input_grads();
+    ASSERT_EQ(g.size(), (size_t)4 * 5 * s.d_model);
+    NudgeStream nudge;
+    model.set_hook(&nudge);
+    const double h = 1e-4;
+    for (size_t i = 0; i < g.size(); i += 7) {
+      nudge.at = i;
+      const auto loss_at = [&](double d) {
+        nudge.delta = d;
+        return model.forward(b);
+      };
+      const double fd = (loss_at(h) - loss_at(-h)) / (2 * h);
+      ASSERT_NEAR(g[i], fd, 1e-6 * std::max(1.0, std::fabs(fd))) << (cross ? "cross " : "") << "X_0 at " << i;
+    }
+    model.set_hook(nullptr);
+  }
+}
+
 // Recurrent models (recurrent.cpp): backpropagation through time against the same finite differences,
 // every parameter, sequence lengths 1–7 (length 1 has no recurrent step: weight_hh's gradient is then
 // exactly zero, so the all-zero check is waived there), 1–3 layers, widths that differ layer to layer.
