@@ -4,6 +4,7 @@
 // The engine calls through kernels(), which is the fastest set this CPU runs unless a test or the
 // benchmark selects another by name.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -62,10 +63,46 @@ struct SoftmaxArgs {
   uint8_t* fully_masked = nullptr;   // optional: per row, 1 when no column is allowed
 };
 
+// The softmax's backward over rows (stages.h softmax_backward):
+//   ds[i,j] = a[i,j] · (da[i,j] − Σ_j' da[i,j']·a[i,j'])      j, j' in range[i] (every column without ranges)
+// and ds[i,j] = 0 outside range[i], where da is not read (it may hold anything). ds may be da (in place).
+struct SoftmaxBackwardArgs {
+  int rows = 0, cols = 0;      // every matrix (rows, cols), row stride cols
+  const float* da = nullptr;   // ∂loss/∂A
+  const float* a = nullptr;    // the weights A
+  float* ds = nullptr;         // ∂loss/∂S
+  const Range* range = nullptr;
+};
+
+// Cross-entropy of rows of logits against a target class each, and the softmax its gradient needs:
+//   p[r] = softmax(z[r])      loss[r] = logsumexp(z[r]) − z[r][target[r]]  (= −log p[r][target[r]])
+// A row whose target is < 0 has no loss: p[r] = 0 and loss[r] = 0.
+struct CrossEntropyArgs {
+  int rows = 0, cols = 0;        // z and p: (rows, cols), row stride cols
+  const float* z = nullptr;      // logits
+  const int* targets = nullptr;  // (rows)
+  float* p = nullptr;            // probabilities
+  float* loss = nullptr;         // (rows)
+};
+
+// One AdamW update of n parameters in place (learn/optimizer.h has the whole step):
+//   m ← β1·m + (1 − β1)·g      v ← β2·v + (1 − β2)·g²      p ← p·decay − step·m / (√v·inv_sqrt_bias2 + eps)
+struct AdamWArgs {
+  float* p = nullptr;
+  const float* g = nullptr;
+  float* m = nullptr;
+  float* v = nullptr;
+  size_t n = 0;
+  float beta1 = 0, beta2 = 0, decay = 1, step = 0, inv_sqrt_bias2 = 1, eps = 0;
+};
+
 struct KernelSet {
   const char* name;  // "avx512", "avx2", "sse2", "simd128", "neon", "scalar", "reference"
   void (*gemm)(const GemmArgs& args);
   void (*softmax_rows)(const SoftmaxArgs& args);
+  void (*softmax_backward_rows)(const SoftmaxBackwardArgs& args);
+  void (*crossentropy_rows)(const CrossEntropyArgs& args);
+  void (*adamw)(const AdamWArgs& args);
   // Σ_i a[i]·b[i]
   float (*dot)(const float* a, const float* b, int n);
   // x[i] = 1/(1 + e^(−x[i])) and x[i] = tanh(x[i]), in place (the recurrent models' gates)

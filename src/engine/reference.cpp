@@ -1,6 +1,7 @@
 // reference.cpp — the reference kernels: the formulas as plain loops, no blocking, no SIMD.
 // They are the oracle every fast kernel is tested against, and what the lab's explanations describe.
 // Range hints are permissions to skip work, so ignoring them (as these do) is always correct.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -52,6 +53,48 @@ void softmax_rows_ref(const SoftmaxArgs& a) {
   }
 }
 
+// ds[i,j] = a[i,j]·(da[i,j] − Σ_j' da[i,j']·a[i,j']) inside range[i], 0 outside (da not read there).
+void softmax_backward_rows_ref(const SoftmaxBackwardArgs& g) {
+  for (int i = 0; i < g.rows; ++i) {
+    const float* dai = g.da + (size_t)i * g.cols;
+    const float* ai = g.a + (size_t)i * g.cols;
+    float* dsi = g.ds + (size_t)i * g.cols;
+    const int lo = g.range ? g.range[i].lo : 0, hi = g.range ? std::max(g.range[i].hi, lo) : g.cols;
+    float dot = 0.0f;  // pass 1: rowsum(dA ⊙ A)
+    for (int j = lo; j < hi; ++j) dot += dai[j] * ai[j];
+    for (int j = 0; j < g.cols; ++j) dsi[j] = j >= lo && j < hi ? ai[j] * (dai[j] - dot) : 0.0f;  // pass 2
+  }
+}
+
+// p[r] = softmax(z[r]) and loss[r] = log Σ_c exp(z[r,c]) − z[r,target] for rows with a target; 0 elsewhere.
+void crossentropy_rows_ref(const CrossEntropyArgs& g) {
+  for (int r = 0; r < g.rows; ++r) {
+    const float* z = g.z + (size_t)r * g.cols;
+    float* p = g.p + (size_t)r * g.cols;
+    const int t = g.targets[r];
+    if (t < 0) {
+      for (int c = 0; c < g.cols; ++c) p[c] = 0.0f;
+      g.loss[r] = 0.0f;
+      continue;
+    }
+    float mx = z[0];  // pass 1: the max (for numerical stability only)
+    for (int c = 1; c < g.cols; ++c) mx = std::max(mx, z[c]);
+    float sum = 0.0f;  // pass 2: exponentials and their sum
+    for (int c = 0; c < g.cols; ++c) sum += (p[c] = std::exp(z[c] - mx));
+    for (int c = 0; c < g.cols; ++c) p[c] /= sum;  // pass 3: normalise
+    g.loss[r] = std::log(sum) - (z[t] - mx);
+  }
+}
+
+// m = β1·m + (1 − β1)·g   v = β2·v + (1 − β2)·g²   p = p·decay − step·m / (√v·inv_sqrt_bias2 + eps)
+void adamw_ref(const AdamWArgs& a) {
+  for (size_t i = 0; i < a.n; ++i) {
+    a.m[i] = a.beta1 * a.m[i] + (1.0f - a.beta1) * a.g[i];
+    a.v[i] = a.beta2 * a.v[i] + (1.0f - a.beta2) * a.g[i] * a.g[i];
+    a.p[i] = a.p[i] * a.decay - a.step * a.m[i] / (std::sqrt(a.v[i]) * a.inv_sqrt_bias2 + a.eps);
+  }
+}
+
 float dot_ref(const float* a, const float* b, int n) {
   float sum = 0.0f;
   for (int i = 0; i < n; ++i) sum += a[i] * b[i];
@@ -68,6 +111,8 @@ void tanh_ref(float* x, int n) {
 }  // namespace
 
 extern const KernelSet kernel_set;
-const KernelSet kernel_set = {"reference", gemm_ref, softmax_rows_ref, dot_ref, sigmoid_ref, tanh_ref};
+const KernelSet kernel_set = {.name = "reference", .gemm = gemm_ref, .softmax_rows = softmax_rows_ref,
+                              .softmax_backward_rows = softmax_backward_rows_ref, .crossentropy_rows = crossentropy_rows_ref,
+                              .adamw = adamw_ref, .dot = dot_ref, .sigmoid = sigmoid_ref, .tanh = tanh_ref};
 
 }  // namespace attn::reference

@@ -5,7 +5,7 @@
 //   vload/vstore  unaligned load/store of VLEN floats
 //   vset1         broadcast a scalar
 //   vfma(a,b,c)   a*b + c  (fused where the ISA has it)
-//   vmax, vhsum, vhmax, vexp, vsigmoid, vtanh
+//   vmax, vsqrt, vhsum, vhmax (one float), vallsum, vallmax (in every lane), vlane0, vexp, vsigmoid, vtanh
 // Which ISA backs it is decided by the compiler flags of the translation unit that includes it:
 // AVX-512F, AVX2+FMA, SSE2, wasm simd128, NEON, or scalar (VLEN = 1). Native builds compile the kernels
 // once per ISA and dispatch at run time (see dispatch.cpp); the web build compiles them for simd128.
@@ -52,6 +52,10 @@ inline vf vfma(vf a, vf b, vf c) { return a * b + c; }
 inline vf vmax(vf a, vf b) { return a > b ? a : b; }
 inline float vhsum(vf v) { return v; }
 inline float vhmax(vf v) { return v; }
+inline vf vallsum(vf v) { return v; }
+inline vf vallmax(vf v) { return v; }
+inline float vlane0(vf v) { return v; }
+inline vf vsqrt(vf v) { return std::sqrt(v); }
 #else
 // [SECTION] vector ISAs. GCC/Clang vector extensions give +,-,* and lane access portably; only loads,
 // stores, fma, max and the integer tricks in vexp need the ISA's own spelling.
@@ -121,16 +125,47 @@ inline vf vmax(vf a, vf b) {
 #endif
 }
 
-inline float vhsum(vf v) {
-  float s = 0.0f;
-  for (int i = 0; i < VLEN; ++i) s += v[i];
-  return s;
+inline vf vsqrt(vf v) {
+#if ATTN_ISA_AVX512
+  return (vf)_mm512_sqrt_ps((__m512)v);
+#elif ATTN_ISA_AVX2
+  return (vf)_mm256_sqrt_ps((__m256)v);
+#elif ATTN_ISA_SSE2
+  return (vf)_mm_sqrt_ps((__m128)v);
+#elif ATTN_ISA_WASM
+  return (vf)wasm_f32x4_sqrt((v128_t)v);
+#else
+  return (vf)vsqrtq_f32((float32x4_t)v);
+#endif
 }
-inline float vhmax(vf v) {
-  float m = v[0];
-  for (int i = 1; i < VLEN; ++i) m = v[i] > m ? v[i] : m;
-  return m;
+
+// A vector's lanes combined by op (a sum, a max) as a butterfly: each lane with the lane VLEN/2 away,
+// then VLEN/4 away, … 1 (log2(VLEN) shuffles and ops instead of VLEN − 1 dependent scalar steps).
+// Every lane ends holding the whole result (the same bits in each, as op commutes), ready to use as a
+// vector: the softmax's max and sum, the dot products.
+template <class Op>
+inline vf vall(vf v, Op op) {
+#if ATTN_ISA_AVX512
+  v = op(v, __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+  v = op(v, __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11));
+  v = op(v, __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
+  return op(v, __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+#elif ATTN_ISA_AVX2
+  v = op(v, __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3));
+  v = op(v, __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5));
+  return op(v, __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6));
+#else
+  v = op(v, __builtin_shufflevector(v, v, 2, 3, 0, 1));
+  return op(v, __builtin_shufflevector(v, v, 1, 0, 3, 2));
+#endif
 }
+inline vf vallsum(vf v) {
+  return vall(v, [](vf a, vf b) { return a + b; });
+}
+inline vf vallmax(vf v) { return vall(v, vmax); }
+inline float vlane0(vf v) { return v[0]; }
+inline float vhsum(vf v) { return vallsum(v)[0]; }
+inline float vhmax(vf v) { return vallmax(v)[0]; }
 #endif
 
 // exp(x) for a vector, ~1 ulp over the range that matters to softmax (x <= 0 after the max is
@@ -201,18 +236,23 @@ inline void transpose4x4(const float* src, int ld_src, float* dst, int ld_dst) {
 #endif
 }
 
-// vmasked for the first `count` lanes only (count < VLEN: a row's last, partial vector); the lanes from
-// count on are -inf whatever the mask says, so they add nothing to a max or (after exp) a sum.
-inline vf vmasked_first(const float* s, const uint8_t* mask, int count) {
+// v's first `count` lanes (0 <= count <= VLEN), and `fill` in the lanes from count on (a row's last,
+// partial vector: its lanes past the row made neutral, whatever memory held there).
+inline vf vkeep_first(vf v, int count, float fill) {
 #if ATTN_ISA_SCALAR
-  return count > 0 ? vmasked(s, mask) : -INFINITY;
+  return count > 0 ? v : fill;
 #else
   vi lane;
   for (int i = 0; i < VLEN; ++i) lane[i] = i;
   const vi inside = lane < count;  // all-ones lanes below count
-  const vi ninf = (vi)vset1(-INFINITY);
-  return (vf)(((vi)vmasked(s, mask) & inside) | (ninf & ~inside));
+  return (vf)(((vi)v & inside) | ((vi)vset1(fill) & ~inside));
 #endif
+}
+
+// vmasked for the first `count` lanes only (count < VLEN: a row's last, partial vector); the lanes from
+// count on are -inf whatever the mask says, so they add nothing to a max or (after exp) a sum.
+inline vf vmasked_first(const float* s, const uint8_t* mask, int count) {
+  return vkeep_first(vmasked(s, mask), count, -INFINITY);
 }
 
 // One float through a vector function (for scalar tails).

@@ -13,6 +13,7 @@
 // [SECTION] mix          O = A·V
 // [SECTION] output       Y (+)= concat·W_O
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -155,15 +156,20 @@ void softmax_forward(const KernelSet& ks, const T* s, const MaskMatrix& mask, T*
 // (∂A_ij/∂S_ik = A_ij(δ_jk − A_ik)). Masked cells have A = 0, so dS = 0 there; a fully masked row
 // (all A = 0) gets dS = 0, never NaN.        dA, a, dS:(n, m) row stride m (dS may be dA)
 // With the mask's key ranges, dA is read only inside them (mix_backward may leave it unwritten
-// outside) and dS is written 0 outside.
-template <class T>
-void softmax_backward(const T* dA, const T* a, int n, int m, T* dS, const Range* keys = nullptr) {
+// outside) and dS is written 0 outside. float goes to the kernels, double to the loops below.
+inline void softmax_backward(const KernelSet& ks, const float* dA, const float* a, int n, int m, float* dS,
+                             const Range* keys = nullptr) {
+  ks.softmax_backward_rows({.rows = n, .cols = m, .da = dA, .a = a, .ds = dS, .range = keys});
+}
+
+inline void softmax_backward(const KernelSet&, const double* dA, const double* a, int n, int m, double* dS,
+                             const Range* keys = nullptr) {
   for (int i = 0; i < n; ++i) {
-    const T* dai = dA + (size_t)i * m;
-    const T* ai = a + (size_t)i * m;
-    T* dsi = dS + (size_t)i * m;
+    const double* dai = dA + (size_t)i * m;
+    const double* ai = a + (size_t)i * m;
+    double* dsi = dS + (size_t)i * m;
     const int lo = keys ? keys[i].lo : 0, hi = keys ? std::max(keys[i].hi, keys[i].lo) : m;
-    T dot = 0;  // pass 1: rowsum(dA ⊙ A)
+    double dot = 0;  // pass 1: rowsum(dA ⊙ A)
     for (int j = lo; j < hi; ++j) dot += dai[j] * ai[j];
     for (int j = 0; j < lo; ++j) dsi[j] = 0;
     for (int j = lo; j < hi; ++j) dsi[j] = ai[j] * (dai[j] - dot);  // pass 2

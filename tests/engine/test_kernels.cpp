@@ -2,6 +2,7 @@
 // multiples of any SIMD width, with and without mask-skipping hints.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -236,6 +237,101 @@ TEST_P(KernelSweep, ExpIsAccurateAndFlushesBelowRange) {
   fast.softmax_rows({.rows = 1, .cols = 2, .s = s, .lds = 2, .allowed = allowed, .ldm = 2, .w = w, .ldw = 2, .fully_masked = &fm});
   EXPECT_EQ(w[0], 1.0f);
   EXPECT_EQ(w[1], 0.0f);
+}
+
+// The softmax's backward against its formula in double, over odd sizes and ranges (causal and windows),
+// with NaN in dA outside the ranges (mix_backward leaves those cells unwritten): they must not leak.
+TEST_P(KernelSweep, SoftmaxBackwardMatchesTheFormula) {
+  const attn::KernelSet& fast = *GetParam();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  int cases = 0;
+  for (int rows : {1, 3, 8, 33})
+    for (int cols : {1, 2, 3, 5, 15, 16, 17, 31, 33, 70})
+      for (int kind = 0; kind < 3; ++kind) {  // no ranges, causal [0, i+1), a window [i−2, i+3)
+        std::vector<attn::Range> range((size_t)rows);
+        for (int i = 0; i < rows; ++i)
+          range[(size_t)i] = kind == 1 ? attn::Range{0, std::min(i + 1, cols)}
+                                       : attn::Range{std::clamp(i - 2, 0, cols), std::clamp(i + 3, 0, cols)};
+        const attn::Range* ranges = kind ? range.data() : nullptr;
+        auto a = random_vec((size_t)rows * cols, rows * 31 + cols), da = random_vec((size_t)rows * cols, cols * 7 + kind);
+        for (float& x : a) x = 0.5f + 0.5f * x;  // weights in [0, 1]
+        for (int i = 0; i < rows; ++i)
+          for (int j = 0; j < cols; ++j)
+            if (ranges && (j < ranges[i].lo || j >= ranges[i].hi)) da[(size_t)i * cols + j] = nan, a[(size_t)i * cols + j] = 0.0f;
+        std::vector<float> ds((size_t)rows * cols, -7.0f);
+        fast.softmax_backward_rows({.rows = rows, .cols = cols, .da = da.data(), .a = a.data(), .ds = ds.data(), .range = ranges});
+        std::vector<float> in_place = da;
+        fast.softmax_backward_rows({.rows = rows, .cols = cols, .da = in_place.data(), .a = a.data(), .ds = in_place.data(), .range = ranges});
+        for (int i = 0; i < rows; ++i) {
+          const int lo = ranges ? ranges[i].lo : 0, hi = ranges ? ranges[i].hi : cols;
+          double dot = 0.0;
+          for (int j = lo; j < hi; ++j) dot += (double)da[(size_t)i * cols + j] * a[(size_t)i * cols + j];
+          for (int j = 0; j < cols; ++j) {
+            const size_t at = (size_t)i * cols + j;
+            const double expect = j >= lo && j < hi ? a[at] * (da[at] - dot) : 0.0;
+            ASSERT_NEAR(ds[at], expect, 1e-6 * (1 + cols)) << fast.name << " rows=" << rows << " cols=" << cols << " kind=" << kind << " at " << i << "," << j;
+            ASSERT_EQ(in_place[at], ds[at]) << fast.name << ": in place differs at " << i << "," << j;
+          }
+        }
+        ++cases;
+      }
+  EXPECT_EQ(cases, 4 * 10 * 3);
+}
+
+// Cross-entropy and its softmax against the formula in double, over odd vocabularies (partial last
+// vectors), wide logits and rows without a target; and each row's result is the same bits alone (its
+// last vector without room) as inside the matrix (with the next row as room).
+TEST_P(KernelSweep, CrossEntropyMatchesTheFormula) {
+  const attn::KernelSet& fast = *GetParam();
+  for (int rows : {1, 2, 7})
+    for (int cols : {1, 2, 3, 5, 15, 16, 17, 28, 33, 70}) {
+      auto z = random_vec((size_t)rows * cols, rows * 13 + cols);
+      for (float& x : z) x *= 30.0f;
+      std::vector<int> targets((size_t)rows);
+      for (int r = 0; r < rows; ++r) targets[(size_t)r] = r % 3 == 1 ? -1 : (r * 5 + 3) % cols;
+      std::vector<float> p((size_t)rows * cols, -1.0f), loss((size_t)rows, -1.0f);
+      fast.crossentropy_rows({.rows = rows, .cols = cols, .z = z.data(), .targets = targets.data(), .p = p.data(), .loss = loss.data()});
+      for (int r = 0; r < rows; ++r) {
+        const float* zr = z.data() + (size_t)r * cols;
+        const int t = targets[(size_t)r];
+        double mx = zr[0], sum = 0.0;
+        for (int c = 1; c < cols; ++c) mx = std::max(mx, (double)zr[c]);
+        for (int c = 0; c < cols; ++c) sum += std::exp(zr[c] - mx);
+        const double expect_loss = t < 0 ? 0.0 : mx + std::log(sum) - zr[t];
+        ASSERT_NEAR(loss[(size_t)r], expect_loss, 1e-5 * (1 + expect_loss)) << fast.name << " rows=" << rows << " cols=" << cols << " row " << r;
+        for (int c = 0; c < cols; ++c) {
+          const double expect = t < 0 ? 0.0 : std::exp(zr[c] - mx) / sum;
+          ASSERT_NEAR(p[(size_t)r * cols + c], expect, 2e-6) << fast.name << " rows=" << rows << " cols=" << cols << " at " << r << "," << c;
+        }
+        std::vector<float> p1((size_t)cols, -1.0f);
+        float loss1 = -1.0f;
+        fast.crossentropy_rows({.rows = 1, .cols = cols, .z = zr, .targets = &targets[(size_t)r], .p = p1.data(), .loss = &loss1});
+        ASSERT_EQ(loss1, loss[(size_t)r]) << fast.name << " cols=" << cols << " row " << r << " alone";
+        for (int c = 0; c < cols; ++c) ASSERT_EQ(p1[(size_t)c], p[(size_t)r * cols + c]) << fast.name << " cols=" << cols << " alone at " << c;
+      }
+    }
+}
+
+// AdamW's update against its formula in double, over lengths that are not multiples of any SIMD width.
+TEST_P(KernelSweep, AdamWMatchesTheFormula) {
+  const attn::KernelSet& fast = *GetParam();
+  for (int n = 0; n < 70; n += n < 20 ? 1 : 7) {
+    auto p = random_vec((size_t)n, 1 + n), g = random_vec((size_t)n, 2 + n), m = random_vec((size_t)n, 3 + n), v = random_vec((size_t)n, 4 + n);
+    for (float& x : m) x *= 0.1f;
+    for (float& x : v) x = 0.01f * x * x;  // second moments are >= 0
+    const std::vector<float> p0 = p, m0 = m, v0 = v;
+    const attn::AdamWArgs args{.p = p.data(), .g = g.data(), .m = m.data(), .v = v.data(), .n = (size_t)n, .beta1 = 0.9f,
+                               .beta2 = 0.999f, .decay = 0.999f, .step = 0.0123f, .inv_sqrt_bias2 = 3.7f, .eps = 1e-8f};
+    fast.adamw(args);
+    for (int i = 0; i < n; ++i) {
+      const double gi = g[(size_t)i];
+      const double mi = 0.9 * m0[(size_t)i] + (1 - 0.9) * gi, vi = 0.999 * v0[(size_t)i] + (1 - 0.999) * gi * gi;
+      const double pi = p0[(size_t)i] * 0.999 - 0.0123 * mi / (std::sqrt(vi) * 3.7 + 1e-8);
+      ASSERT_NEAR(m[(size_t)i], mi, 1e-6) << fast.name << " n=" << n << " i=" << i;
+      ASSERT_NEAR(v[(size_t)i], vi, 1e-7 * (1 + vi)) << fast.name << " n=" << n << " i=" << i;
+      ASSERT_NEAR(p[(size_t)i], pi, 1e-6 * (1 + std::fabs(pi))) << fast.name << " n=" << n << " i=" << i;
+    }
+  }
 }
 
 TEST_P(KernelSweep, DotMatchesReference) {

@@ -3,6 +3,7 @@
 // double reference. The FD check needs nothing but forward(), so it tests backward() independently.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -165,6 +166,95 @@ TEST(ModelGradients, CrossAttention) {
       s.tied = true;
       check_fd(s, "cross tied", 4, 3);  // shorter sequences than the model's maximum
     }
+}
+
+// A batch with more rows than W_E and P have together folds the first layer's projections (and, in
+// cross-attention, every layer's projections of the source) through the embedding (model.cpp, [SECTION]
+// folded projections): the gradients must still match the finite differences, for each positional
+// encoding, self- and cross-attention, one and two layers.
+TEST(ModelGradients, ProjectionsFoldedThroughTheEmbedding) {
+  for (bool cross : {false, true})
+    for (Positional p : {Positional::none, Positional::sinusoidal, Positional::learned, Positional::rope}) {
+      ModelSpec s = small_spec();
+      s.positional = p, s.cross = cross, s.n_src = 4, s.layers = cross ? 2 : 1;
+      check_fd(s, ((cross ? "folded cross " : "folded ") + std::string(attn::to_string(p))).c_str(), 5, 4, /*batch*/ 4);
+    }
+}
+
+// input_grads(), ∂loss/∂X_0, against central differences of the loss with X_0 moved through a forward
+// hook (a hooked forward projects X_0 as it is, unfolded), on a batch that folds.
+struct NudgeStream : ForwardHook<double> {
+  size_t at = 0;
+  double delta = 0.0;
+  void head_outputs(int, int, int, double*) override {}
+  void stream(int l, int, int, double* x) override {
+    if (l == 0) x[at] += delta;
+  }
+};
+
+TEST(ModelGradients, InputGradientsWhenFolded) {
+  for (bool cross : {false, true}) {
+    ModelSpec s = small_spec();
+    s.positional = Positional::learned, s.cross = cross, s.n_src = 4, s.layers = 2;
+    Model<double> model(s);
+    init_strong(model, 3);
+    const Batch b = random_batch(s, 4, 5, 4, 12);
+    model.forward(b);
+    model.backward();
+    const std::vector<double> g = model.input_grads();
+    ASSERT_EQ(g.size(), (size_t)4 * 5 * s.d_model);
+    NudgeStream nudge;
+    model.set_hook(&nudge);
+    const double h = 1e-4;
+    for (size_t i = 0; i < g.size(); i += 7) {
+      nudge.at = i;
+      const auto loss_at = [&](double d) {
+        nudge.delta = d;
+        return model.forward(b);
+      };
+      const double fd = (loss_at(h) - loss_at(-h)) / (2 * h);
+      ASSERT_NEAR(g[i], fd, 1e-6 * std::max(1.0, std::fabs(fd))) << (cross ? "cross " : "") << "X_0 at " << i;
+    }
+    model.set_hook(nullptr);
+  }
+}
+
+// Late in training the model is confident: p_target = 1 − ε with ε ~ 1e-6. The float engine's gradient
+// must still match the double reference there. Written as p_t − 1 in float, the target's entry would
+// carry float's absolute error (up to 6e-8, a few % of ε): one position, so nothing averages it out.
+TEST(ModelGradients, FloatEngineStaysAccurateWhenConfident) {
+  ModelSpec s = small_spec();
+  Model<double> ref(s);
+  init_strong(ref, 5);
+  Batch b = random_batch(s, 1, 1, 0, 8);
+  ref.forward(b);
+  for (size_t r = 0; r < b.targets.size(); ++r) {  // every target the model's own argmax
+    const double* z = ref.logits().data() + r * s.vocab;
+    b.targets[r] = (int)(std::max_element(z, z + s.vocab) - z);
+  }
+  // scale W_U until the loss (≈ ε) is about 1e-6
+  double* w_u = ref.param(Param::w_u);
+  const size_t n_u = (size_t)s.d_model * s.vocab;
+  for (int i = 0; i < 100 && ref.forward(b) > 1e-6; ++i)
+    for (size_t k = 0; k < n_u; ++k) w_u[k] *= 1.1;
+  const double loss = ref.forward(b);
+  ASSERT_LT(loss, 1e-5);
+  ASSERT_GT(loss, 1e-8);
+  Model<float> fast(s);
+  for (size_t i = 0; i < ref.params().size(); ++i) {
+    fast.params()[i] = (float)ref.params()[i];
+    ref.params()[i] = fast.params()[i];
+  }
+  ref.forward(b), fast.forward(b);
+  ref.backward(), fast.backward();
+  const Tensor& t = *ref.find(Param::w_u);
+  double max_ref = 0.0, max_diff = 0.0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    max_ref = std::max(max_ref, std::fabs(ref.grads()[t.offset + i]));
+    max_diff = std::max(max_diff, std::fabs(ref.grads()[t.offset + i] - (double)fast.grads()[t.offset + i]));
+  }
+  EXPECT_GT(max_ref, 0.0);
+  EXPECT_LE(max_diff, 1e-3 * max_ref) << "loss " << loss;
 }
 
 // Recurrent models (recurrent.cpp): backpropagation through time against the same finite differences,

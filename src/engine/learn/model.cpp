@@ -181,6 +181,8 @@ void Model<T>::layout(int B, int n, int m) {
     x_.clear();
     logits_.assign((size_t)B * n * s.vocab, T(0));
     dlogits_.assign((size_t)B * n * s.vocab, T(0));
+    probs_.assign((size_t)B * n * s.vocab, T(0));
+    row_loss_.assign((size_t)B * n, T(0));
     dX_.assign((size_t)B * n * D, T(0));
     recurrent_layout();
     return;
@@ -211,6 +213,8 @@ void Model<T>::layout(int B, int n, int m) {
   }
   logits_.assign((size_t)B * n * s.vocab, T(0));
   dlogits_.assign((size_t)B * n * s.vocab, T(0));
+  probs_.assign((size_t)B * n * s.vocab, T(0));
+  row_loss_.assign((size_t)B * n, T(0));
   dX_.assign((size_t)B * n * D, T(0));
   dXsrc_.assign((size_t)src_rows * D, T(0));
   dQ_.assign((size_t)B * n * HK, T(0));
@@ -238,10 +242,16 @@ typename Model<T>::Head Model<T>::head(LayerActs& a, int b, int h) {
 //                                           RoPE adds nothing here, it rotates Q and K)
 //   tokens:(rows) with rows = batch·n  ->  x:(rows, d_model)
 template <class T>
+const T* Model<T>::positions() const {
+  if (positional_kind(spec_.positional).trained) return param(Param::pos);
+  return pos_table_.empty() ? nullptr : pos_table_.data();
+}
+
+template <class T>
 void Model<T>::embed_forward(const int* tokens, int rows, int n, T* x) const {
   const int D = spec_.d_model;
   const T* w_e = param(Param::w_e);
-  const T* pos = positional_kind(spec_.positional).trained ? param(Param::pos) : pos_table_.empty() ? nullptr : pos_table_.data();
+  const T* pos = positions();
   for (int r = 0; r < rows; ++r) {
     const T* e = w_e + (size_t)tokens[r] * D;
     const T* p = pos ? pos + (size_t)(r % n) * D : nullptr;
@@ -268,6 +278,93 @@ void Model<T>::embed_backward(const int* tokens, int rows, int n, const T* dx) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// [SECTION] folded projections: Y = X·W when X is an embedding, X[r] = W_E[tokens[r]] + P[r mod n]
+//   Y[r] = (W_E·W)[tokens[r]] + (P·W)[r mod n]            W_E·W:(vocab, cols)  P·W:(n, cols)
+//   dW += Xᵀ·dY = W_Eᵀ·G_E + Pᵀ·G_P       G_E[t] = Σ_{r: tokens[r] = t} dY[r]    G_P[i] = Σ_{r mod n = i} dY[r]
+//   and what flows back through W into X (dY·Wᵀ) goes straight on to the embedding's parameters:
+//   dW_E += G_E·Wᵀ      dP += G_P·Wᵀ (learned positions)
+// The same sums regrouped: vocab + n rows go through each product instead of every row of the batch.
+// ---------------------------------------------------------------------------------------------------
+template <class T>
+typename Model<T>::Input Model<T>::projection_input(int l, bool keys_values, bool forward) const {
+  const bool source = keys_values && spec_.cross;
+  Input in{.x = source ? xs_.data() : x_[(size_t)l].data(), .rows = B_ * (source ? m_ : n_), .tokens = nullptr,
+           .n = source ? m_ : n_, .folded = false};
+  // X_0 is an embedding unless a hook may have changed it (the source is never hooked)
+  if (source || (l == 0 && !(forward && hook_))) {
+    in.tokens = source ? source_.data() : tokens_.data();
+    in.folded = in.rows > spec_.vocab + (positions() ? in.n : 0);  // fewer rows through the products
+  }
+  return in;
+}
+
+template <class T>
+void Model<T>::input_project_forward(const Input& in, const T* w, int cols, T* y) {
+  const int V = spec_.vocab, D = spec_.d_model;
+  if (!in.folded) return project_forward(ks(), in.x, in.rows, D, w, cols, y);
+  const T* pos = positions();
+  fold_e_.resize((size_t)V * cols);
+  fold_p_.resize((size_t)in.n * cols);
+  project_forward(ks(), param(Param::w_e), V, D, w, cols, fold_e_.data());       // W_E·W
+  if (pos) project_forward(ks(), pos, in.n, D, w, cols, fold_p_.data());         // P·W
+  for (int r = 0; r < in.rows; ++r) {
+    const T* e = fold_e_.data() + (size_t)in.tokens[r] * cols;
+    const T* p = fold_p_.data() + (size_t)(r % in.n) * cols;
+    T* yr = y + (size_t)r * cols;
+    for (int c = 0; c < cols; ++c) yr[c] = pos ? e[c] + p[c] : e[c];
+  }
+}
+
+// Unfolded: dW += Xᵀ·dY, dX += dY·Wᵀ. Folded: dW and the embedding's gradients as above; dX untouched.
+template <class T>
+void Model<T>::input_project_backward(const Input& in, const T* dy, const T* w, int cols, T* dw, T* dx) {
+  const int V = spec_.vocab, D = spec_.d_model;
+  if (!in.folded) return project_backward(ks(), dy, in.x, in.rows, D, w, cols, dw, dx);
+  const T* pos = positions();
+  T* dpos = positional_kind(spec_.positional).trained ? grad(Param::pos) : nullptr;
+  // G_E and G_P: dY's rows summed by token and by position
+  fold_e_.assign((size_t)V * cols, T(0));
+  fold_p_.assign((size_t)in.n * cols, T(0));
+  for (int r = 0; r < in.rows; ++r) {
+    const T* g = dy + (size_t)r * cols;
+    T* ge = fold_e_.data() + (size_t)in.tokens[r] * cols;
+    T* gp = fold_p_.data() + (size_t)(r % in.n) * cols;
+    for (int c = 0; c < cols; ++c) ge[c] += g[c], gp[c] += g[c];
+  }
+  const auto add_products = [&](const T* table, const T* sums, int rows, T* dtable) {
+    // dW += tableᵀ·sums      dtable += sums·Wᵀ
+    product(ks(), Product<T>{.M = D, .N = cols, .K = rows, .A = table, .lda = D, .B = sums, .ldb = cols, .C = dw,
+                             .ldc = cols, .a_transposed = true, .accumulate = true});
+    if (dtable)
+      product(ks(), Product<T>{.M = rows, .N = D, .K = cols, .A = sums, .lda = cols, .B = w, .ldb = cols, .C = dtable,
+                               .ldc = D, .b_transposed = true, .accumulate = true});
+  };
+  add_products(param(Param::w_e), fold_e_.data(), V, grad(Param::w_e));
+  if (pos) add_products(pos, fold_p_.data(), in.n, dpos);
+}
+
+// The gradient at X_0: what the backward left in dX_ (the residual's share) plus, when X_0's
+// projections were folded, their share dQ·W_Qᵀ (+ dK·W_Kᵀ + dV·W_Vᵀ in self-attention), from the first
+// layer's dQ, dK, dV (the backward ends there, so they are still in dQ_, dK_, dV_).
+template <class T>
+const std::vector<T>& Model<T>::input_grads() const {
+  if (!folded_x0_) return dX_;
+  if (!dX0_ready_) {
+    const ModelSpec& s = spec_;
+    const int rows = B_ * n_, D = s.d_model, HK = s.heads * s.d_k, HV = s.heads * s.d_v;
+    dX0_ = dX_;
+    const auto add = [&](const std::vector<T>& dy, Param w, int cols) {
+      product(ks(), Product<T>{.M = rows, .N = D, .K = cols, .A = dy.data(), .lda = cols, .B = param(w, 0), .ldb = cols,
+                               .C = dX0_.data(), .ldc = D, .b_transposed = true, .accumulate = true});
+    };
+    add(dQ_, Param::w_q, HK);
+    if (!s.cross) add(dK_, Param::w_k, HK), add(dV_, Param::w_v, HV);
+    dX0_ready_ = true;
+  }
+  return dX0_;
+}
+
+// ---------------------------------------------------------------------------------------------------
 // [SECTION] attention layer: X_l+1 = X_l + concat_h(A_h·V_h)·W_O
 //   Q = X_l·W_Q  K = Xkv·W_K  V = Xkv·W_V    (Xkv: X_l, or the encoded source in cross-attention)
 //   A_h = softmax(α·Q_h·K_hᵀ where the mask allows)    Q_h, K_h rotated by RoPE when it is on
@@ -279,11 +376,11 @@ void Model<T>::attention_layer_forward(int l) {
   const int B = B_, n = n_, m = m_, D = s.d_model, d_k = s.d_k, d_v = s.d_v, HK = s.heads * d_k, HV = s.heads * d_v;
   LayerActs& a = act_[(size_t)l];
   const T* x = x_[(size_t)l].data();
-  const T* kv_in = s.cross ? xs_.data() : x;
-  // pass 1: the projections, every sequence and head in one product each
-  project_forward(ks(), x, B * n, D, param(Param::w_q, l), HK, a.q.data());
-  project_forward(ks(), kv_in, B * m, D, param(Param::w_k, l), HK, a.k.data());
-  project_forward(ks(), kv_in, B * m, D, param(Param::w_v, l), HV, a.v.data());
+  // pass 1: the projections, every sequence and head in one product each (folded for an embedding)
+  const Input q_in = projection_input(l, false, true), kv_in = projection_input(l, true, true);
+  input_project_forward(q_in, param(Param::w_q, l), HK, a.q.data());
+  input_project_forward(kv_in, param(Param::w_k, l), HK, a.k.data());
+  input_project_forward(kv_in, param(Param::w_v, l), HV, a.v.data());
   // pass 2: per sequence and head, A_h (scores and softmax fused) and O_h = A_h·V_h into concat
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < s.heads; ++h) {
@@ -316,8 +413,6 @@ void Model<T>::attention_layer_backward(int l) {
   const ModelSpec& s = spec_;
   const int B = B_, n = n_, m = m_, D = s.d_model, d_k = s.d_k, d_v = s.d_v, HK = s.heads * d_k, HV = s.heads * d_v;
   LayerActs& a = act_[(size_t)l];
-  const T* x = x_[(size_t)l].data();
-  const T* kv_in = s.cross ? xs_.data() : x;
   // pass 1: back through the output projection and the residual (dX_ keeps dX_l+1 as is)
   output_backward(ks(), dX_.data(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, grad(Param::w_o, l), dconcat_.data());
   // pass 2: per sequence and head, back through O_h = A_h·V_h, the softmax, the scores and RoPE
@@ -326,18 +421,21 @@ void Model<T>::attention_layer_backward(int l) {
       const Head hd = head(a, b, h);
       // (the mask's ranges skip the cells it hides: their terms are zeros)
       mix_backward(ks(), hd.dO, HV, hd.A, hd.V, HV, n, m, d_v, hd.dA, hd.dV, HV, &mask_);
-      softmax_backward(hd.dA, hd.A, n, m, hd.dS, mask_.ranges.data());
+      softmax_backward(ks(), hd.dA, hd.A, n, m, hd.dS, mask_.ranges.data());
       scores_backward(ks(), hd.dS, hd.Q, HK, hd.K, HK, n, m, d_k, (T)s.alpha(), hd.dQ, HK, hd.dK, HK, &mask_);
       if (positional_kind(s.positional).rotates_qk) {
         apply_rope(hd.dQ, n, d_k, HK, rope_, true);
         apply_rope(hd.dK, m, d_k, HK, rope_, true);
       }
     }
-  // pass 3: back through the projections, every sequence and head in one product each
+  // pass 3: back through the projections, every sequence and head in one product each (folded for an
+  // embedding: then the gradient through them goes to W_E and P directly, not into dX)
+  const Input q_in = projection_input(l, false, false), kv_in = projection_input(l, true, false);
   T* dX_kv = s.cross ? dXsrc_.data() : dX_.data();
-  project_backward(ks(), dQ_.data(), x, B * n, D, param(Param::w_q, l), HK, grad(Param::w_q, l), dX_.data());
-  project_backward(ks(), dK_.data(), kv_in, B * m, D, param(Param::w_k, l), HK, grad(Param::w_k, l), dX_kv);
-  project_backward(ks(), dV_.data(), kv_in, B * m, D, param(Param::w_v, l), HV, grad(Param::w_v, l), dX_kv);
+  input_project_backward(q_in, dQ_.data(), param(Param::w_q, l), HK, grad(Param::w_q, l), dX_.data());
+  input_project_backward(kv_in, dK_.data(), param(Param::w_k, l), HK, grad(Param::w_k, l), dX_kv);
+  input_project_backward(kv_in, dV_.data(), param(Param::w_v, l), HV, grad(Param::w_v, l), dX_kv);
+  if (l == 0) folded_x0_ = q_in.folded;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -376,44 +474,65 @@ void Model<T>::unembed_backward() {
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] cross-entropy: loss = mean over target cells of logsumexp(z) − z[target]
 //   z: one row of logits (vocab); rows without a target (−1) count for nothing. 0 if none has one.
+// The forward keeps each row's softmax(z) (probs_), which is most of the backward.
 // ---------------------------------------------------------------------------------------------------
+namespace {
+// p[r] = softmax(z[r]), loss[r] = logsumexp(z[r]) − z[r][target[r]] (both 0 without a target); z, p:(rows, cols).
+// float goes to the kernels (SIMD exp), double is the formula.
+void crossentropy_rows(const KernelSet& ks, const float* z, const int* targets, int rows, int cols, float* p, float* loss) {
+  ks.crossentropy_rows({.rows = rows, .cols = cols, .z = z, .targets = targets, .p = p, .loss = loss});
+}
+void crossentropy_rows(const KernelSet&, const double* z, const int* targets, int rows, int cols, double* p, double* loss) {
+  for (int r = 0; r < rows; ++r) {
+    const double* zr = z + (size_t)r * cols;
+    double* pr = p + (size_t)r * cols;
+    if (targets[r] < 0) {
+      std::fill(pr, pr + cols, 0.0);
+      loss[r] = 0.0;
+      continue;
+    }
+    const double mx = *std::max_element(zr, zr + cols);  // subtracted only for numerical stability
+    double sum = 0.0;
+    for (int c = 0; c < cols; ++c) sum += (pr[c] = std::exp(zr[c] - mx));
+    for (int c = 0; c < cols; ++c) pr[c] /= sum;
+    loss[r] = std::log(sum) - (zr[targets[r]] - mx);
+  }
+}
+}  // namespace
+
 template <class T>
 double Model<T>::crossentropy_forward() {
-  const int V = spec_.vocab;
-  double total = 0.0;
+  const int rows = B_ * n_;
+  crossentropy_rows(ks(), logits_.data(), targets_.data(), rows, spec_.vocab, probs_.data(), row_loss_.data());
+  double total = 0.0;  // summed in double over the rows
   count_ = 0;
-  for (int r = 0; r < B_ * n_; ++r) {
-    if (targets_[(size_t)r] < 0) continue;
-    const T* z = logits_.data() + (size_t)r * V;
-    double mx = z[0];  // the max is subtracted only for numerical stability
-    for (int c = 1; c < V; ++c) mx = std::max(mx, (double)z[c]);
-    double sum = 0.0;
-    for (int c = 0; c < V; ++c) sum += std::exp((double)z[c] - mx);
-    total += mx + std::log(sum) - (double)z[targets_[(size_t)r]];
-    ++count_;
-  }
+  for (int r = 0; r < rows; ++r)
+    if (targets_[(size_t)r] >= 0) total += row_loss_[(size_t)r], ++count_;
   return count_ ? total / count_ : 0.0;
 }
 
 // dz = (softmax(z) − onehot(target)) / total_targets on rows with a target, 0 elsewhere (and everywhere
 // when total_targets is 0: a batch with nothing to predict has zero gradients). Writes dlogits_.
+// The target's own entry, p_t − 1, is written −Σ_{c≠t} p_c: the same number, without the cancellation
+// that leaves p_t − 1 with float's absolute error (~6e-8) once the model is confident (1 − p_t ~ 1e-5).
 template <class T>
 void Model<T>::crossentropy_backward(int total_targets) {
   const int V = spec_.vocab;
+  const T inv = total_targets > 0 ? T(1) / (T)total_targets : T(0);
   for (int r = 0; r < B_ * n_; ++r) {
     T* dz = dlogits_.data() + (size_t)r * V;
-    std::copy(logits_.data() + (size_t)r * V, logits_.data() + (size_t)(r + 1) * V, dz);
-    if (targets_[(size_t)r] < 0 || total_targets <= 0) {
+    const T* p = probs_.data() + (size_t)r * V;
+    const int target = targets_[(size_t)r];
+    if (target < 0 || total_targets <= 0) {
       std::fill(dz, dz + V, T(0));
       continue;
     }
-    T mx = dz[0];
-    for (int c = 1; c < V; ++c) mx = std::max(mx, dz[c]);
-    T sum = 0;
-    for (int c = 0; c < V; ++c) sum += (dz[c] = std::exp(dz[c] - mx));
-    const T inv = T(1) / (sum * (T)total_targets);
-    for (int c = 0; c < V; ++c) dz[c] *= inv;
-    dz[targets_[(size_t)r]] -= T(1) / (T)total_targets;
+    T rest = 0;  // Σ_{c≠t} p_c = 1 − p_t
+    for (int c = 0; c < V; ++c) {
+      dz[c] = p[c] * inv;
+      if (c != target) rest += p[c];
+    }
+    dz[target] = -rest * inv;
   }
 }
 
@@ -455,6 +574,7 @@ void Model<T>::backward_logits(const std::vector<T>& dlogits) {
 template <class T>
 void Model<T>::backward_from_dlogits() {
   const ModelSpec& s = spec_;
+  folded_x0_ = dX0_ready_ = false;
   if (s.recurrent()) {
     recurrent_backward();
     return;

@@ -171,8 +171,9 @@ class Model {
   // grads() and input_grads(). A one-hot dlogits gives the gradient of one logit (the influence matrix).
   void backward_logits(const std::vector<T>& dlogits);
   // ∂/∂X_0 after a backward: the gradient at the input embeddings (W_E[token] + P, or the recurrent
-  // model's x_t), (B·n, d_model), batch-major.
-  const std::vector<T>& input_grads() const { return dX_; }
+  // model's x_t), (B·n, d_model), batch-major. (Worked out on the first call after a backward that
+  // folded the first layer's projections: training never needs it.)
+  const std::vector<T>& input_grads() const;
 
   // [SECTION] activations of the last forward (and backward), for metrics, probes and the UI
   int batch_size() const { return B_; }
@@ -213,6 +214,21 @@ class Model {
     T *dQ, *dK, *dV, *dO;  // the backward scratch, the same views as Q, K, V, O
   };
   Head head(LayerActs& a, int b, int h);
+  // What a layer's projections read: X_l (Q, and K and V in self-attention) or the encoded source
+  // (K and V in cross-attention). When it is an embedding, X[r] = W_E[tokens[r]] + P[r mod n] (X_0,
+  // the source) with more rows than W_E and P have together, its products are folded through them
+  // (the [SECTION] folded projections of model.cpp).
+  struct Input {
+    const T* x;          // (rows, d_model)
+    int rows;
+    const int* tokens;   // its tokens when it is an embedding, else nullptr
+    int n;               // positions per sequence (P's rows used)
+    bool folded;
+  };
+  Input projection_input(int l, bool keys_values, bool forward) const;
+  const T* positions() const;  // P (n_ctx', d_model): the learned table, the fixed one, or nullptr
+  void input_project_forward(const Input& in, const T* w, int cols, T* y);
+  void input_project_backward(const Input& in, const T* dy, const T* w, int cols, T* dw, T* dx);
   void layout(int B, int n, int m);  // sizes every buffer once per (B, n, m)
   // The passes, each forward beside its backward (model.cpp).
   void embed_forward(const int* tokens, int rows, int n, T* x) const;
@@ -251,8 +267,15 @@ class Model {
   std::vector<T> xs_;                 // encoded source (cross)
   std::vector<LayerActs> act_;
   std::vector<T> logits_, dlogits_;
+  std::vector<T> probs_, row_loss_;   // the cross-entropy's softmax(logits) (B·n, vocab) and loss per row (B·n)
   // backward scratch: dX (entering: dX_l+1, leaving: dX_l), dX_src, and one layer's dQ, dK, dV, dconcat
   std::vector<T> dX_, dXsrc_, dQ_, dK_, dV_, dconcat_;
+  // the folded projections' tables (vocab, cols) and (n, cols): W_E·W and P·W forward, their gradient
+  // sums backward; whether the last backward folded X_0's, leaving input_grads() to add their part
+  std::vector<T> fold_e_, fold_p_;
+  bool folded_x0_ = false;
+  mutable std::vector<T> dX0_;
+  mutable bool dX0_ready_ = false;
   std::vector<int> tokens_, targets_, source_;
   int count_ = 0;
   // recurrent models (recurrent.cpp), laid out by recurrent_layout()

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels.h"
+
 namespace attn::learn {
 
 struct AdamWConfig {
@@ -19,6 +21,9 @@ struct AdamWConfig {
 // "" when usable, else one line naming the field (lr > 0 and finite, betas in [0, 1), ...).
 std::string validate(const AdamWConfig& c);
 
+// The global L2 norm of a gradient, summed in double.
+double global_norm(const float* g, size_t size);
+
 class AdamW {
  public:
   AdamW() = default;
@@ -31,7 +36,11 @@ class AdamW {
   //   m ← β1·m + (1 − β1)·g          v ← β2·v + (1 − β2)·g²
   //   p ← p − lr · (m / (1 − β1ᵗ)) / (√(v / (1 − β2ᵗ)) + eps)
   // Returns ‖g‖ before clipping. The gradient is clipped in place.
-  double step(float* params, float* grads, size_t size);
+  double step(float* params, float* grads, size_t size) { return step(params, grads, size, global_norm(grads, size)); }
+  // The same with ‖g‖ (global_norm) already known: the trainer checks it for divergence first.
+  double step(float* params, float* grads, size_t size, double norm);
+  // The kernels that run the update (nullptr, the default: the fastest for this CPU).
+  void set_kernels(const KernelSet* k) { kernels_ = k; }
 
   int steps() const { return t_; }
   const std::vector<float>& first_moment() const { return m_; }
@@ -42,9 +51,7 @@ class AdamW {
   AdamWConfig config_;
   std::vector<float> m_, v_;
   int t_ = 0;
+  const KernelSet* kernels_ = nullptr;
 };
-
-// The global L2 norm of a gradient, summed in double.
-double global_norm(const float* g, size_t size);
 
 }  // namespace attn::learn

@@ -58,6 +58,7 @@ std::string Trainer::start(const TrainSetup& setup, const KernelSet* kernels) {
   for (Model<float>* m : {&model_, &eval_model_, &probe_model_}) m->set_kernels(kernels);
   model_.init(setup.train.seed);
   adamw_.reset(setup.train.adamw, model_.params().size());
+  adamw_.set_kernels(kernels);
   // Separate streams for training batches and the held-out set, both from the seed.
   batch_rng_ = Rng(hash_string("batches", setup.train.seed));
   held_out_ = held_out_batch(setup);
@@ -120,7 +121,7 @@ bool Trainer::finish_step() {
     return false;
   }
   backup_ = model_.params();
-  adamw_.step(model_.params().data(), model_.grads().data(), model_.params().size());
+  adamw_.step(model_.params().data(), model_.grads().data(), model_.params().size(), norm);
   if (!std::all_of(model_.params().begin(), model_.params().end(), [](float p) { return std::isfinite(p); })) {
     model_.params() = backup_;
     diverged_ = true;
