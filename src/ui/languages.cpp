@@ -35,6 +35,7 @@ std::string choose_language(App& app, const std::string& code, std::string_view 
 // [SECTION] the language menu
 void language_menu(App& app) {
   if (!ImGui::BeginPopup("language")) return;
+  keep_popup_on_screen();
   for (const Language& l : languages()) {
     if (l.hidden) continue;
     if (ImGui::MenuItem(l.name, nullptr, language() == l.code)) {

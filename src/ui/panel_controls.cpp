@@ -174,8 +174,7 @@ void draw_controls_panel(App& app) {
                                                                   attn::positional_kind(c.positional).label));
     std::vector<const char*> positions{position_label.c_str()};  // the combo as wide as its widest value, where the line has room
     for (const attn::PositionalKind& p : pe) positions.push_back(tr_id_entry("positional", p.name, p.label));
-    combo_width_for(tr_id("controls.position", "position"), 0.55f, positions);
-    if (ImGui::BeginCombo(tr_id("controls.position", "position"), position_label.c_str())) {
+    if (ImGui::BeginCombo(combo_width_for(tr_id("controls.position", "position"), 0.55f, positions), position_label.c_str())) {
       for (const attn::PositionalKind& p : pe) {
         if (ImGui::Selectable(tr_id_entry("positional", p.name, p.label), p.kind == c.positional)) c.positional = p.kind;
         remember_item(app, (std::string("position:") + attn::to_string(p.kind)).c_str());
@@ -187,8 +186,7 @@ void draw_controls_panel(App& app) {
     help_marker(tr("controls.position.help"));
     const char* emb[] = {tr("controls.embedding.hashed"), tr("controls.embedding.table")};
     int emb_i = (int)c.embedding;
-    combo_width_for(tr_id("controls.embedding", "embedding"), 0.55f, emb);
-    if (ImGui::Combo(tr_id("controls.embedding", "embedding"), &emb_i, emb, 2)) c.embedding = (attn::Embedding)emb_i;
+    if (ImGui::Combo(combo_width_for(tr_id("controls.embedding", "embedding"), 0.55f, emb), &emb_i, emb, 2)) c.embedding = (attn::Embedding)emb_i;
     remember_item(app, "embedding");
     help_marker(tr("controls.embedding.help"));
 

@@ -37,7 +37,7 @@ void draw_handmade_control(App& app) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float needed = widest + 2.0f * st.FramePadding.x + ImGui::GetFrameHeight() + ImGui::CalcTextSize("(?)").x + 12.0f;
   if (ImGui::GetItemRectMax().x + st.ItemSpacing.x + needed <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
-  combo_width_for("##handmade", 1.0f, values);
+  (void)combo_width_for("##handmade", 1.0f, values);  // (no label to move)
   if (ImGui::BeginCombo("##handmade", current)) {
     if (ImGui::Selectable(base, it == c.handmade.end()) && it != c.handmade.end()) c.handmade.erase(it);
     remember_item(app, "handmade:none");

@@ -64,7 +64,15 @@ void take_lab_settings(App& app, lrn::TrainSetup& s) {
 void draw_experiment(App& app, LearnState& L) {
   const auto all = experiments();
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##experiment", L.experiment >= 0 ? experiment_text(all[(size_t)L.experiment], "question") : tr("learn.experiments"))) {
+  // The combo shows the question, or what experiments are; where that does not fit in its frame, a short
+  // name, and the question then in full under it (a combo cannot wrap its text).
+  const char* question = L.experiment >= 0 ? experiment_text(all[(size_t)L.experiment], "question") : tr("learn.experiments");
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
+  const bool fits = ImGui::CalcTextSize(question).x <= room;
+  const std::string preview = fits ? question
+                              : L.experiment >= 0 ? trf("learn.experiment.number", {{"k", L.experiment + 1}, {"n", (int)all.size()}})
+                                                  : std::string(tr("learn.experiments.short"));
+  if (ImGui::BeginCombo("##experiment", preview.c_str())) {
     for (int i = 0; i < (int)all.size(); ++i) {
       ImGui::PushID(i);
       if (ImGui::Selectable(experiment_text(all[(size_t)i], "question"), i == L.experiment)) learn_load_experiment(app, i, 0);
@@ -76,6 +84,7 @@ void draw_experiment(App& app, LearnState& L) {
   }
   remember_item(app, "learn_experiment");
   if (L.experiment < 0) return;
+  if (!fits) text_wrapped_colored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), question);
   const Experiment& e = all[(size_t)L.experiment];
   for (int v = 0; v < (int)e.variants.size(); ++v) {
     const bool on = L.variant == v;

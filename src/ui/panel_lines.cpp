@@ -33,23 +33,26 @@ void draw_lines_panel(App& app) {
   const auto y_of = [&](int i) { return p0.y + row_h * (i + 0.5f); };
   const int h0 = app.ui.lines_all_heads ? 0 : app.ui.head, h1 = app.ui.lines_all_heads ? r.heads : app.ui.head + 1;
 
-  // Labels: every token while rows are a text line tall; else as many as fit without touching, the
-  // followed query and the keys its lines reach first (strongest first), then every k-th.
+  // Labels: every token while rows are a text line tall, in type down to 70 % of the UI's as rows get
+  // shorter; below that as many as fit without touching, the followed query and the keys its lines reach
+  // first (strongest first), then every k-th.
   app.lines_key_labels.clear();
+  const float lfs = std::clamp(row_h / 0.95f, 0.7f * fs, fs);
+  ImFont* font = ImGui::GetFont();
   const auto place_labels = [&](const std::vector<std::string>& names, int count, std::vector<int> first, float x, bool right_side) {
-    const int step = std::max(1, (int)std::ceil(fs * 0.95f / row_h));
+    const int step = std::max(1, (int)std::ceil(lfs * 0.95f / row_h - 1e-3f));
     for (int i = 0; i < count; i += step) first.push_back(i);
     std::vector<float> taken;
     for (int i : first) {
       if (i < 0 || i >= count || i >= (int)names.size()) continue;
       const float y = y_of(i);
-      if (std::any_of(taken.begin(), taken.end(), [&](float t) { return std::fabs(t - y) < fs * 0.95f; })) continue;
+      if (std::any_of(taken.begin(), taken.end(), [&](float t) { return std::fabs(t - y) < lfs * 0.95f - 1e-3f; })) continue;
       taken.push_back(y);
       if (right_side) app.lines_key_labels.push_back(i);
       const char* t = names[(size_t)i].c_str();
-      const float w = ImGui::CalcTextSize(t).x;
+      const float w = font->CalcTextSizeA(lfs, FLT_MAX, 0.0f, t).x;
       const bool lit = right_side ? false : i == focus;
-      dl->AddText(ImVec2(right_side ? x + 4.0f : x - w - 4.0f, y - fs * 0.5f), lit ? 0xFF40D0FFu : 0xFFE0E0E0u, t);
+      dl->AddText(font, lfs, ImVec2(right_side ? x + 4.0f : x - w - 4.0f, y - lfs * 0.5f), lit ? 0xFF40D0FFu : 0xFFE0E0E0u, t);
     }
   };
   std::vector<int> key_first;  // the followed query's keys, strongest first (over the heads shown)

@@ -233,6 +233,7 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
     app.widget_rects["zoom_cells"] = ImVec4(ev.cells_min.x, ev.cells_min.y, ev.cell_w * (float)m.cols, ev.cell_h * (float)m.rows);
   if (ev.hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) ImGui::OpenPopup("view menu");
   if (ImGui::BeginPopup("view menu")) {
+    keep_popup_on_screen();
     export_view_items(app, b.view);
     ImGui::EndPopup();
   }

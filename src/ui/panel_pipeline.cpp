@@ -102,6 +102,7 @@ void draw_pipeline_panel(App& app) {
   if (button(tr_id("bar.presets", "presets"))) ImGui::OpenPopup("presets");
   remember_item(app, "presets");
   if (ImGui::BeginPopup("presets")) {
+    keep_popup_on_screen();
     for (const Preset& p : presets()) {
       if (ImGui::Selectable((std::string(preset_name(p)) + "###" + p.file).c_str())) {
         const std::string err = apply_preset(app, p);
@@ -117,6 +118,7 @@ void draw_pipeline_panel(App& app) {
   remember_item(app, "export");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("bar.export.tip"));
   if (ImGui::BeginPopup("export")) {
+    keep_popup_on_screen();
     export_menu_items(app);
     ImGui::EndPopup();
   }

@@ -586,8 +586,7 @@ void draw_model_kind(App& app, LearnState& L) {
   lrn::TrainSetup& s = L.setup;
   std::vector<const char*> kinds;  // the combo as wide as its widest kind in this language, where the line has room
   for (const lrn::ArchKind& k : lrn::arch_kinds()) kinds.push_back(model_label(k.arch));
-  combo_width_for(tr_id("lesson.model", "model"), 0.0f, kinds);
-  if (ImGui::BeginCombo(tr_id("lesson.model", "model"), model_label(s.spec.model))) {
+  if (ImGui::BeginCombo(combo_width_for(tr_id("lesson.model", "model"), 0.0f, kinds), model_label(s.spec.model))) {
     for (const lrn::ArchKind& k : lrn::arch_kinds()) {
       if (ImGui::Selectable(model_label(k.arch), k.arch == s.spec.model)) s.spec.model = k.arch;
       remember_item(app, (std::string("learn_model_") + k.name).c_str());

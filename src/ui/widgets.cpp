@@ -26,15 +26,23 @@ void item_width_for(const char* label, float share) {
   ImGui::SetNextItemWidth(std::max(avail / 3.0f, std::min(avail * share, avail - label_w)));
 }
 
-void combo_width_for(const char* label, float share, std::span<const char* const> values) {
+const char* combo_width_for(const char* label, float share, std::span<const char* const> values) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float label_w = ImGui::CalcTextSize(label, nullptr, true).x + st.ItemInnerSpacing.x + marker_width();
+  const char* hidden = std::strstr(label, "##");
+  const float label_w = (hidden == label ? 0.0f : ImGui::CalcTextSize(label, nullptr, true).x + st.ItemInnerSpacing.x) + marker_width();
   float widest = 0.0f;
   for (const char* v : values) widest = std::max(widest, ImGui::CalcTextSize(v, nullptr, true).x);
   const float needed = widest + 2.0f * st.FramePadding.x + ImGui::GetFrameHeight();  // the text and the arrow
+  if (needed + label_w > avail && hidden && hidden != label) {
+    // The values and the label do not share the line: the label goes above, the combo takes the line.
+    ImGui::TextUnformatted(label, hidden);
+    ImGui::SetNextItemWidth(std::max(avail / 3.0f, std::min(needed, avail - marker_width())));
+    return hidden;
+  }
   const float fitted = std::max(avail / 3.0f, std::min(avail * share, avail - label_w));
   ImGui::SetNextItemWidth(std::max(fitted, std::min(needed, avail - label_w)));
+  return label;
 }
 
 bool checkbox(const char* label, bool* v, bool marker) {
@@ -275,5 +283,15 @@ void text_wrapped_colored(const ImVec4& color, const char* text) {
 }
 
 void text_wrapped_disabled(const char* text) { text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), text); }
+
+void keep_popup_on_screen() {
+  // Dear ImGui places a popup once, when it opens; a popup that then grows (a section opening inside it)
+  // grows to the right and down, off a phone's screen. Moved back from next frame on, never narrower
+  // than the screen's edge allows.
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const ImVec2 at(std::max(0.0f, std::min(w->Pos.x, display.x - w->Size.x)), std::max(0.0f, std::min(w->Pos.y, display.y - w->Size.y)));
+  if (at.x != w->Pos.x || at.y != w->Pos.y) ImGui::SetWindowPos(at);
+}
 
 }  // namespace attnlab

@@ -18,8 +18,10 @@ void help_marker(const char* text);
 // room, never under a third of the line.
 void item_width_for(const char* label, float share);
 // The next combo's width: item_width_for's, widened (while the line has room) to the widest of `values`
-// with the arrow, so that the current value is not cut inside the frame in a longer language.
-void combo_width_for(const char* label, float share, std::span<const char* const> values);
+// with the arrow, so that the current value is not cut inside the frame in a longer language. Where the
+// label and the widest value do not share the line, the label is drawn on a line of its own above and the
+// combo takes the next: returns the label to give the combo (`label`, or its hidden "##id" part then).
+[[nodiscard]] const char* combo_width_for(const char* label, float share, std::span<const char* const> values);
 // A checkbox whose label wraps beside the box when it is longer than the line ("###id" labels keep their id).
 // marker: a help_marker() follows it on the same line, so its room is kept too.
 bool checkbox(const char* label, bool* v, bool marker = false);
@@ -54,6 +56,8 @@ std::vector<std::string_view> wrap_lines(std::string_view text, float width, con
 void text_wrapped_words(const char* fmt, ...) IM_FMTARGS(1);
 void text_wrapped_colored(const ImVec4& color, const char* text);
 void text_wrapped_disabled(const char* text);  // in the disabled text colour, as TextDisabled
+// Inside a popup (after BeginPopup): keeps it on the screen as it grows (from the next frame).
+void keep_popup_on_screen();
 
 // "1.23" style formatting used in cards.
 std::string fmt(double v, int digits = 4);

@@ -387,6 +387,38 @@ test('a phone: the first screen holds the sentence and the weights, every button
   await page.touchscreen.tap(present.x + present.w / 2, present.y + present.h / 2);
   await until(page, () => window.attnlab.layout().ui.presenter, null, 'Present by a tap');
   await page.screenshot({ path: path.join(OUT, 'h-phone-present.png') });
+  // Presenter mode on a phone: it fits, and a finger steps through the presets and leaves (no keyboard).
+  let l2 = await layout(page);
+  assert.equal(l2.windows.Presenter.scroll, 0, 'presenter mode fits a phone');
+  assert.equal(l2.windows.Presenter.clipped, false, 'no line of presenter mode is cut at the phone\'s edge');
+  const tap = async (name) => {
+    const r = (await layout(page)).widgets[name];
+    assert.ok(r && r.x + r.w <= 390 && r.y + r.h <= 844, `${name} on screen: ${JSON.stringify(r)}`);
+    await page.touchscreen.tap(r.x + r.w / 2, r.y + r.h / 2);
+    await settle(page);
+  };
+  // (the place in the presets' list that presenter mode draws beside the preset's name, "2/12")
+  const count = (await page.evaluate(() => window.attnlab.presets())).length;
+  const place = async () => (await page.evaluate(() => window.attnlab.drawnText())).match(new RegExp(`\\b(\\d+)/${count}\\b`))?.[1];
+  await tap('presenter_next');
+  assert.equal(await place(), '1', 'Next opens the first preset');
+  await tap('presenter_next');
+  assert.equal(await place(), '2', 'Next again: the second');
+  await tap('presenter_prev');
+  assert.equal(await place(), '1', 'Previous: the first again');
+  await tap('presenter_contrast');
+  assert.equal((await layout(page)).ui.high_contrast, true, 'Contrast by a tap');
+  await tap('presenter_contrast');
+  await tap('presenter_leave');
+  assert.equal((await layout(page)).ui.presenter, false, 'Leave by a tap');
+  // The Export menu on a phone: a section opened in it keeps the menu inside the screen.
+  await tap('export');
+  await tap('export:view_csv');
+  await settle(page);
+  l2 = await layout(page);
+  for (const name of ['export:png', 'export:view_csv', 'export:view_csv:weights', 'export:view_csv:w_o'])
+    assert.ok(l2.widgets[name] && l2.widgets[name].x >= 0 && l2.widgets[name].x + l2.widgets[name].w <= 390 + 0.5, `${name} inside the phone's screen: ${JSON.stringify(l2.widgets[name])}`);
+  await page.screenshot({ path: path.join(OUT, 'h-phone-export.png') });
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -484,6 +484,26 @@ TEST_F(Lab, TheLinesPanelLabelsTheKeysAFollowedQueryAttendsToMost) {
   }
 }
 
+// The teacher's walk (issue 16): after Open in the lab, 16 tokens in the Lines panel were labelled every
+// other one. Rows a little shorter than a text line take a smaller type (down to 70 %), so every token
+// keeps its label; only below that do labels thin out.
+TEST_F(Lab, TheLinesPanelLabelsEveryTokenWhileRowsHoldSmallerType) {
+  open(1920, 1080);  // every panel in its column
+  // 24 tokens: rows of 70-95 % of a text line in this window (the teacher had 16 in a shorter one).
+  replace_text("the cat sat on the mat because it was tired and then the dog came in to see what the noise was about at");
+  ASSERT_EQ(result().n, 24);
+  app.ui.lines_all_heads = false;
+  app.ui.query = -1;
+  frames(2);
+  const auto win = std::find_if(app.window_rects.begin(), app.window_rects.end(), [](const attnlab::WindowRect& r) { return r.name == "Lines"; });
+  ASSERT_NE(win, app.window_rects.end()) << "the Lines panel is drawn";
+  // Its rows: the window's height less its checkbox line and padding, over 16 tokens.
+  const float fs = ImGui::GetFontSize(), row_h = (win->h - ImGui::GetFrameHeightWithSpacing() - 3.0f * ImGui::GetStyle().WindowPadding.y - fs) / 24.0f;
+  ASSERT_LT(row_h, 0.95f * fs) << "rows shorter than a text line, as in the teacher's walk";
+  ASSERT_GE(row_h, 0.7f * 0.95f * fs) << "but tall enough for 70 % type";
+  EXPECT_EQ(app.lines_key_labels.size(), 24u) << "rows " << row_h << " px for " << fs << " px type";
+}
+
 // Issue 16, item 10: a card's text wraps at spaces only. Dear ImGui's own wrapping may break after a
 // '.', and a narrow hover card then showed "-0." on one line and "75922" on the next.
 TEST_F(Lab, CardTextWrapsAtSpacesSoANumberIsNeverSplit) {
