@@ -129,8 +129,7 @@ test('pseudo-language: Learn mode, Inspect heads and the recurrence lesson leave
   const kSizes = [[390, 844, 1], [1280, 720, 2], [1920, 1080, 1]];
   let where = '';
   const look = async (what) => {
-    await frames(page, 3);
-    await settle(page);
+    await settle(page, 2);  // (a click or tap has drawn its frames: two more, the mouse moved off any tooltip)
     const l = await layout(page);
     const { display_w: w, display_h: h } = l.ui;
     try {
@@ -215,8 +214,7 @@ test('Learn mode in zh, de and es: Inspect heads fits at 390x844, 1280x720 at UI
       await clickWidget(page, 'learn_view_inspect');
       for (const view of kInspectViews) {
         await clickWidget(page, `inspect_view_${view}`);
-        await frames(page, 3);
-        await settle(page);
+        await settle(page, 2);  // (a click or tap has drawn its frames: two more, the mouse moved off any tooltip)
         checkLayout(await layout(page), w, h, `${lang} ${w}x${h} at UI scale ${scale}, Inspect heads' ${view} view`);
         await page.screenshot({ path: path.join(lab.OUT, `i18n-inspect-${view}-${lang}-${w}x${h}-s${scale}.png`) });
       }
@@ -269,8 +267,7 @@ test('zh, de and es: the first screen, the recurrence lesson and its experiment 
     if (scale !== 1) await resize(page, w, h, scale);
     let where = '', lang = '';
     const look = async (what, file) => {
-      await frames(page, 3);
-      await settle(page);
+      await settle(page, 2);  // (a click or tap has drawn its frames: two more, the mouse moved off any tooltip)
       const l = await layout(page);
       await page.screenshot({ path: path.join(lab.OUT, `i18n-${file}-${lang}-${w}x${h}-s${scale}.png`) });
       checkLayout(l, w, h, `${where}, ${what}`);
