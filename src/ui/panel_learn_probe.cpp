@@ -297,19 +297,21 @@ void draw_learn_probe(App& app, LearnState& L) {
       ImGui::PushID(l * 64 + h);
       const bool ideal = h >= spec.heads;
       const int r = h - spec.heads;
-      std::string label;
-      if (ideal) label = R > 1 ? trf("learn.ideal_relation", {{"relation", relation_label(task.relation_names[r])}}) : tr("learn.ideal");
+      std::string label, compact;  // (compact: the notation "L0 h1", where "L0 head 1" does not fit)
+      if (ideal) label = compact = R > 1 ? trf("learn.ideal_relation", {{"relation", relation_label(task.relation_names[r])}}) : tr("learn.ideal");
       else {
         label = trf("learn.head_label", {{"l", l}, {"h", h}});
+        compact = "L" + std::to_string(l) + " h" + std::to_string(h);
         const auto at = std::find_if(last.rbegin(), last.rend(), [&](const lrn::EvalPoint& e) { return e.step <= shown_step; });
         if (at != last.rend()) {
           double best = 0;
           for (int k = 0; k < R; ++k) best = std::max(best, at->pattern[((size_t)l * spec.heads + h) * R + k]);
           label += "  " + num(best, 2);
+          compact += " " + num(best, 2);
         }
       }
       // No wider than its thumbnail (the whole label is the tooltip's first line), so the row keeps its columns.
-      const std::string shown = fit_label(label, size.x);
+      const std::string shown = fit_label(ImGui::CalcTextSize(label.c_str()).x <= size.x ? label : compact, size.x);
       if (ideal) ImGui::TextColored(ImVec4(0.55f, 0.80f, 1.0f, 1.0f), "%s", shown.c_str());
       else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(l * spec.heads + h)), "%s", shown.c_str());
       const float* w = ideal ? L.run().ideal[(size_t)l * R + r].data()
