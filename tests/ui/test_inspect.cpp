@@ -57,7 +57,7 @@ TEST_F(Inspect, ClickingAHeadAblatesItAndTheAccuracyFallsThenComesBack) {
   ASSERT_EQ(app.widget_rects.count("inspect_l1_h1"), 1u) << "a 2 x 2 grid";
   EXPECT_EQ(app.widget_rects.count("inspect_l2_h0"), 0u);
 
-  // Layer 0's head 1 is the previous-token head the induction heads need (docs/inspect.md: 57.7%).
+  // Layer 0's head 1 is the previous-token head the induction heads need (docs/inspect.md: 67%).
   click("inspect_l0_h1");
   v = view();
   EXPECT_EQ(v["ablated"], json::parse("[[0, 1]]"));
