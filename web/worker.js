@@ -57,8 +57,13 @@ function pump() {
     fail(e);
   }
 }
+// The next slice as a message to itself, not setTimeout(0): a browser holds chained timeouts back by
+// 4 ms each after the fifth, which cost a fifth of the worker's time at 15 ms slices. The page's
+// messages wait in the same queue, so they still arrive between slices.
+const tick = new MessageChannel();
+tick.port1.onmessage = pump;
 function schedule() {
-  if (!scheduled) scheduled = true, setTimeout(pump, 0);
+  if (!scheduled) scheduled = true, tick.port2.postMessage(0);
 }
 
 function handle(data) {

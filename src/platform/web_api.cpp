@@ -172,9 +172,10 @@ const PageFunction kPageFunctions[] = {
     {"set_probe", 1, [](WebShell& s, const PageArgs& a) { return learn_set_probe(s.app, a.str(0)); }},
     // The run's training config, for a link that trains it again.
     {"run_config", 0, [](WebShell& s, const PageArgs&) { return learn_run_json(s.app); }},
-    // The training worker sent something: draw the next frame even if nothing else changed.
+    // The training worker sent something: draw the next frame even if nothing else changed. While
+    // training runs the frames come at training's own pace (learn_wants_frame), which takes it then.
     {"wake", 0, [](WebShell& s, const PageArgs&) {
-       s.force_draw = true;
+       if (!learn_busy(s.app)) s.force_draw = true;
        return std::string();
      }},
     // Interventions on the Learn run (docs/inspect.md): ablate | patch | attribute | circuits | rollout

@@ -96,7 +96,7 @@ void frame(App& app) {
   app.widget_visible.clear();
   // Panels drawn before this frame's sync show the previous result: if it changes during the
   // frame, the frame is not the final picture, so needs_redraw() asks for another.
-  const uint64_t version_at_start = app.result_version;
+  uint64_t version_at_start = app.result_version;
   const ImGuiIO& io = ImGui::GetIO();
   if (io.DisplaySize.x != app.last_display_size.x || io.DisplaySize.y != app.last_display_size.y) {
     app.layout_dirty = true;
@@ -116,7 +116,11 @@ void frame(App& app) {
   if (app.labels_version != app.result_version) refresh_labels(app);
   if (app.capture_text) begin_text_capture(app);
   handle_shortcuts(app);
+  const uint64_t before_learn = app.result_version;
   learn_tick(app);  // training takes its slice of the frame whichever mode is shown
+  // Training's new state lands before any panel is drawn: this frame is its picture, and it asks for
+  // no other (a thread's training asks for frames at its own pace: learn_wants_frame).
+  if (version_at_start == before_learn) version_at_start = app.result_version;
   // The windows of a mode that comes back take the front as they reappear: the tour goes back in front
   // of them, whichever way the mode changed (a key, a button, Open in the lab, a tour step).
   if (app.ui.learn_mode != app.drawn_learn_mode) app.ui.tour_raise = 2, app.drawn_learn_mode = app.ui.learn_mode;
@@ -159,9 +163,11 @@ void frame(App& app) {
 }
 
 bool needs_redraw(const App& app, double seconds_since_last_frame) {
+  // The lab's engine computes in the lab's frames only (Learn mode draws none of its views): a compute
+  // waiting while Learn mode is shown waits for the lab, and must not keep Learn mode drawing.
   return app.fonts_dirty || app.layout_dirty || app.windows_settling || app.drawn_version != app.result_version ||
-         app.engine.needs_compute() || seconds_since_last_frame < app.animate_for || app.ui.focus_text ||
-         learn_busy(app) || app.png.pending;
+         (app.engine.needs_compute() && !app.ui.learn_mode) || seconds_since_last_frame < app.animate_for || app.ui.focus_text ||
+         learn_wants_frame(app, seconds_since_last_frame) || app.png.pending;
 }
 
 }  // namespace attnlab

@@ -149,6 +149,11 @@ LearnState& learn_state(App& app) {
 
 bool learn_busy(const App& app) { return app.learn && app.learn->link->busy(); }
 
+bool learn_wants_frame(const App& app, double seconds_since_last_frame) {
+  if (!learn_busy(app)) return false;
+  return !app.learn->link->threaded() || seconds_since_last_frame >= 1.0 / kLearnFramesPerS;
+}
+
 namespace {
 
 // The tag of a run started now: the experiment variant loaded last, or the task for free settings.
@@ -277,7 +282,7 @@ std::string learn_status_json(App& app) {
     // The last evaluation on the held-out set, in the same form as `attnlab-cli train` logs it.
     const ojson last = ojson::parse(attn::eval_point_json(r.history.back(), r.run_setup));
     j["evaluated_at"] = last["step"];
-    for (const char* k : {"loss", "accuracy", "pattern_score", "task_pattern_score", "pattern_by_relation", "saturation"})
+    for (const char* k : {"loss", "accuracy", "pattern_score", "task_pattern_score", "pattern_by_relation", "saturation", "ms"})
       if (last.contains(k)) j[k] = last[k];
   }
   j["message"] = r.started ? r.message : std::string();

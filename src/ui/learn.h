@@ -138,7 +138,12 @@ attn::learn::TrainSetup learn_defaults(const attn::learn::Task& task);
 
 // The Learn state, created on first use (App owns it).
 LearnState& learn_state(App& app);
-bool learn_busy(const App& app);  // training runs or an evaluation is under way: keep drawing frames
+bool learn_busy(const App& app);  // training runs or an evaluation is under way
+// Training asks for a frame: every frame when it trains in the UI's frames (its slices are the frames'
+// work), at most kLearnFramesPerS a second when it trains on a thread of its own, so that drawing the
+// curves does not take the cores the training needs (a software GL draws on the same two cores).
+inline constexpr double kLearnFramesPerS = 10.0;
+bool learn_wants_frame(const App& app, double seconds_since_last_frame);
 
 // Plain-words state: "idle", "running", "paused", "done", "diverged".
 inline const char* learn_phase(const LearnState& L) { return L.run().phase(); }

@@ -3,7 +3,8 @@
 // Trains the induction task with its defaults (2 layers, 2 heads, d_model 32, n 32, batch 32) from
 // attnlab.train() and prints one JSON line: the app's own work per frame while training (median, p95, from
 // attnlab.stats()), steps per second, and the seconds until the best last-layer head's prefix-match
-// score first passed 0.5 (evaluations every 20 steps), and the final accuracy.
+// score first passed 0.5 (evaluations every 20 steps), and the final accuracy. With ATTNLAB_WASM_CLI (the
+// WebAssembly attnlab-cli.js) it trains the same model under node after and prints the two trainers' rates.
 import { serve, launch, openLab } from './lib.mjs';
 
 const server = await serve(process.env.ATTNLAB_SITE);
@@ -38,13 +39,28 @@ const r = await page.evaluate(async () => {
     await new Promise((done) => setTimeout(done, 200));
   }
   const idle = api.stats();
-  return { trains_on: s.trains_on, draw_only_ms_median: idle.ui_ms_median, draw_only_ms_p95: idle.ui_ms_p95, task: 'induction', state: s.state, step: s.step, accuracy: s.accuracy, steps_per_s: s.steps_per_s,
+  const history = api.trainHistory();
+  const last = history[history.length - 1];
+  return { trainer_ms: last.ms, trainer_steps_per_s: last.ms > 0 ? Math.round(last.step / (last.ms / 1000)) : null, trains_on: s.trains_on, draw_only_ms_median: idle.ui_ms_median, draw_only_ms_p95: idle.ui_ms_p95, task: 'induction', state: s.state, step: s.step, accuracy: s.accuracy, steps_per_s: s.steps_per_s,
            prefix_match_over_0_5: passed, seconds: (performance.now() - t0) / 1000,
            // the whole run, evaluations included, from train() until the page saw it done (to 0.1 s)
            train_seconds: trained, train_steps_per_s: trained ? Math.round(s.step / trained) : null,
            frame_ms_median: st.frame_ms_median, frame_ms_p95: st.frame_ms_p95, ui_ms_median: st.ui_ms_median,
            ui_ms_p95: st.ui_ms_p95, frames: st.frames };
 });
+// The same model trained by the WebAssembly CLI under node (ATTNLAB_WASM_CLI, when built): the trainer's own
+// clock on both sides (the last evaluation's `ms`: from the first step to the last, evaluations included).
+if (process.env.ATTNLAB_WASM_CLI) {
+  const { execFileSync } = await import('node:child_process');
+  const { writeFileSync } = await import('node:fs');
+  const cfg = '/tmp/attnlab-learn-perf.json';
+  writeFileSync(cfg, JSON.stringify({ task: 'induction', train: { eval_every: 20 } }));
+  const lines = execFileSync(process.execPath, ['--no-experimental-fetch', process.env.ATTNLAB_WASM_CLI, 'train', cfg]).toString().trim().split('\n');
+  const last = JSON.parse(lines[lines.length - 1]);
+  r.node_trainer_ms = last.ms;
+  r.node_trainer_steps_per_s = Math.round(last.step / (last.ms / 1000));
+  r.worker_vs_node = Math.round((r.node_trainer_ms / r.trainer_ms) * 100) / 100;
+}
 console.log(JSON.stringify(r));
 await browser.close();
 await server.close();
