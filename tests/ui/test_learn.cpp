@@ -154,6 +154,31 @@ TEST_F(Learn, TrainingIsTimeSlicedAcrossFrames) {
   EXPECT_FALSE(attnlab::needs_redraw(app, 10.0));
 }
 
+TEST_F(Learn, ATrainingThreadAsksForFramesAtItsOwnPace) {
+  // Training on a thread of its own (the desktop app; a worker in the page): the UI draws its state at
+  // kLearnFramesPerS, not on every state it hands over, so drawing does not take the training's core.
+  ASSERT_FALSE(app.learn) << "the link is chosen when Learn mode is first used";
+  app.session_link = attn::make_thread_link;
+  click("mode_learn");
+  ASSERT_TRUE(L().link->threaded());
+  L().setup.train.stop_accuracy = 0.0f;  // 1000 steps: far longer than the frames below
+  ASSERT_EQ(attnlab::learn_train(app), "");
+  frames(3);
+  ASSERT_TRUE(attnlab::learn_busy(app));
+  const double frame_s = 1.0 / attnlab::kLearnFramesPerS;
+  EXPECT_FALSE(attnlab::learn_wants_frame(app, 0.5 * frame_s));
+  EXPECT_TRUE(attnlab::learn_wants_frame(app, frame_s));
+  // Nothing else asks for a frame: not the state it took this frame (drawn in it), nor the lab's
+  // engine, whose compute waits for the lab's own frames.
+  app.engine.invalidate();
+  ASSERT_TRUE(app.engine.needs_compute());
+  EXPECT_FALSE(attnlab::needs_redraw(app, 0.5 * frame_s));
+  EXPECT_TRUE(attnlab::needs_redraw(app, frame_s));
+  app.ui.learn_mode = false;
+  EXPECT_TRUE(attnlab::needs_redraw(app, 0.0)) << "the lab's compute, once the lab is shown";
+  attnlab::learn_pause(app);
+}
+
 TEST_F(Learn, StepFromAFreshRunKeepsStepZeroInTheHistory) {
   app.ui.learn_mode = true;
   attnlab::learn_step(app);  // starts a paused run (its step-0 evaluation under way) and takes one step
