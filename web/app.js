@@ -32,6 +32,7 @@
   if (loadingText) loadingText.textContent = bootWord('page.loading', 'Loading the attention engine…');
 
   function fatal(title, text) {
+    if (stopDownloads) stopDownloads.abort();
     document.documentElement.lang = bootCode;
     loading.hidden = true;
     const box = document.getElementById('fatal');
@@ -44,12 +45,38 @@
     box.hidden = false;
   }
 
-  function hasWebGL2() {
+  // The lab's own WebGL 2 context, made here (not a throwaway one: a software GL spends a tenth of a
+  // second on each context) and so also the check that WebGL 2 is there. Emscripten's later getContext
+  // gets this one. preserveDrawingBuffer keeps the last frame readable, so the browser's "Save image as"
+  // and screenshots are not blank. alpha: false: the canvas is opaque, so a popup's 94% background hides
+  // what lies under it (with an alpha channel the page showed through wherever a window blended); no
+  // depth or stencil buffer: Dear ImGui uses neither.
+  function labContext() {
     try {
-      return !!document.createElement('canvas').getContext('webgl2');
+      // The size the engine gives it on its first frame (CSS size times the pixel ratio, web_main.cpp),
+      // so that the drawing buffer is made once, not made and then made again.
+      const canvas = document.getElementById('canvas');
+      const dpr = Math.max(0.5, window.devicePixelRatio || 1);
+      canvas.width = Math.max(1, Math.round(canvas.clientWidth * dpr));
+      canvas.height = Math.max(1, Math.round(canvas.clientHeight * dpr));
+      return canvas.getContext('webgl2', {
+        alpha: false, depth: false, stencil: false, antialias: false, preserveDrawingBuffer: true,
+      });
     } catch (e) {
-      return false;
+      return null;
     }
+  }
+
+  // The engine's two files are asked for first, so that they download (and the module compiles as it
+  // arrives: instantiateWasm below) while the checks below and the rest of this file run. attnlab.js is
+  // only fetched here; it runs once added as a script, after the checks. A failed check stops both.
+  const stopDownloads = typeof AbortController === 'function' ? new AbortController() : null;
+  const wasmResponse = fetch('attnlab.wasm', stopDownloads ? { signal: stopDownloads.signal } : {});
+  wasmResponse.catch(() => {});  // reported where it is used
+  {
+    const preload = document.createElement('link');
+    preload.rel = 'preload', preload.as = 'script', preload.href = 'attnlab.js';
+    document.head.appendChild(preload);
   }
 
   if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
@@ -57,10 +84,18 @@
           bootWord('page.no_wasm.why', 'Attention Lab runs its attention engine as WebAssembly, which this browser does not offer (or has switched off). Any current Chrome, Edge, Firefox or Safari will work.'));
     return;
   }
-  if (!hasWebGL2()) {
+  if (!labContext()) {
     fatal(bootWord('page.no_webgl', 'WebGL 2 is not available'),
           bootWord('page.no_webgl.why', 'Attention Lab draws with WebGL 2, which this browser or graphics driver does not provide. Try turning on hardware acceleration, updating the browser, or another browser.'));
     return;
+  }
+
+  // The engine's code runs once this file has run (window.Module is there by then).
+  {
+    const script = document.createElement('script');
+    script.src = 'attnlab.js';
+    script.onerror = () => fatal(word('page.cannot_start', 'Attention Lab could not start'), word('page.missing_js', 'attnlab.js is missing from this folder.'));
+    document.body.appendChild(script);
   }
 
   // ---- shareable links ---------------------------------------------------------------------------
@@ -543,28 +578,43 @@
     canvas: document.getElementById('canvas'),
     print: (t) => console.log(t),
     printErr: (t) => console.warn(t),
-    // Fetch the .wasm ourselves to show real download progress.
+    // The .wasm fetched above, with real download progress; compiled as its bytes arrive where the
+    // browser can (instantiateStreaming over the counted stream), else once they are all here.
     instantiateWasm(imports, done) {
-      fetch('attnlab.wasm').then(async (response) => {
+      wasmResponse.then(async (response) => {
         if (!response.ok) throw new Error('attnlab.wasm: HTTP ' + response.status);
         const total = Number(response.headers.get('Content-Length')) || 0;
-        const reader = response.body.getReader();
-        const chunks = [];
-        let got = 0;
-        for (;;) {
-          const { done: end, value } = await reader.read();
-          if (end) break;
-          chunks.push(value);
-          got += value.length;
+        let got = 0, shown = '';
+        const progress = (n) => {
+          got += n;
+          // The page changes only when what it shows changes (a tenth of a MB): each change costs the
+          // thread that hands the bytes to the compiler a layout.
+          const mb = (got / 1048576).toFixed(1);
+          if (mb === shown) return;
+          shown = mb;
           if (total) bar.value = Math.round((100 * got) / total);
-          loadingText.textContent = word('page.loading_mb', 'Loading the attention engine… {mb} MB').replace('{mb}', (got / 1048576).toFixed(1));
+          loadingText.textContent = word('page.loading_mb', 'Loading the attention engine… {mb} MB').replace('{mb}', mb);
+        };
+        let result;
+        if (typeof WebAssembly.instantiateStreaming === 'function' && typeof TransformStream === 'function') {
+          const counted = response.body.pipeThrough(new TransformStream({ transform(chunk, out) { progress(chunk.length); out.enqueue(chunk); } }));
+          result = await WebAssembly.instantiateStreaming(new Response(counted, { headers: { 'Content-Type': 'application/wasm' } }), imports);
+        } else {
+          const reader = response.body.getReader();
+          const chunks = [];
+          for (;;) {
+            const { done: end, value } = await reader.read();
+            if (end) break;
+            chunks.push(value);
+            progress(value.length);
+          }
+          const bytes = new Uint8Array(got);
+          let at = 0;
+          for (const c of chunks) { bytes.set(c, at); at += c.length; }
+          result = await WebAssembly.instantiate(bytes, imports);
         }
-        const bytes = new Uint8Array(got);
-        let at = 0;
-        for (const c of chunks) { bytes.set(c, at); at += c.length; }
         loadingText.textContent = word('page.starting', 'Starting…');
-        const { instance, module } = await WebAssembly.instantiate(bytes, imports);
-        done(instance, module);
+        done(result.instance, result.module);
       }).catch((e) => {
         fatal(word('page.cannot_start', 'Attention Lab could not start'), String(e.message || e));
         rejectReady(e);
@@ -758,15 +808,6 @@
     }
     lastState = st;
   }
-  // Keep the last frame readable, so the browser's "Save image as" and screenshots are not blank: the
-  // context is made here with preserveDrawingBuffer, and Emscripten's later getContext gets this one
-  // (the other attributes are what its GLFW asks for).
-  // alpha: false: the canvas is opaque, so a popup's 94% background hides what lies under it (with an
-  // alpha channel the page showed through wherever a window blended).
-  document.getElementById('canvas').getContext('webgl2', {
-    alpha: false, depth: true, stencil: true, antialias: false, preserveDrawingBuffer: true,
-  });
-
   // Learn mode's training worker (web/worker.js, docs/web-api.md): a run never shares the page's
   // thread. It starts when Learn mode is first used (the first load does not fetch its module), and
   // not at all with `?worker=0` or where workers are missing; then training runs in slices of the
@@ -814,8 +855,4 @@
     return link;
   })();
 
-  const script = document.createElement('script');
-  script.src = 'attnlab.js';
-  script.onerror = () => fatal(word('page.cannot_start', 'Attention Lab could not start'), word('page.missing_js', 'attnlab.js is missing from this folder.'));
-  document.body.appendChild(script);
 })();

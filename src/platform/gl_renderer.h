@@ -20,7 +20,7 @@ class GlRenderer {
 
  private:
   unsigned program_ = 0, vao_ = 0, vbo_ = 0, ebo_ = 0, font_texture_ = 0;
-  int loc_proj_ = -1, loc_texture_ = -1;
+  int loc_proj_ = -1, loc_texture_ = -1, loc_coverage_ = -1;
 };
 
 }  // namespace attnlab

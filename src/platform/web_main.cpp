@@ -137,8 +137,11 @@ void web_main_loop(void* arg) {
   const int bw = std::max(1, (int)std::lround(css_w * dpr)), bh = std::max(1, (int)std::lround(css_h * dpr));
   if (bw != s.backing_w || bh != s.backing_h) {
     // Set the canvas directly: Emscripten's glfwSetWindowSize asks for fullscreen when the size
-    // equals the screen's, which a page may not do without a user gesture.
-    emscripten_set_canvas_element_size("#canvas", bw, bh);
+    // equals the screen's, which a page may not do without a user gesture. Only when it differs:
+    // setting a canvas's size makes its drawing buffer again even when the size is the same.
+    int cw = 0, ch = 0;
+    emscripten_get_canvas_element_size("#canvas", &cw, &ch);
+    if (cw != bw || ch != bh) emscripten_set_canvas_element_size("#canvas", bw, bh);
     s.backing_w = bw, s.backing_h = bh;
   }
   if ((float)dpr != app.dpi_scale) {
@@ -204,10 +207,17 @@ int main() {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  shell.window = glfwCreateWindow(1280, 720, attnlab::tr("app.title"), nullptr, nullptr);
+  // The canvas as the page sized it (its CSS size times the pixel ratio, web/app.js): its drawing
+  // buffer is not made again at another size.
+  int canvas_w = 0, canvas_h = 0;
+  emscripten_get_canvas_element_size("#canvas", &canvas_w, &canvas_h);
+  shell.window = glfwCreateWindow(canvas_w > 0 ? canvas_w : 1280, canvas_h > 0 ? canvas_h : 720, attnlab::tr("app.title"), nullptr, nullptr);
   if (!shell.window) return 1;
   glfwMakeContextCurrent(shell.window);
   if (!start_shell(shell, shell.window, "#version 300 es\nprecision mediump float;\n")) return 1;
+  // The first frame now, not at the first animation frame (which a loading page may get a tenth of a
+  // second later); the loop draws the rest.
+  attnlab::web_main_loop(&shell);
   emscripten_set_main_loop_arg(attnlab::web_main_loop, &shell, 0, false);
   return 0;
 }

@@ -78,6 +78,7 @@ void end_frame(App& app, uint64_t version_at_start) {
       app.windows_settling = true;
   }
   app.drawn_version = version_at_start;
+  if (app.ui.presenter && !app.big_font) app.fonts_dirty = true;  // presenter mode's type, for the next frame
   // Keep drawing while a flash fades or a notice is up, and once more after, to take them away.
   const double now = ImGui::GetTime();
   const double until = std::max(app.ui.focus_until, app.notice.empty() || app.notice_sticky ? 0.0 : app.notice_until);

@@ -47,13 +47,16 @@ void setup_style(App& app, const void* ttf, int ttf_size, float ui_scale) {
     io.Fonts->AddFontDefault(&cfg);
   }
   // Presenter mode's type: 26 CSS px (× the pixel ratio) whatever the UI scale, so numbers in cells
-  // stay legible from the back of a room and the big matrices still fit a 1280×720 projector.
-  if (ttf && ttf_size > 0) {
+  // stay legible from the back of a room and the big matrices still fit a 1280×720 projector. Baked
+  // only while presenter mode is on (end_frame asks for it): it is more than half the atlas, and the
+  // first frame of every page load would wait for it.
+  app.big_font = nullptr;
+  if (app.ui.presenter && ttf && ttf_size > 0) {
     ImFontConfig cfg;
     cfg.FontDataOwnedByAtlas = false;
     app.big_font = io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(ttf), ttf_size, std::round(26.0f * app.dpi_scale), &cfg, ranges);
     merge_cjk_font(app, std::round(26.0f * app.dpi_scale));
-  } else {
+  } else if (app.ui.presenter) {
     ImFontConfig cfg;
     cfg.SizePixels = std::round(26.0f * app.dpi_scale);
     app.big_font = io.Fonts->AddFontDefault(&cfg);
