@@ -171,7 +171,8 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
 
 // [SECTION] colours
 HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGuiID key, const attn::MatView& m,
-                             Colormap cmap, const attn::MaskMatrix* mask, float range, uint64_t version) {
+                             Colormap cmap, const attn::MaskMatrix* mask, float range, uint64_t version, bool on_screen,
+                             ImVec2 shown_px) {
   HeatmapCache::Entry& e = cache.entries[key];
   e.last_used_frame = ImGui::GetFrameCount();
   HeatmapColors out;
@@ -179,9 +180,13 @@ HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGui
   const bool seq = cmap == Colormap::sequential;
   // A matrix larger than the GPU's largest texture is shown with every k-th row and column.
   const int max_side = backend ? std::max(16, backend->max_size()) : 1 << 30;
-  const int k = std::max((m.rows + max_side - 1) / max_side, (m.cols + max_side - 1) / max_side);
+  int k = std::max((m.rows + max_side - 1) / max_side, (m.cols + max_side - 1) / max_side);
+  if (shown_px.x >= 1.0f && shown_px.y >= 1.0f)
+    k = std::max(k, (int)std::floor(std::min((float)m.rows / shown_px.y, (float)m.cols / shown_px.x)));
   const int tw = (m.cols + k - 1) / k, th = (m.rows + k - 1) / k;
-  if (e.version != version || e.w != tw || e.h != th) {  // new numbers: the range that fits them
+  if (seq) {
+    e.fit_range = 1.0f;  // weights: always [0, 1], nothing to fit
+  } else if (e.version != version || e.w != tw || e.h != th) {  // new numbers: the range that fits them
     float a = 0.0f;
     for (int i = 0; i < m.rows; ++i) {
       const float* row = m.data + (size_t)i * m.ld;
@@ -192,11 +197,16 @@ HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGui
         for (int j = 0; j < m.cols; ++j) a = std::max(a, allowed[j] ? std::fabs(row[j]) : 0.0f);
     }
     e.fit_range = a > 0.0f && std::isfinite(a) ? a : 1.0f;
-    e.version = version;
   }
+  e.version = version;
   out.fit_range = e.fit_range;
   out.downsample = k;
   if (!backend) return out;
+  if (!on_screen) {  // the last picture stays for when it comes back into sight, unless it has another size
+    if (e.id && (e.w != tw || e.h != th)) backend->release(e.id), e.id = ImTextureID{};
+    out.texture = e.id;
+    return out;
+  }
   // Upload only when the picture (numbers, mask, colour map, range, size) differs from the last one.
   const float r = seq ? 1.0f : range > 0.0f ? range : e.fit_range;
   const uint64_t picture = hash_bytes(hash_bytes(version, &r, sizeof r), &k, sizeof k);
@@ -210,13 +220,17 @@ HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGui
     const int i = ti * k;
     const float* row = m.data + (size_t)i * m.ld;
     uint32_t* out = cache.scratch.data() + (size_t)ti * tw;
-    if (k == 1)
-      for (int j = 0; j < tw; ++j) out[j] = color(row[j]);
-    else
+    if (!mask) {
       for (int tj = 0; tj < tw; ++tj) out[tj] = color(row[(size_t)tj * k]);
-    if (mask) {
-      const uint8_t* allowed = mask->allowed.data() + (size_t)i * mask->m;
-      for (int tj = 0; tj < tw; ++tj) out[tj] = allowed[(size_t)tj * k] ? out[tj] : kMaskedColor;
+      continue;
+    }
+    // A masked cell is the masked colour, looked up in no table; outside the row's range of allowed
+    // keys (a causal row's future: half the matrix) every cell is masked.
+    const uint8_t* allowed = mask->allowed.data() + (size_t)i * mask->m;
+    const attn::Range span = (size_t)i < mask->ranges.size() ? mask->ranges[(size_t)i] : attn::Range{0, m.cols};
+    for (int tj = 0; tj < tw; ++tj) {
+      const int j = tj * k;
+      out[tj] = j >= span.lo && j < span.hi && allowed[j] ? color(row[j]) : kMaskedColor;
     }
   }
   if (e.id && (e.w != tw || e.h != th)) {  // a new size: a new texture, the old one freed
@@ -260,13 +274,24 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
   const ImVec2 grid_max(origin.x + cw * (float)m.cols, origin.y + ch * (float)m.rows);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const auto color = [&](int i, int j) { return cell_color(s.cmap, range, m(i, j), !allowed(s, i, j)); };
+  // The rows and columns in sight (the window's clip rect): what is drawn cell by cell is drawn only
+  // there. At 100 tokens a block is taller than the window, and its hidden cells cost as much as the rest.
+  const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
+  const auto first_in = [](float lo, float start, float step, int count) {
+    return std::clamp((int)std::floor((lo - start) / std::max(step, 1e-6f)), 0, count);
+  };
+  const auto end_in = [](float hi, float start, float step, int count) {
+    return std::clamp((int)std::ceil((hi - start) / std::max(step, 1e-6f)), 0, count);
+  };
+  const int i_lo = first_in(clip_min.y, origin.y, ch, m.rows), i_hi = end_in(clip_max.y, origin.y, ch, m.rows);
+  const int j_lo = first_in(clip_min.x, origin.x, cw, m.cols), j_hi = end_in(clip_max.x, origin.x, cw, m.cols);
 
   // [1] cells: the texture, or rectangles when there is no GPU (headless tests)
   if (s.texture) {
     dl->AddImage(s.texture, origin, grid_max);
   } else {
-    for (int i = 0; i < m.rows; ++i)
-      for (int j = 0; j < m.cols; ++j) {
+    for (int i = i_lo; i < i_hi; ++i)
+      for (int j = j_lo; j < j_hi; ++j) {
         const ImVec2 a(origin.x + cw * j, origin.y + ch * i);
         dl->AddRectFilled(a, ImVec2(a.x + cw, a.y + ch), color(i, j));
       }
@@ -285,8 +310,8 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
   const bool numbers_fit = cw >= ImGui::CalcTextSize("-0.00").x + 2.0f && ch >= fs;
   if (!s.compact && s.show_numbers && numbers_fit) {
     char buf[32];
-    for (int i = 0; i < m.rows; ++i)
-      for (int j = 0; j < m.cols; ++j) {
+    for (int i = i_lo; i < i_hi; ++i)
+      for (int j = j_lo; j < j_hi; ++j) {
         const bool masked = !allowed(s, i, j);
         format_value(buf, sizeof buf, m(i, j), masked, s.masked_as_neg_inf);
         const ImVec2 ts = ImGui::CalcTextSize(buf);
@@ -296,8 +321,8 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
       }
   } else if (s.mask && s.masked_as_neg_inf && cw >= 6.0f * sc) {
     // too small for text: hatch masked cells with a diagonal so −∞ stays visible
-    for (int i = 0; i < m.rows; ++i)
-      for (int j = 0; j < m.cols; ++j)
+    for (int i = i_lo; i < i_hi; ++i)
+      for (int j = j_lo; j < j_hi; ++j)
         if (!allowed(s, i, j))
           dl->AddLine(ImVec2(origin.x + cw * j, origin.y + ch * (i + 1)), ImVec2(origin.x + cw * (j + 1), origin.y + ch * i), 0xFF8080FFu);
   }
@@ -306,7 +331,7 @@ HeatmapEvent draw_heatmap(const HeatmapSpec& s, ImVec2 size) {
   // [3] labels: tokens down the left and across the top (turned upwards when they do not fit across)
   if (!s.compact) {
     const int row_step = ch < fs * 0.8f ? (int)std::ceil(fs / ch) : 1;
-    for (int i = 0; i < m.rows && !s.row_labels_left; i += row_step) {
+    for (int i = i_lo - i_lo % row_step; i < i_hi && !s.row_labels_left; i += row_step) {
       const std::string fitted = fit_label(row_label(s, i), g.gutter - 4.0f * sc);
       dl->AddText(ImVec2(p0.x, origin.y + ch * i + (ch - fs) * 0.5f), i == s.highlight_row ? 0xFF40D0FFu : text_col, fitted.c_str());
     }

@@ -113,9 +113,14 @@ struct HeatmapColors {
 // The texture for matrix `m` under `key`. `version` changes whenever the numbers, the mask or the
 // colour map may have changed (view_version: when the stage that computes them ran), and only then are
 // the numbers looked at again: their range worked out and the texture refilled. range <= 0: fit the
-// colours to the data. Without a backend only the range is worked out.
+// colours to the data. Without a backend only the range is worked out; nor when the heatmap is out of
+// sight this frame (on_screen false: scrolled away): its texture is refilled once it is in sight.
+// shown_px: the size it is drawn at, in framebuffer pixels, where it is smaller than the matrix (a
+// thumbnail): the texture holds every k-th row and column, k cells to a pixel, which is what the GPU
+// would sample of the whole one (nearest texel), coloured and uploaded at a k²-th of the cost.
 HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGuiID key, const attn::MatView& m,
-                             Colormap cmap, const attn::MaskMatrix* mask, float range, uint64_t version);
+                             Colormap cmap, const attn::MaskMatrix* mask, float range, uint64_t version,
+                             bool on_screen = true, ImVec2 shown_px = ImVec2(0, 0));
 
 // Releases the textures not used for a while (call once per frame).
 void heatmap_collect_garbage(HeatmapCache& cache, TextureBackend* backend);

@@ -94,10 +94,12 @@ void draw_heads_panel(App& app) {
     s.mask = &r.mask;
     s.compact = true;
     s.scale = app.style_scale;
-    s.texture = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID("colors"), s.m, s.cmap, s.mask, 1.0f,
-                               view_version(app.engine, View::weights, s.m, (int)s.cmap, true)).texture;
     const float aspect = (float)r.n / (float)std::max(r.m, 1);
-    const HeatmapEvent ev = draw_heatmap(s, ImVec2(side, side * std::min(aspect, 1.5f)));
+    const ImVec2 size(side, side * std::min(aspect, 1.5f)), fb = ImGui::GetIO().DisplayFramebufferScale;
+    s.texture = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID("colors"), s.m, s.cmap, s.mask, 1.0f,
+                               view_version(app.engine, View::weights, s.m, (int)s.cmap, true), true,
+                               ImVec2(size.x * fb.x, size.y * fb.y)).texture;
+    const HeatmapEvent ev = draw_heatmap(s, size);
     if (ev.hovered) app.ui.hover_next = {View::weights, h, ev.row, ev.col};
     if (ev.clicked) app.ui.head = h;
     if (ev.hovered) ImGui::SetTooltip("%s", trf("heads.thumb.tip", {{"h", h}}).c_str());

@@ -194,8 +194,13 @@ void draw_block(App& app, const Block& b, float width, float row_h, float header
   const attn::MatView m = matrix_of(app, b.view);
   HeatmapSpec s = spec_for(app, b);
   const float fixed = app.ui.fixed_range[(int)b.view];
+  // A block scrolled out of sight keeps its last texture: refilling it every frame (at 100 tokens, each
+  // a quarter of the frame's colouring) would show nothing.
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float block_h = ImGui::GetTextLineHeightWithSpacing() + heatmap_geometry(s, width).height;
+  const bool on_screen = zoomed || ImGui::IsRectVisible(at, ImVec2(at.x + width, at.y + block_h));
   const HeatmapColors colors = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID(zoomed ? "zoomed" : "colors"), m, b.cmap, b.mask,
-                                              fixed, view_version(app.engine, b.view, m, (int)b.cmap, b.mask != nullptr));
+                                              fixed, view_version(app.engine, b.view, m, (int)b.cmap, b.mask != nullptr), on_screen);
   s.range = fixed > 0.0f ? fixed : colors.fit_range;
   s.range_fixed = fixed > 0.0f;
   s.texture = colors.texture;

@@ -232,6 +232,33 @@ TEST_F(Lab, TexturesUploadOnlyWhatChangedAndNeverAboveTheGpuLimit) {
   app.textures = nullptr;
 }
 
+// A block scrolled out of sight keeps its last texture: a change that reaches it refills it only once it
+// is in sight again (at 100 tokens, refilling every hidden block each frame was a quarter of a frame).
+TEST_F(Lab, AMatrixOutOfSightIsRecolouredWhenItComesIntoSight) {
+  PixelTextures tex;
+  app.textures = &tex;
+  std::string text = "the";
+  for (int i = 0; i < 40; ++i) text += " cat";
+  attnlab::set_text_box(app, false, text);
+  frames(4);
+  ASSERT_EQ(result().n, 41);
+  frames(3);
+  attn::Config c = app.engine.config();
+  c.temperature = 0.5f;  // softmax onwards: A, O, concat and out change; out lies below the fold
+  ASSERT_EQ(attnlab::apply_config(app, c), "");
+  frames(3);
+  const int after_change = tex.uploads;
+  frames(3);
+  EXPECT_EQ(tex.uploads, after_change) << "nothing changed since: nothing uploaded";
+  app.ui.focus_view = attnlab::View::output;  // scrolled into view, as the pipeline strip does
+  frames(3);
+  EXPECT_GT(tex.uploads, after_change) << "the output came into sight with the old temperature's colours";
+  const int in_sight = tex.uploads;
+  frames(3);
+  EXPECT_EQ(tex.uploads, in_sight);
+  app.textures = nullptr;
+}
+
 // [SECTION] labels and alignment
 // The token labels' widths are measured once per set of labels and kept by the app (App::label_widths):
 // frames with the same tokens measure nothing again; new text is measured once.
