@@ -259,6 +259,24 @@ TEST_F(Lab, AMatrixOutOfSightIsRecolouredWhenItComesIntoSight) {
   app.textures = nullptr;
 }
 
+// A block taller than the window draws cell by cell (here, with no GPU, every cell a rectangle; with one,
+// the masked cells' hatching and the numbers) only the rows in sight: 103 causal tokens are 3 × 10,609
+// cells of S, masked S and A, 127 k vertices drawn whole.
+TEST_F(Lab, ABlockTallerThanTheWindowDrawsOnlyTheCellsInSight) {
+  std::string text = "the";
+  for (int i = 0; i < 102; ++i) text += " cat";
+  attn::Config c = app.engine.config();
+  c.mask = {{attn::MaskTerm::Kind::causal}};
+  ASSERT_EQ(attnlab::apply_config(app, c), "");
+  attnlab::set_text_box(app, false, text);
+  frames(4);
+  ASSERT_EQ(result().n, 103);
+  const ImGuiWindow* w = attnlab::find_window("Matrices");
+  ASSERT_NE(w, nullptr);
+  EXPECT_LT(w->DrawList->VtxBuffer.Size, 40000) << "cells out of sight were drawn";
+  EXPECT_GT(w->DrawList->VtxBuffer.Size, 4000) << "the cells in sight were not";
+}
+
 // [SECTION] labels and alignment
 // The token labels' widths are measured once per set of labels and kept by the app (App::label_widths):
 // frames with the same tokens measure nothing again; new text is measured once.
