@@ -13,6 +13,21 @@
 #include <unordered_map>
 
 namespace attnlab {
+
+// FNV-1a, 8 bytes at a time (with a shift to mix the high bits down).
+uint64_t hash_bytes(uint64_t h, const void* data, size_t n) {
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0x100000001B3ull;
+    h ^= h >> 29;
+  }
+  for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
+  return h;
+}
+
 namespace {
 
 constexpr float kColorBarWidth = 40.0f;
@@ -67,20 +82,6 @@ void add_text_vertical(ImDrawList* dl, ImVec2 bottom_left, ImU32 col, const char
     const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
     p = ImVec2(bottom_left.x + dy, bottom_left.y - dx);
   }
-}
-
-// FNV-1a, 8 bytes at a time (with a shift to mix the high bits down).
-uint64_t hash_bytes(uint64_t h, const void* data, size_t n) {
-  const unsigned char* p = static_cast<const unsigned char*>(data);
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0x100000001B3ull;
-    h ^= h >> 29;
-  }
-  for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
-  return h;
 }
 
 // The widest of labels 0..count-1 (as row_label/col_label give them) in the current font, measured

@@ -122,6 +122,10 @@ HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGui
                              Colormap cmap, const attn::MaskMatrix* mask, float range, uint64_t version,
                              bool on_screen = true, ImVec2 shown_px = ImVec2(0, 0));
 
+// FNV-1a over bytes, folded into h: a texture's version from its numbers where no stage counter says
+// when they changed (Learn mode's thumbnails).
+uint64_t hash_bytes(uint64_t h, const void* data, size_t n);
+
 // Releases the textures not used for a while (call once per frame).
 void heatmap_collect_garbage(HeatmapCache& cache, TextureBackend* backend);
 

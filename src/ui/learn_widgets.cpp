@@ -15,7 +15,7 @@ void remember_rect(App& app, const std::string& name, ImVec2 a, ImVec2 b) {
 }
 
 // The lab's heatmap in its compact mode (no labels, no colour bar, no numbers), its cells filling `size`.
-Thumbnail thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range) {
+Thumbnail thumbnail(App& app, const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range) {
   HeatmapSpec s;
   s.id = "##cells";
   s.m = attn::MatView{w, n, m, m};
@@ -24,6 +24,12 @@ Thumbnail thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, 
   s.mask = mask;
   s.compact = true;
   s.fill = true;
+  // One texture, not a rectangle per cell: four heads of 32 tokens were 16 k vertices a frame, half of
+  // Learn mode's, which a software GL draws on the cores training needs. Its key is its place (the
+  // caller's ID scope: one thumbnail each), its version its numbers (a new state brings new arrays).
+  uint64_t version = hash_bytes(0x9E3779B97F4A7C15ull, w, sizeof(float) * (size_t)n * (size_t)m);
+  if (mask) version = hash_bytes(version, mask->allowed.data(), mask->allowed.size());
+  s.texture = heatmap_colors(app.heatmaps, app.textures, ImGui::GetID("##cells"), s.m, s.cmap, mask, s.range, version).texture;
   const HeatmapEvent ev = draw_heatmap(s, size);
   Thumbnail t;
   t.min = ev.cells_min;

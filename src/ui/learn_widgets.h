@@ -19,7 +19,9 @@ struct Thumbnail {
   int row = -1, col = -1;  // the hovered cell, or -1
   ImVec2 min, max;         // where the cells were drawn (screen pixels)
 };
-Thumbnail thumbnail(const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range = 0.0f);
+// Its colours are one texture where the shell has a GPU (refilled when the numbers change), kept under
+// the caller's ID scope: one thumbnail to a scope (PushID per head).
+Thumbnail thumbnail(App& app, const float* w, int n, int m, const attn::MaskMatrix* mask, ImVec2 size, float range = 0.0f);
 // The colour bar of the thumbnails beside it: [0, 1] weights, or [−range, range] with an optional note
 // (wrapped at the window's edge). Its pieces go on the next line where the window has no room for them.
 void colour_scale(float width, float range, const char* note = nullptr);

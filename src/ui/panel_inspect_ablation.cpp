@@ -196,7 +196,7 @@ void draw_probe_after(App& app, InspectState& I) {
       ImGui::TextColored(off ? kBad : ImGui::ColorConvertU32ToFloat4(head_color(l * s.heads + h)), "%s",
                          fit_label(label, side).c_str());  // no wider than its thumbnail; the tooltip has it whole
       const float* w = p.weights[(size_t)l].data() + (size_t)h * p.n * p.m;
-      const Thumbnail cells = thumbnail(w, p.n, p.m, &mask, ImVec2(side, side * aspect));
+      const Thumbnail cells = thumbnail(app, w, p.n, p.m, &mask, ImVec2(side, side * aspect));
       const int qi = cells.row, kj = cells.col;
       remember_rect(app, "inspect_thumb_l" + std::to_string(l) + "_h" + std::to_string(h), cells.min, cells.max);
       if (qi >= 0) {

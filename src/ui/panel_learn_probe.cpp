@@ -142,7 +142,7 @@ void draw_param_gradient(App& app, LearnState& L, const lrn::Probe& p) {
   const float cell = std::max(2.0f, std::min((avail.x - 8.0f) / (float)t.cols, (avail.y - 8.0f) / (float)t.rows));
   const ImVec2 size(cell * (float)t.cols, cell * (float)t.rows);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const Thumbnail cells = thumbnail(g, t.rows, t.cols, nullptr, size, range > 0.0f ? range : 1.0f);
+  const Thumbnail cells = thumbnail(app, g, t.rows, t.cols, nullptr, size, range > 0.0f ? range : 1.0f);
   const int i = cells.row, j = cells.col;
   remember_rect(app, "learn_grad_cells", cells.min, cells.max);
   // Head boundaries, where heads sit side by side.
@@ -180,7 +180,7 @@ void draw_influence(App& app, LearnState& L, const lrn::Probe& p) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // The height left, but never under 10 text heights (a projector's UI scale 2: the window scrolls instead).
   const float side = std::min(avail.x, std::max(10.0f * ImGui::GetFontSize(), avail.y - ImGui::GetTextLineHeightWithSpacing()));
-  const Thumbnail cells = thumbnail(p.influence.data(), p.n, p.n, nullptr, ImVec2(side, side), range > 0.0f ? range : 1.0f);
+  const Thumbnail cells = thumbnail(app, p.influence.data(), p.n, p.n, nullptr, ImVec2(side, side), range > 0.0f ? range : 1.0f);
   const int i = cells.row, j = cells.col;
   remember_rect(app, "learn_influence", cells.min, cells.max);
   if (i >= 0)
@@ -316,7 +316,7 @@ void draw_learn_probe(App& app, LearnState& L) {
       else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(l * spec.heads + h)), "%s", shown.c_str());
       const float* w = ideal ? L.run().ideal[(size_t)l * R + r].data()
                              : (grads ? (*grads)[l].data() : p.weights[l].data()) + (size_t)h * n * m;
-      const Thumbnail cells = thumbnail(w, n, m, &mask, size, ideal ? 0.0f : range);
+      const Thumbnail cells = thumbnail(app, w, n, m, &mask, size, ideal ? 0.0f : range);
       const int qi = cells.row, kj = cells.col;
       remember_rect(app, ideal ? "learn_l" + std::to_string(l) + "_ideal" + std::to_string(r)
                                : "learn_l" + std::to_string(l) + "_h" + std::to_string(h),

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "learn_fixture.h"
@@ -177,6 +178,38 @@ TEST_F(Learn, ATrainingThreadAsksForFramesAtItsOwnPace) {
   app.ui.learn_mode = false;
   EXPECT_TRUE(attnlab::needs_redraw(app, 0.0)) << "the lab's compute, once the lab is shown";
   attnlab::learn_pause(app);
+}
+
+TEST_F(Learn, TheProbesAttentionIsOneTextureAHeadRefilledOnlyWhenItChanges) {
+  // Each head's attention on the probe as a texture (where the shell has a GPU), not a rectangle per
+  // cell (4 heads of 32 tokens were 16 k vertices a frame), kept while the weights stay the same.
+  struct Textures : attnlab::TextureBackend {
+    std::set<intptr_t> live;
+    intptr_t next = 1;
+    int uploads = 0;
+    ImTextureID upload(ImTextureID existing, int, int, const uint32_t*) override {
+      ++uploads;
+      if (existing) return existing;
+      live.insert(next);
+      return (ImTextureID)next++;
+    }
+    void release(ImTextureID id) override { live.erase((intptr_t)id); }
+  } textures;
+  app.textures = &textures;
+  click("mode_learn");
+  L().setup.train.steps = 40;
+  click("learn_train");
+  train_to_end();
+  frames(3);
+  const ImGuiWindow* w = attnlab::find_window("Attention on a probe");
+  ASSERT_NE(w, nullptr);
+  EXPECT_LT(w->DrawList->VtxBuffer.Size, 3000) << "cells drawn one by one (4.6 k vertices here; 1.5 k as textures)";
+  EXPECT_GE(textures.live.size(), 4u) << "a texture for each head";
+  const int settled = textures.uploads;
+  frames(5);
+  EXPECT_EQ(textures.uploads, settled) << "the same weights: nothing refilled";
+  EXPECT_LE(textures.live.size(), 16u) << "textures left behind, frame after frame";
+  app.textures = nullptr;
 }
 
 TEST_F(Learn, StepFromAFreshRunKeepsStepZeroInTheHistory) {
