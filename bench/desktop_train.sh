@@ -31,7 +31,8 @@ app_run() {  # config, extra flag
 import json, sys
 stats, train = (json.loads(l) for l in open(sys.argv[1]).read().split('\n')[:2])
 assert train['state'] == 'done', train
-print(json.dumps({'ms': train['ms'], 'step': train['step'], 'trains_on': train['trains_on'], 'frames': stats['frames'],
+print(json.dumps({'ms': train['ms'], 'task': train['task'], 'step': train['step'], 'steps': train['steps'],
+                  'accuracy': train['accuracy'], 'trains_on': train['trains_on'], 'frames': stats['frames'],
                   'frame_ms_median': round(stats['frame_ms_median'], 1), 'frame_ms_p95': round(stats['frame_ms_p95'], 1)}))
 EOF
 }
@@ -44,7 +45,7 @@ for cfg in "${configs[@]}"; do
     python3 - "$cfg" "$r" "$thread" "$frames" "$cli" <<'EOF'
 import json, sys
 cfg, r, thread, frames, cli = sys.argv[1], int(sys.argv[2]), *map(json.loads, sys.argv[3:])
-print(json.dumps({'config': json.load(open(cfg)), 'round': r, 'steps': cli['step'], 'cli_ms': cli['ms'],
+print(json.dumps({'config': json.load(open(cfg)), 'round': r, 'steps': cli['step'], 'cli_ms': cli['ms'], 'cli_accuracy': cli['accuracy'],
                   'app_thread': thread, 'app_frames': frames,
                   'thread_vs_cli': round(cli['ms'] / thread['ms'], 2), 'frames_vs_cli': round(cli['ms'] / frames['ms'], 2)}))
 EOF

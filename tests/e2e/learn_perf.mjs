@@ -39,9 +39,11 @@ const r = await page.evaluate(async () => {
     await new Promise((done) => setTimeout(done, 200));
   }
   const idle = api.stats();
+  // What was trained, as the run has it (every key, defaults included): printed, and what node trains.
+  const config = api.model().config;
   const history = api.trainHistory();
   const last = history[history.length - 1];
-  return { trainer_ms: last.ms, trainer_steps_per_s: last.ms > 0 ? Math.round(last.step / (last.ms / 1000)) : null, trains_on: s.trains_on, draw_only_ms_median: idle.ui_ms_median, draw_only_ms_p95: idle.ui_ms_p95, task: 'induction', state: s.state, step: s.step, accuracy: s.accuracy, steps_per_s: s.steps_per_s,
+  return { config, trainer_ms: last.ms, trainer_steps_per_s: last.ms > 0 ? Math.round(last.step / (last.ms / 1000)) : null, trains_on: s.trains_on, draw_only_ms_median: idle.ui_ms_median, draw_only_ms_p95: idle.ui_ms_p95, task: 'induction', state: s.state, step: s.step, accuracy: s.accuracy, steps_per_s: s.steps_per_s,
            prefix_match_over_0_5: passed, seconds: (performance.now() - t0) / 1000,
            // the whole run, evaluations included, from train() until the page saw it done (to 0.1 s)
            train_seconds: trained, train_steps_per_s: trained ? Math.round(s.step / trained) : null,
@@ -53,12 +55,14 @@ const r = await page.evaluate(async () => {
 if (process.env.ATTNLAB_WASM_CLI) {
   const { execFileSync } = await import('node:child_process');
   const { writeFileSync } = await import('node:fs');
-  const cfg = '/tmp/attnlab-learn-perf.json';
-  writeFileSync(cfg, JSON.stringify({ task: 'induction', train: { eval_every: 20 } }));
+  const { tmpdir } = await import('node:os');
+  const cfg = `${tmpdir()}/attnlab-learn-perf-${process.pid}.json`;
+  writeFileSync(cfg, JSON.stringify(r.config));  // the page's run, every key: the same model and data
   const lines = execFileSync(process.execPath, ['--no-experimental-fetch', process.env.ATTNLAB_WASM_CLI, 'train', cfg]).toString().trim().split('\n');
   const last = JSON.parse(lines[lines.length - 1]);
   r.node_trainer_ms = last.ms;
   r.node_trainer_steps_per_s = Math.round(last.step / (last.ms / 1000));
+  r.node_step = last.step, r.node_accuracy = last.accuracy;  // the same run: the page's step and accuracy
   r.worker_vs_node = Math.round((r.node_trainer_ms / r.trainer_ms) * 100) / 100;
 }
 console.log(JSON.stringify(r));
