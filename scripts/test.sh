@@ -32,19 +32,19 @@ suite() {  # suite NAME COMMAND...
 native() {
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > /dev/null &&
     cmake --build build -j"$jobs" &&
-    ctest --test-dir build --output-on-failure
+    ctest --test-dir build --output-on-failure -j"$jobs"
 }
 sanitized() {
   CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DATTNLAB_SANITIZE=ON -DATTNLAB_UI=OFF -DATTNLAB_BENCH=OFF > /dev/null &&
     cmake --build build-asan -j"$jobs" &&
-    ctest --test-dir build-asan --output-on-failure
+    ctest --test-dir build-asan --output-on-failure -j"$jobs"
 }
 # The WebAssembly tests build in the web app's own build folder (build_wasm.sh's), so the engine and io
 # libraries compile once for both: the browser suite's build then only adds the UI and the shells.
 wasm_tests() {
   emcmake cmake -S . -B build-web -DCMAKE_BUILD_TYPE=Release -DATTNLAB_TESTS=ON -DATTNLAB_BENCH=OFF > /dev/null &&
     cmake --build build-web -j"$jobs" --target attnlab_engine_tests attnlab_io_tests attnlab_i18n_tests attnlab-cli &&
-    ctest --test-dir build-web --output-on-failure
+    ctest --test-dir build-web --output-on-failure -j"$jobs"
 }
 browser() {
   local site
