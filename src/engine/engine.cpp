@@ -4,6 +4,7 @@
 #include <chrono>
 #include <tuple>
 #include <cmath>
+#include <numbers>
 
 #include "embedding.h"
 #include "handmade_heads.h"
@@ -101,18 +102,41 @@ std::string resolve_tokens(const SequenceInput& s, const Config& c, const char* 
 
 // entropy[h, i] = −Σ_j A_h[i, j]·log₂ A_h[i, j] (bits; 0 for a fully masked row, whose weights are
 // all 0)   max_weight[h, i] = max_j A_h[i, j]
+//
+// With the scores kept, the sum needs one log a row, not one a weight. A row's weights are
+// a_j = exp(s_j − s*)/Z over its allowed cells, s* its largest allowed score, whose weight a* is 1/Z. So
+// log₂ a_j = (s_j − s*)/ln 2 + log₂ a*, and
+//   H = −log₂ a* − Σ_j a_j·(s_j − s*)/ln 2     (the sums over cells with a_j > 0; Σ_j a_j = 1).
+// Without the scores (lean), or where that is not finite, each weight's own log (the definition).
+namespace {
+double entropy_by_definition(const float* a, Range range) {
+  double h = 0.0;
+  for (int j = range.lo; j < range.hi; ++j)
+    if (a[j] > 0.0f) h -= a[j] * std::log2((double)a[j]);
+  return h;
+}
+double entropy_from_scores(const float* a, const float* s, Range range, int top) {
+  double centred = 0.0;  // Σ_j a_j·(s_j − s*)
+  for (int j = range.lo; j < range.hi; ++j)
+    if (a[j] > 0.0f) centred += a[j] * ((double)s[j] - s[top]);
+  return -std::log2((double)a[top]) - centred / std::numbers::ln2;
+}
+}  // namespace
+
 void compute_row_stats(Result& r) {
   for (int h = 0; h < r.heads; ++h) {
     for (int i = 0; i < r.n; ++i) {
-      const float* a = r.weights.data() + ((size_t)h * r.n + i) * r.m;
+      const size_t row = ((size_t)h * r.n + i) * r.m;
+      const float* a = r.weights.data() + row;
       const Range range = r.mask.ranges[(size_t)i];
-      double entropy = 0.0;
+      int top = -1;  // the row's largest weight (its largest allowed score)
       float mx = 0.0f;
-      for (int j = range.lo; j < range.hi; ++j) {
-        if (a[j] > 0.0f) entropy -= a[j] * std::log2((double)a[j]);
-        mx = std::max(mx, a[j]);
-      }
-      r.entropy[(size_t)h * r.n + i] = (float)entropy;
+      for (int j = range.lo; j < range.hi; ++j)
+        if (a[j] > mx) mx = a[top = j];
+      double entropy = 0.0;
+      if (top >= 0 && !r.scores.empty()) entropy = entropy_from_scores(a, r.scores.data() + row, range, top);
+      if (top >= 0 && (r.scores.empty() || !std::isfinite(entropy))) entropy = entropy_by_definition(a, range);
+      r.entropy[(size_t)h * r.n + i] = (float)std::max(entropy, 0.0);
       r.max_weight[(size_t)h * r.n + i] = mx;
     }
   }

@@ -2,6 +2,7 @@
 // incremental recompute, edits, cross-attention and bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine.h"
@@ -98,6 +99,42 @@ TEST(EngineProperties, RowsSumToOneAndMaskedWeightsAreExactlyZero) {
       }
       EXPECT_NEAR(sum, 1.0, 1e-6);
     }
+}
+
+// The per-row readouts against their definitions in double, from the weights themselves:
+// entropy = −Σ_j a_j·log₂ a_j and max_weight = max_j a_j, with the scores kept (the lab's engine) and
+// lean (the CLI's), over masks with holes (a padded key inside a window), a fully masked row, a sharp
+// temperature (one weight near 1, others underflowing to 0) and a flat one (near-uniform rows).
+TEST(EngineProperties, RowEntropyAndMaxWeightEqualTheirDefinitions) {
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "w" + std::to_string(i % 13) + " ";
+  attn::MaskTerm holes{attn::MaskTerm::Kind::custom};
+  holes.rows = holes.cols = 40;
+  for (int i = 0; i < 40; ++i)
+    for (int j = 0; j < 40; ++j) holes.cells.push_back(i != 5 && (i + j) % 3 != 0);  // query 5 sees nothing
+  for (const bool keep : {true, false})
+    for (const float temperature : {0.001f, 0.3f, 1.0f, 1000.0f})
+      for (const auto& mask : std::vector<std::vector<attn::MaskTerm>>{{}, {causal()}, {window(7, false), padding({3, 20})}, {holes}}) {
+        attn::Config c = base(text);
+        c.mask = mask, c.temperature = temperature;
+        attn::Engine e({.keep_scores = keep});
+        const attn::Result& r = run(e, c);
+        for (int h = 0; h < r.heads; ++h)
+          for (int i = 0; i < r.n; ++i) {
+            double entropy = 0.0;
+            float mx = 0.0f;
+            for (int j = 0; j < r.m; ++j) {
+              const double a = r.weights_head(h)(i, j);
+              if (a > 0.0) entropy -= a * std::log2(a);
+              mx = std::max(mx, r.weights_head(h)(i, j));
+            }
+            const size_t k = (size_t)h * r.n + i;
+            ASSERT_NEAR(r.entropy[k], entropy, 2e-5 * std::max(1.0, entropy))
+                << "keep " << keep << " τ " << temperature << " mask terms " << mask.size() << " head " << h << " row " << i;
+            ASSERT_GE(r.entropy[k], 0.0f);
+            ASSERT_EQ(r.max_weight[k], mx);
+          }
+      }
 }
 
 TEST(EngineProperties, FullyMaskedRowIsZeroAndReported) {
