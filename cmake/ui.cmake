@@ -215,13 +215,23 @@ else()
   # Beside it, what loads on demand: the catalogues other than English (lang/) and the CJK font (fonts/).
   set(ATTNLAB_FETCHED_LANG_FILES ${ATTNLAB_LANG_FILES})
   list(REMOVE_ITEM ATTNLAB_FETCHED_LANG_FILES ${CMAKE_SOURCE_DIR}/assets/lang/en.txt)
-  add_dependencies(attnlab_web attnlab_cjk_font)
-  add_custom_command(TARGET attnlab_web POST_BUILD
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/site/lang ${CMAKE_BINARY_DIR}/site/fonts
-    COMMAND ${CMAKE_COMMAND} -E copy ${ATTNLAB_CJK_FONT} ${CMAKE_BINARY_DIR}/site/fonts/
-    COMMAND ${CMAKE_COMMAND} -E copy ${ATTNLAB_FETCHED_LANG_FILES} ${CMAKE_BINARY_DIR}/site/lang/
-    COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_BINARY_DIR}/generated/lang_index.json ${CMAKE_BINARY_DIR}/site/lang/index.json
-    COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_BINARY_DIR}/generated/boot-words.js ${CMAKE_BINARY_DIR}/site/
-    COMMAND ${CMAKE_COMMAND} -E copy ${ATTNLAB_WEB_FILES} ${CMAKE_BINARY_DIR}/site/
-    COMMENT "Copying web/ into site/")
+  # Each copied when its source changes, before attnlab_web is (re)linked: a change to web/app.js alone
+  # reaches site/ on the next build too (a POST_BUILD copy ran only when the module was linked again).
+  set(site_files "")
+  macro(copy_into_site folder)
+    foreach(from ${ARGN})
+      get_filename_component(name ${from} NAME)
+      set(to ${CMAKE_BINARY_DIR}/site/${folder}${name})
+      add_custom_command(OUTPUT ${to} COMMAND ${CMAKE_COMMAND} -E copy ${from} ${to} DEPENDS ${from} VERBATIM)
+      list(APPEND site_files ${to})
+    endforeach()
+  endmacro()
+  copy_into_site("" ${ATTNLAB_WEB_FILES} ${CMAKE_BINARY_DIR}/generated/boot-words.js)
+  copy_into_site(fonts/ ${ATTNLAB_CJK_FONT})
+  copy_into_site(lang/ ${ATTNLAB_FETCHED_LANG_FILES})
+  add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/site/lang/index.json
+                     COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_BINARY_DIR}/generated/lang_index.json ${CMAKE_BINARY_DIR}/site/lang/index.json
+                     DEPENDS ${CMAKE_BINARY_DIR}/generated/lang_index.json VERBATIM)
+  add_custom_target(attnlab_site_files DEPENDS ${site_files} ${CMAKE_BINARY_DIR}/site/lang/index.json)
+  add_dependencies(attnlab_web attnlab_site_files)
 endif()
