@@ -750,7 +750,40 @@
   const noticeRegion = document.getElementById('a11y-notice');
   const row = document.getElementById('a11y-row');
   const table = document.getElementById('a11y-table');
-  let lastState = null, presenterState = false, fullscreenByPresenter = false, lastTable = '';
+  let lastState = null, presenterState = false, fullscreenByPresenter = false, tableShape = '', tableCells = [];
+  // The focused matrix as a table for screen readers (at most 32 × 32: src/ui/a11y.cpp). Built anew when
+  // its shape or labels change; while only its numbers change (a slider dragged, four times a second),
+  // the cells that differ are rewritten in place, not a thousand elements made again.
+  function a11yTable(t) {
+    const shape = JSON.stringify([t.cols, t.rows.map((r) => r.label)]);
+    if (shape !== tableShape) {
+      tableShape = shape;
+      tableCells = [];
+      const head = document.createElement('tr');
+      head.append(document.createElement('td'));
+      for (const c of t.cols) { const th = document.createElement('th'); th.scope = 'col'; th.textContent = c; head.append(th); }
+      const thead = document.createElement('thead');
+      thead.append(head);
+      const body = document.createElement('tbody');
+      for (const r of t.rows) {
+        const tr = document.createElement('tr');
+        const th = document.createElement('th');
+        th.scope = 'row';
+        th.textContent = r.label;
+        tr.append(th);
+        tableCells.push(r.cells.map(() => tr.appendChild(document.createElement('td'))));
+        body.append(tr);
+      }
+      table.replaceChildren(document.createElement('caption'), thead, body);
+    }
+    if (table.caption.textContent !== t.caption) table.caption.textContent = t.caption;
+    t.rows.forEach((r, i) => r.cells.forEach((v, j) => {
+      const td = tableCells[i][j];
+      if (td.textContent !== v) td.textContent = v;
+      const current = t.focus.length === 2 && t.focus[0] === i && t.focus[1] === j;
+      if (current !== td.hasAttribute('aria-current')) current ? td.setAttribute('aria-current', 'true') : td.removeAttribute('aria-current');
+    }));
+  }
   function pageState(st) {
     for (const [which, box] of Object.entries(boxes)) {
       const b = st.boxes[which];
@@ -776,36 +809,7 @@
     const a = st.a11y;
     if (live.textContent !== a.live) live.textContent = a.live;
     if (row.textContent !== (a.row || '')) row.textContent = a.row || '';
-    const key = JSON.stringify(a.table);
-    if (key !== lastTable && a.table) {
-      lastTable = key;
-      const t = a.table;
-      table.replaceChildren();
-      const cap = document.createElement('caption');
-      cap.textContent = t.caption;
-      const head = document.createElement('tr');
-      const corner = document.createElement('td');
-      head.append(corner);
-      for (const c of t.cols) { const th = document.createElement('th'); th.scope = 'col'; th.textContent = c; head.append(th); }
-      const thead = document.createElement('thead');
-      thead.append(head);
-      const body = document.createElement('tbody');
-      t.rows.forEach((r, i) => {
-        const tr = document.createElement('tr');
-        const th = document.createElement('th');
-        th.scope = 'row';
-        th.textContent = r.label;
-        tr.append(th);
-        r.cells.forEach((v, j) => {
-          const td = document.createElement('td');
-          td.textContent = v;
-          if (t.focus.length && t.focus[0] === i && t.focus[1] === j) td.setAttribute('aria-current', 'true');
-          tr.append(td);
-        });
-        body.append(tr);
-      });
-      table.append(cap, thead, body);
-    }
+    if (a.table) a11yTable(a.table);
     lastState = st;
   }
   // Learn mode's training worker (web/worker.js, docs/web-api.md): a run never shares the page's

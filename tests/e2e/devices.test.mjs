@@ -217,6 +217,19 @@ test('screen readers: the hovered cell, its weights row and the matrix are in th
   assert.match(snap, /rowheader "sat"/);
   assert.match(snap, /columnheader "mat"/);
   assert.match(snap, /textbox "Text: the tokens attention works on"/);
+  // New numbers reach the table (its cells rewritten in place): the weight at (1, 0) after the
+  // temperature changes, and the cell read out as current is still the hovered one.
+  const cell = () => page.evaluate(() => {
+    const td = document.querySelectorAll('#a11y-table tbody tr')[1].cells[1];
+    return { text: td.textContent, current: td.getAttribute('aria-current') };
+  });
+  assert.equal(Number((await cell()).text), Number(weight.toPrecision(3)));
+  await page.evaluate(() => window.attnlab.apply({ ...window.attnlab.config(), temperature: 0.25 }));
+  const sharper = (await page.evaluate(() => window.attnlab.result())).heads[w.head].weights[1][0];
+  assert.notEqual(Number(sharper.toPrecision(3)), Number(weight.toPrecision(3)));
+  await until(page, (v) => Number(document.querySelectorAll('#a11y-table tbody tr')[1].cells[1].textContent) === v,
+              Number(sharper.toPrecision(3)), 'the table shows the new weight');
+  assert.equal((await cell()).current, 'true');
   assert.deepEqual(problems, []);
   await page.close();
 });
