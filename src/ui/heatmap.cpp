@@ -131,9 +131,8 @@ HeatmapGeometry heatmap_geometry(const HeatmapSpec& s, float width, float height
     g.gutter = s.row_labels_left ? 4.0f * sc : std::min({w + 6.0f * sc, s.max_gutter * sc, std::max(width * 0.3f, ImGui::CalcTextSize("000").x)});
     g.bar_w = bar_width(s);
     if (s.row_notes) {
-      float nw = s.notes_header ? ImGui::CalcTextSize(s.notes_header).x : 0.0f;
-      for (const std::string& n : *s.row_notes) nw = std::max(nw, ImGui::CalcTextSize(n.c_str()).x);
-      g.notes_w = nw + 6.0f * sc;
+      const float header_w = s.notes_header ? ImGui::CalcTextSize(s.notes_header).x : 0.0f;
+      g.notes_w = std::max(header_w, s.row_notes_w) + 6.0f * sc;
     }
   }
   const float grid_w = std::max(8.0f, width - g.gutter - g.bar_w - g.notes_w);

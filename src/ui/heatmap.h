@@ -43,6 +43,7 @@ struct HeatmapSpec {
   int selected_row = -1, selected_col = -1;
   std::vector<std::pair<int, int>> edited;  // cells changed by hand: marked in the corner
   const std::vector<std::string>* row_notes = nullptr;  // a short readout per row, right of the colour bar
+  float row_notes_w = 0.0f;                             // the widest of them (measured where they are made)
   const char* notes_header = nullptr;
   float scale = 1.0f;         // UI scale: sizes below are before it
   float max_cell = 44.0f;     // largest cell side

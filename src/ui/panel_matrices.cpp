@@ -43,6 +43,7 @@ struct Block {
   float min_cell = 8.0f;  // CSS px: the narrowest cells before the block moves to a line of its own
   float stretch = 1.0f;  // share of the row's width
   std::vector<std::string> notes;  // per-row readouts beside the colour bar (add_notes); empty: none
+  float notes_w = 0.0f;            // the widest of them, measured once (every geometry of the block uses it)
   bool labels_left = false;  // the block to its left on the line labels the same rows (row_of sets it)
   bool own_labels = false;   // labels its rows even so (A: the one every lesson reads row by row)
 };
@@ -110,7 +111,10 @@ std::vector<std::string> row_notes(const attn::Result& r, int head) {
 // The weights' per-row readouts (spread, entropy, max), when row_stats is on.
 void add_notes(const App& app, Block& b) {
   const attn::Result& r = app.engine.result();
-  if (app.ui.row_stats && b.view == View::weights && !r.scores.empty()) b.notes = row_notes(r, app.ui.head);
+  if (!app.ui.row_stats || b.view != View::weights || r.scores.empty()) return;
+  b.notes = row_notes(r, app.ui.head);
+  b.notes_w = 0.0f;
+  for (const std::string& n : b.notes) b.notes_w = std::max(b.notes_w, ImGui::CalcTextSize(n.c_str()).x);
 }
 
 bool has_mask(const attn::Config& c) {
@@ -141,6 +145,7 @@ HeatmapSpec spec_for(App& app, const Block& b) {
   s.key_cell = &app.ui.key_cell;
   s.label_widths = &app.label_widths;
   s.row_notes = b.notes.empty() ? nullptr : &b.notes;
+  s.row_notes_w = b.notes_w;
   s.notes_header = b.notes.empty() ? nullptr : tr("heatmap.notes_header");
   const int tok = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
   // The hovered (or picked) token's row and column light up; in cross-attention keys are another text.

@@ -119,8 +119,6 @@ class DrawnWrap : public Learn {
   }
 };
 
-}  // namespace
-
 // The tour's step on temperature (τ = 0.25 in a Chinese sentence) at widths from a phone's to a wide
 // window's: no number is broken across two lines.
 TEST_F(DrawnWrap, TourStepInChineseKeepsNumbersWhole) {
@@ -164,3 +162,5 @@ TEST_F(DrawnWrap, RecurrenceLessonInChineseKeepsNumbersWhole) {
   EXPECT_TRUE(seen) << pct << " never drawn whole: the test no longer reads the lesson's line";
   EXPECT_TRUE(cuts.empty()) << cuts.size() << " cuts, the first " << cuts.front();
 }
+
+}  // namespace
