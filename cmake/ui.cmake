@@ -194,6 +194,11 @@ else()
     # WebGL 2 core is all the renderer uses: enabling every extension the browser offers (Emscripten's
     # default) costs a software GL a round trip each, a fifth of a second before the first frame.
     -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0
+    # Binaryen inlines every function with one caller, whatever its size: the whole frame became one
+    # 144 KB function, web_main_loop, which the browser compiles on its first call (it compiles a
+    # function when first called), before the first frame can start. Large ones stay functions, and
+    # only what the first frame runs is compiled for it.
+    -sBINARYEN_EXTRA_PASSES=--one-caller-inline-max-function-size=1000
     -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_attnlab_call  # the page API: one entry point (web_api.cpp)
     -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,stringToUTF8,lengthBytesUTF8,HEAPU8
     --embed-file ${ATTNLAB_UI_FONT}@/fonts/DejaVuSans.ttf)
