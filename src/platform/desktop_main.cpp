@@ -243,7 +243,8 @@ int main(int argc, char** argv) {
   glfwSwapInterval(opt.frames > 0 ? 0 : 1);
   const auto started = std::chrono::steady_clock::now();
 
-  if (!attnlab::start_shell(shell, window, "#version 150\n")) {
+  attnlab::start_shell(shell, window, "#version 150\n");
+  if (!shell.renderer.linked()) {
     std::fprintf(stderr, "attnlab: the OpenGL 3.2 shaders do not link\n");
     return 1;
   }

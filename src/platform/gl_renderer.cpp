@@ -45,39 +45,33 @@ GLuint compile(GLenum type, const std::string& source) {
   GLuint s = glCreateShader(type);
   const char* src = source.c_str();
   glShaderSource(s, 1, &src, nullptr);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024];
-    glGetShaderInfoLog(s, sizeof log, nullptr, log);
-    std::fprintf(stderr, "attnlab: shader does not compile: %s\n", log);
-  }
+  glCompileShader(s);  // its status is asked in linked(), not here: asking waits for the compiler
   return s;
+}
+
+void report_compile_error(GLuint shader) {
+  GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (ok) return;
+  char log[1024];
+  glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+  std::fprintf(stderr, "attnlab: shader does not compile: %s\n", log);
 }
 
 }  // namespace
 
-bool GlRenderer::init(const char* glsl_header) {
+void GlRenderer::init(const char* glsl_header) {
   ImGuiIO& io = ImGui::GetIO();
   io.BackendRendererName = "attnlab_gl";
-  const GLuint vs = compile(GL_VERTEX_SHADER, std::string(glsl_header) + kVertex);
-  const GLuint fs = compile(GL_FRAGMENT_SHADER, std::string(glsl_header) + kFragment);
+  vertex_ = compile(GL_VERTEX_SHADER, std::string(glsl_header) + kVertex);
+  fragment_ = compile(GL_FRAGMENT_SHADER, std::string(glsl_header) + kFragment);
   program_ = glCreateProgram();
-  glAttachShader(program_, vs);
-  glAttachShader(program_, fs);
+  glAttachShader(program_, vertex_);
+  glAttachShader(program_, fragment_);
   glBindAttribLocation(program_, 0, "position");
   glBindAttribLocation(program_, 1, "uv");
   glBindAttribLocation(program_, 2, "color");
   glLinkProgram(program_);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
-  if (!ok) return false;
-  loc_proj_ = glGetUniformLocation(program_, "projection");
-  loc_texture_ = glGetUniformLocation(program_, "tex");
-  loc_coverage_ = glGetUniformLocation(program_, "coverage");
 
   glGenVertexArrays(1, &vao_);
   glGenBuffers(1, &vbo_);
@@ -92,7 +86,27 @@ bool GlRenderer::init(const char* glsl_header) {
   glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, sizeof(ImDrawVert), (void*)offsetof(ImDrawVert, uv));
   glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ImDrawVert), (void*)offsetof(ImDrawVert, col));
   glBindVertexArray(0);
-  return true;
+}
+
+bool GlRenderer::linked() {
+  if (link_ == Link::unknown) {
+    GLint ok = 0;
+    glGetProgramiv(program_, GL_LINK_STATUS, &ok);
+    if (ok) {
+      link_ = Link::ok;
+      loc_proj_ = glGetUniformLocation(program_, "projection");
+      loc_texture_ = glGetUniformLocation(program_, "tex");
+      loc_coverage_ = glGetUniformLocation(program_, "coverage");
+    } else {
+      link_ = Link::failed;
+      report_compile_error(vertex_);
+      report_compile_error(fragment_);
+    }
+    glDeleteShader(vertex_);  // the program keeps what it needs
+    glDeleteShader(fragment_);
+    vertex_ = fragment_ = 0;
+  }
+  return link_ == Link::ok;
 }
 
 void GlRenderer::rebuild_fonts() {
@@ -113,7 +127,7 @@ void GlRenderer::rebuild_fonts() {
 }
 
 void GlRenderer::render(const ImDrawData* dd, int fb_w, int fb_h) {
-  if (fb_w <= 0 || fb_h <= 0 || !dd) return;
+  if (fb_w <= 0 || fb_h <= 0 || !dd || !linked()) return;
   // The state ImGui needs: alpha blending, scissoring, no culling or depth.
   glEnable(GL_BLEND);
   glBlendEquation(GL_FUNC_ADD);
@@ -171,7 +185,10 @@ void GlRenderer::shutdown() {
   if (ebo_) glDeleteBuffers(1, &ebo_);
   if (vao_) glDeleteVertexArrays(1, &vao_);
   if (program_) glDeleteProgram(program_);
-  font_texture_ = vbo_ = ebo_ = vao_ = program_ = 0;
+  if (vertex_) glDeleteShader(vertex_);
+  if (fragment_) glDeleteShader(fragment_);
+  font_texture_ = vbo_ = ebo_ = vao_ = program_ = vertex_ = fragment_ = 0;
+  link_ = Link::unknown;
 }
 
 }  // namespace attnlab

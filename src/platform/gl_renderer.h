@@ -12,14 +12,22 @@ namespace attnlab {
 class GlRenderer {
  public:
   // glsl_header: "#version 150\n" (desktop) or "#version 300 es\nprecision mediump float;\n" (web).
-  bool init(const char* glsl_header);
+  // Starts compiling and linking the shaders and makes the buffers, and returns at once: nothing here
+  // asks the GPU for an answer, so a browser's GPU process compiles on its own core while the page goes
+  // on (building the font atlas). linked() waits for the answer.
+  void init(const char* glsl_header);
+  // Whether the shaders compiled and linked (asked once; the uniforms' places are read then). render()
+  // draws nothing unless they did.
+  bool linked();
   void shutdown();
   // (Re)builds the font atlas texture from ImGui's current fonts.
   void rebuild_fonts();
   void render(const ImDrawData* draw_data, int framebuffer_w, int framebuffer_h);
 
  private:
-  unsigned program_ = 0, vao_ = 0, vbo_ = 0, ebo_ = 0, font_texture_ = 0;
+  enum class Link { unknown, ok, failed };
+  Link link_ = Link::unknown;
+  unsigned program_ = 0, vertex_ = 0, fragment_ = 0, vao_ = 0, vbo_ = 0, ebo_ = 0, font_texture_ = 0;
   int loc_proj_ = -1, loc_texture_ = -1, loc_coverage_ = -1;
 };
 

@@ -12,13 +12,13 @@
 
 namespace attnlab {
 
-bool start_shell(Shell& shell, GLFWwindow* window, const char* glsl_version) {
+void start_shell(Shell& shell, GLFWwindow* window, const char* glsl_version) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout follows the window; nothing to remember
   shell.input.install(window);
   ImGui_ImplGlfw_InitForOpenGL(window, false);  // callbacks: InputRelay
-  return shell.renderer.init(glsl_version);
+  shell.renderer.init(glsl_version);
 }
 
 bool frame_due(Shell& shell, double seconds_since_last_draw) {

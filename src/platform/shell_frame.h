@@ -30,9 +30,9 @@ struct Shell {
 constexpr std::uintmax_t kMaxFileBytes = 16u << 20;
 
 // The shells' common start, once the window has its GL context: the ImGui context (no imgui.ini: the layout follows
-// the window), the input relay and the GLFW backend on `window`, and the GL renderer for `glsl_version`.
-// False when the renderer's shaders do not link.
-bool start_shell(Shell& shell, GLFWwindow* window, const char* glsl_version);
+// the window), the input relay and the GLFW backend on `window`, and the GL renderer for `glsl_version`, its
+// shaders still compiling (shell.renderer.linked() says whether they linked; the first frame asks).
+void start_shell(Shell& shell, GLFWwindow* window, const char* glsl_version);
 
 // Whether a frame must be drawn now: input arrived, or the lab has something to show (needs_redraw).
 // Shells skip the others: the screen keeps the last frame.

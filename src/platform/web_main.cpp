@@ -4,9 +4,9 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <iterator>
 #include <string>
 
 #include "app.h"
@@ -108,6 +108,8 @@ void push_page_state(WebShell& s) {
     js_page_state(out.c_str());
   }
 }
+// Stops the page's module with `why`, which web/app.js's onAbort shows on the page.
+EM_JS(void, abort_with, (const char* why), { abort(UTF8ToString(why)); });
 // Files leaving the lab (web/app.js turns them into downloads). The PNG is read from the canvas in
 // the same task that drew it, crop given in backing-store pixels (w = 0: the whole canvas).
 EM_JS(void, js_download, (const char* name, const char* mime, const char* data, int size), {
@@ -156,6 +158,7 @@ void web_main_loop(void* arg) {
   s.force_draw = false;
   s.last_draw_ms = t0;
   attnlab::draw_frame(s, bw, bh, (float)bw, (float)bh);  // ImGui works in backing-store pixels
+  if (!s.renderer.linked()) abort_with("the lab's WebGL 2 shaders did not compile");  // said on the page (onAbort)
   if (!s.png_name.empty()) {  // the pixels just drawn, before the browser takes the frame
     const ImVec4 r = s.png_crop;  // backing-store pixels, as ImGui's
     js_save_png(s.png_name.c_str(), r.x, r.y, r.z, r.w);
@@ -174,8 +177,9 @@ void web_main_loop(void* arg) {
 int main() {
   using namespace attnlab;  // the page's JavaScript hooks (js_*) above
   attnlab::WebShell& shell = attnlab::web_shell();
-  std::ifstream f("/fonts/DejaVuSans.ttf", std::ios::binary);
-  shell.font_bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  std::ifstream f("/fonts/DejaVuSans.ttf", std::ios::binary | std::ios::ate);  // (embedded in the module)
+  shell.font_bytes.resize(std::max<std::streamoff>(0, f.tellg()));
+  f.seekg(0).read(reinterpret_cast<char*>(shell.font_bytes.data()), (std::streamsize)shell.font_bytes.size());
   shell.font = shell.font_bytes.data();
   shell.font_size = (int)shell.font_bytes.size();
 
@@ -214,7 +218,9 @@ int main() {
   shell.window = glfwCreateWindow(canvas_w > 0 ? canvas_w : 1280, canvas_h > 0 ? canvas_h : 720, attnlab::tr("app.title"), nullptr, nullptr);
   if (!shell.window) return 1;
   glfwMakeContextCurrent(shell.window);
-  if (!start_shell(shell, shell.window, "#version 300 es\nprecision mediump float;\n")) return 1;
+  // The shaders compile in the browser's GPU process while the first frame builds the font atlas;
+  // that frame asks whether they linked (web_main_loop).
+  start_shell(shell, shell.window, "#version 300 es\nprecision mediump float;\n");
   // The first frame now, not at the first animation frame (which a loading page may get a tenth of a
   // second later); the loop draws the rest.
   attnlab::web_main_loop(&shell);
