@@ -6,6 +6,9 @@
 // not taken a state message it sends no other (the next one carries everything since).
 'use strict';
 const kSliceMs = 15;
+// A throwaway run as the worker starts, so that the learner's first run does not pay for the browser's
+// compiling and optimising the training code (worker_main.cpp, worker_warm).
+const kWarmMs = 150;
 let M = null, waiting = [], pageHasState = true, stateDirty = true, weightsWanted = false, wasBusy = false, scheduled = false;
 
 function fail(e) { postMessage({ failed: String((e && e.message) || e) }); close(); }
@@ -78,6 +81,7 @@ try {
   importScripts('attnlab-worker.js');
   AttnlabWorker().then((module) => {
     M = module;
+    M._worker_warm(kWarmMs);  // (a page's commands wait in the queue meanwhile)
     postMessage({ ready: true });
     for (const d of waiting) handle(d);
     waiting = [];

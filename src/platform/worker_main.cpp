@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "learn/session.h"
+#include "learn/tasks.h"
 #include "session_wire.h"
 
 namespace {
@@ -29,6 +30,18 @@ EMSCRIPTEN_KEEPALIVE int worker_command(const uint8_t* bytes, int size) {
   attn::learn::Command c;
   if (!attn::decode_command({bytes, (size_t)size}, c).empty()) return 1;
   return g_session.apply(c).empty() ? 0 : 2;
+}
+
+// Warms the module up before a learner's first run: the browser compiles each function the first time
+// it is called, and optimises it only after it has run a while, so a first run would start at a
+// fraction of its speed. A throwaway session trains the induction task's defaults for about budget_ms
+// (its numbers are discarded; the learner's session is not touched). web/worker.js calls it once, as
+// the worker starts, before it says it is ready.
+EMSCRIPTEN_KEEPALIVE void worker_warm(double budget_ms) {
+  const attn::learn::Task* task = attn::learn::find_task("induction");
+  if (!task) return;
+  attn::learn::Session warm;
+  if (warm.apply(attn::learn::cmd::Start{.setup = attn::learn::default_setup(*task)}).empty()) warm.work(budget_ms);
 }
 
 // A slice of training (budget in ms): 1 when the state changed.
