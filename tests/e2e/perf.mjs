@@ -7,7 +7,9 @@
 //   static   nothing changes: the lab draws only when something does (frames_drawn says how many it drew)
 //   live     the temperature changes every frame (a full softmax -> output recompute each frame)
 // frame_ms = the app's own work per frame (attnlab.stats: ImGui + engine + GL calls),
-// raf_ms   = intervals between requestAnimationFrame callbacks (what the person sees).
+// raf_ms   = intervals between requestAnimationFrame callbacks (what the person sees),
+// apply_ms = live: each attnlab.apply() of the new temperature, the recompute it runs (softmax onwards) and
+//            the page API's own cost; a slider dragged does that recompute inside its frame instead.
 import { serve, launch, openLab } from './lib.mjs';
 
 const site = process.env.ATTNLAB_SITE;
@@ -40,25 +42,33 @@ for (const n of sizes) {
     await page.waitForTimeout(500);
     const r = await page.evaluate(async (live) => {
       window.attnlab.resetStats();
-      const gaps = [];
+      const gaps = [], applies = [];
       let last = performance.now(), t = 1;
       await new Promise((done) => {
         const tick = (now) => {
           gaps.push(now - last);
           last = now;
-          if (live) window.attnlab.apply({ ...window.attnlab.config(), temperature: (t = t === 1 ? 0.9 : 1) });
+          if (live) {
+            const config = { ...window.attnlab.config(), temperature: (t = t === 1 ? 0.9 : 1) };
+            const a0 = performance.now();
+            window.attnlab.apply(config);  // the recompute (softmax onwards), outside the frame here
+            applies.push(performance.now() - a0);
+          }
           if (gaps.length < 180) requestAnimationFrame(tick); else done();
         };
         requestAnimationFrame(tick);
       });
       gaps.shift();
       gaps.sort((a, b) => a - b);
+      applies.sort((a, b) => a - b);
       const s = window.attnlab.stats();
-      return { raf_median: gaps[gaps.length >> 1], raf_p95: gaps[Math.floor(gaps.length * 0.95)], ...s };
+      return { raf_median: gaps[gaps.length >> 1], raf_p95: gaps[Math.floor(gaps.length * 0.95)], ...s,
+               apply_median: applies.length ? applies[applies.length >> 1] : null, apply_p95: applies.length ? applies[Math.floor(applies.length * 0.95)] : null };
     }, mode === 'live');
     const m = await check('after measuring');
     console.log(JSON.stringify({ n: m.tokens, width, height, heads: m.heads, d_model: m.d_model, mask: m.mask, mode, frames_drawn: r.frames, frame_ms_median: r.frame_ms_median, frame_ms_p95: r.frame_ms_p95,
-      raf_ms_median: +r.raf_median.toFixed(2), raf_ms_p95: +r.raf_p95.toFixed(2), ui_ms_median: r.ui_ms_median, ui_ms_p95: r.ui_ms_p95, recompute_ms: r.recompute_ms, texture_uploads: r.texture_uploads, vertices: r.vertices }));
+      raf_ms_median: +r.raf_median.toFixed(2), raf_ms_p95: +r.raf_p95.toFixed(2), ui_ms_median: r.ui_ms_median, ui_ms_p95: r.ui_ms_p95, recompute_ms: r.recompute_ms,
+      apply_ms_median: r.apply_median === null ? null : +r.apply_median.toFixed(2), apply_ms_p95: r.apply_p95 === null ? null : +r.apply_p95.toFixed(2), texture_uploads: r.texture_uploads, vertices: r.vertices }));
   }
   if (n === sizes[sizes.length - 1]) await page.screenshot({ path: (process.env.ATTNLAB_OUT || '/tmp') + `/perf-n${n}.png` });
   await page.close();
