@@ -31,6 +31,13 @@
   function bootWord(key, english) { return (bootWords[bootCode] || {})[key] || english; }
   if (loadingText) loadingText.textContent = bootWord('page.loading', 'Loading the attention engine…');
 
+  // What stopped the engine, without Emscripten's wrapper ("Aborted(why). Build with -s ASSERTIONS=1
+  // for more info."): the reason alone is what the page shows.
+  function reason(e) {
+    const text = String((e && e.message) || e);
+    const m = /^Aborted\(([\s\S]*)\)(?:\. Build with -s ASSERTIONS=1 for more info\.)?$/.exec(text);
+    return m ? m[1] : text;
+  }
   function fatal(title, text) {
     if (stopDownloads) stopDownloads.abort();
     document.documentElement.lang = bootCode;
@@ -616,7 +623,7 @@
         loadingText.textContent = word('page.starting', 'Starting…');
         done(result.instance, result.module);
       }).catch((e) => {
-        fatal(word('page.cannot_start', 'Attention Lab could not start'), String(e.message || e));
+        fatal(word('page.cannot_start', 'Attention Lab could not start'), reason(e));
         rejectReady(e);
       });
       return {};
@@ -636,7 +643,7 @@
     },
     attnlabPageState(json) { pageState(JSON.parse(json)); },
     onAbort(what) {
-      fatal(word('page.stopped', 'Attention Lab stopped'), word('page.stopped.detail', 'Something went wrong inside the engine: {what}').replace('{what}', what));
+      fatal(word('page.stopped', 'Attention Lab stopped'), word('page.stopped.detail', 'Something went wrong inside the engine: {what}').replace('{what}', reason(what)));
       rejectReady(new Error(String(what)));
     },
   };
