@@ -238,5 +238,6 @@ else()
                      COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_BINARY_DIR}/generated/lang_index.json ${CMAKE_BINARY_DIR}/site/lang/index.json
                      DEPENDS ${CMAKE_BINARY_DIR}/generated/lang_index.json VERBATIM)
   add_custom_target(attnlab_site_files DEPENDS ${site_files} ${CMAKE_BINARY_DIR}/site/lang/index.json)
+  add_dependencies(attnlab_site_files attnlab_cjk_font)  # fonts/cjk.ttf is that target's output
   add_dependencies(attnlab_web attnlab_site_files)
 endif()
