@@ -273,7 +273,10 @@ test('training in a Web Worker: the CLI\'s curve, a pause that holds, the traine
   // The worker stops (as a crash would): a notice on screen, and the same run goes on in the page.
   await page.evaluate(() => window.attnlab.train(JSON.stringify({ task: 'previous_token', train: { steps: 60, eval_every: 20, seed: 5 } })));
   await page.evaluate(() => window.attnlabWorker.stop('a test stopped it'));
-  await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 60000, polling: 100 });
+  // Done in the page's frames: a warm worker may have finished the 60 steps (and said done) before it
+  // stopped, and then the page trains the run again from its commands, its state running meanwhile.
+  await page.waitForFunction(() => { const s = window.attnlab.trainStatus(); return s.trains_on === 'frames' && s.state === 'done'; },
+                             null, { timeout: 60000, polling: 100 });
   const after = await status(page);
   assert.equal(after.trains_on, 'frames');
   const ui = (await page.evaluate(() => window.attnlab.layout())).ui;
