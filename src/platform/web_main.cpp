@@ -211,6 +211,12 @@ int main() {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  // An opaque canvas with neither depth nor stencil (GLFW's defaults ask for both, and for alpha):
+  // nothing drawn uses them, and the browser clears each one every frame and blends an alpha canvas
+  // into the page, which a software GPU pays for in every frame's pixels.
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  glfwWindowHint(GLFW_ALPHA_BITS, 0);
   // The canvas as the page sized it (its CSS size times the pixel ratio, web/app.js): its drawing
   // buffer is not made again at another size.
   int canvas_w = 0, canvas_h = 0;
