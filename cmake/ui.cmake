@@ -166,7 +166,7 @@ if(NOT ATTNLAB_WEB)
   # [SECTION] desktop app: GLFW + OpenGL 3
   add_executable(attnlab
     src/platform/desktop_main.cpp
-    src/platform/gl_renderer.cpp
+    src/platform/gl_renderer.cpp src/platform/draw_runs.cpp
     src/platform/gl_textures.cpp
     src/platform/glfw_input.cpp
     src/platform/input_queue.cpp
@@ -181,7 +181,7 @@ if(NOT ATTNLAB_WEB)
   target_link_libraries(attnlab PRIVATE attnlab_ui imgui_glfw_gl3)
 else()
   # [SECTION] web app: the same UI through Emscripten's GLFW and WebGL2, served with web/
-  add_executable(attnlab_web src/platform/web_main.cpp src/platform/web_api.cpp src/platform/gl_renderer.cpp
+  add_executable(attnlab_web src/platform/web_main.cpp src/platform/web_api.cpp src/platform/gl_renderer.cpp src/platform/draw_runs.cpp
                            src/platform/gl_textures.cpp src/platform/glfw_input.cpp src/platform/input_queue.cpp src/platform/shell_frame.cpp
                            src/platform/worker_link.cpp)
   set_target_properties(attnlab_web PROPERTIES OUTPUT_NAME attnlab SUFFIX ".js"

@@ -1,5 +1,7 @@
 #include "gl_renderer.h"
 
+#include "draw_runs.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -41,6 +43,28 @@ void main() {
   out_color = frag_color * (coverage ? vec4(1.0, 1.0, 1.0, t.r) : t);
 })";
 
+// Shapes that cover only the atlas's white texel (draw_runs.h): the color, with nothing sampled.
+const char* kSolidVertex = R"(
+in vec2 position;
+in vec4 color;
+uniform mat4 projection;
+out vec4 frag_color;
+void main() {
+  frag_color = color;
+  gl_Position = projection * vec4(position, 0.0, 1.0);
+})";
+
+const char* kSolidFragment = R"(
+in vec4 frag_color;
+out vec4 out_color;
+void main() {
+  out_color = frag_color;
+})";
+
+// A run of solid triangles smaller than this (framebuffer pixels) is drawn with its neighbours: a
+// draw call of its own would cost more than the texture lookups it saves.
+constexpr float kMinSolidPixels = 4096.0f;
+
 GLuint compile(GLenum type, const std::string& source) {
   GLuint s = glCreateShader(type);
   const char* src = source.c_str();
@@ -60,18 +84,46 @@ void report_compile_error(GLuint shader) {
 
 }  // namespace
 
+void GlRenderer::Program::start(const char* glsl_header, const char* vertex_source, const char* fragment_source) {
+  vertex = compile(GL_VERTEX_SHADER, std::string(glsl_header) + vertex_source);
+  fragment = compile(GL_FRAGMENT_SHADER, std::string(glsl_header) + fragment_source);
+  program = glCreateProgram();
+  glAttachShader(program, vertex);
+  glAttachShader(program, fragment);
+  glBindAttribLocation(program, 0, "position");
+  glBindAttribLocation(program, 1, "uv");
+  glBindAttribLocation(program, 2, "color");
+  glLinkProgram(program);
+}
+
+bool GlRenderer::Program::link() {
+  GLint ok = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (ok) {
+    loc_proj = glGetUniformLocation(program, "projection");
+  } else {
+    report_compile_error(vertex);
+    report_compile_error(fragment);
+  }
+  glDeleteShader(vertex);  // the program keeps what it needs
+  glDeleteShader(fragment);
+  vertex = fragment = 0;
+  return ok;
+}
+
+void GlRenderer::Program::shutdown() {
+  if (program) glDeleteProgram(program);
+  if (vertex) glDeleteShader(vertex);
+  if (fragment) glDeleteShader(fragment);
+  program = vertex = fragment = 0;
+  loc_proj = -1;
+}
+
 void GlRenderer::init(const char* glsl_header) {
   ImGuiIO& io = ImGui::GetIO();
   io.BackendRendererName = "attnlab_gl";
-  vertex_ = compile(GL_VERTEX_SHADER, std::string(glsl_header) + kVertex);
-  fragment_ = compile(GL_FRAGMENT_SHADER, std::string(glsl_header) + kFragment);
-  program_ = glCreateProgram();
-  glAttachShader(program_, vertex_);
-  glAttachShader(program_, fragment_);
-  glBindAttribLocation(program_, 0, "position");
-  glBindAttribLocation(program_, 1, "uv");
-  glBindAttribLocation(program_, 2, "color");
-  glLinkProgram(program_);
+  textured_.start(glsl_header, kVertex, kFragment);
+  solid_.start(glsl_header, kSolidVertex, kSolidFragment);
 
   glGenVertexArrays(1, &vao_);
   glGenBuffers(1, &vbo_);
@@ -90,21 +142,12 @@ void GlRenderer::init(const char* glsl_header) {
 
 bool GlRenderer::linked() {
   if (link_ == Link::unknown) {
-    GLint ok = 0;
-    glGetProgramiv(program_, GL_LINK_STATUS, &ok);
-    if (ok) {
-      link_ = Link::ok;
-      loc_proj_ = glGetUniformLocation(program_, "projection");
-      loc_texture_ = glGetUniformLocation(program_, "tex");
-      loc_coverage_ = glGetUniformLocation(program_, "coverage");
-    } else {
-      link_ = Link::failed;
-      report_compile_error(vertex_);
-      report_compile_error(fragment_);
+    const bool textured = textured_.link(), solid = solid_.link();
+    link_ = textured && solid ? Link::ok : Link::failed;
+    if (link_ == Link::ok) {
+      loc_texture_ = glGetUniformLocation(textured_.program, "tex");
+      loc_coverage_ = glGetUniformLocation(textured_.program, "coverage");
     }
-    glDeleteShader(vertex_);  // the program keeps what it needs
-    glDeleteShader(fragment_);
-    vertex_ = fragment_ = 0;
   }
   return link_ == Link::ok;
 }
@@ -143,9 +186,15 @@ void GlRenderer::render(const ImDrawData* dd, int fb_w, int fb_h) {
                              {0, 2.0f / (T - B), 0, 0},
                              {0, 0, -1.0f, 0},
                              {(R + L) / (L - R), (T + B) / (B - T), 0, 1.0f}};
-  glUseProgram(program_);
+  glUseProgram(solid_.program);
+  glUniformMatrix4fv(solid_.loc_proj, 1, GL_FALSE, &ortho[0][0]);
+  glUseProgram(textured_.program);
   glUniform1i(loc_texture_, 0);
-  glUniformMatrix4fv(loc_proj_, 1, GL_FALSE, &ortho[0][0]);
+  glUniformMatrix4fv(textured_.loc_proj, 1, GL_FALSE, &ortho[0][0]);
+  const ImVec2 white_uv = ImGui::GetIO().Fonts->TexUvWhitePixel;
+  const float min_solid_area = kMinSolidPixels / (dd->FramebufferScale.x * dd->FramebufferScale.y);
+  bool solid_in_use = false;  // which program is in use
+  int coverage_set = -1;      // the textured program's `coverage` (not set yet this frame)
   glActiveTexture(GL_TEXTURE0);
   glBindVertexArray(vao_);
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);
@@ -167,12 +216,14 @@ void GlRenderer::render(const ImDrawData* dd, int fb_w, int fb_h) {
       if (x1 <= x0 || y1 <= y0) continue;
       glScissor((int)x0, (int)((float)fb_h - y1), (int)(x1 - x0), (int)(y1 - y0));
       const GLuint texture = (GLuint)(intptr_t)cmd.GetTexID();
-      if (texture != bound) {
-        glBindTexture(GL_TEXTURE_2D, texture);
-        glUniform1i(loc_coverage_, texture == font_texture_ ? 1 : 0);
-        bound = texture;
-      }
-      glDrawElements(GL_TRIANGLES, (GLsizei)cmd.ElemCount, GL_UNSIGNED_INT, (void*)(intptr_t)(cmd.IdxOffset * sizeof(ImDrawIdx)));
+      if (texture != bound) glBindTexture(GL_TEXTURE_2D, texture), bound = texture;
+      const int coverage = texture == font_texture_ ? 1 : 0;
+      for_each_draw_run(*list, cmd, coverage, white_uv, min_solid_area, [&](unsigned first, unsigned count, bool solid) {
+        if (solid != solid_in_use) glUseProgram(solid ? solid_.program : textured_.program), solid_in_use = solid;
+        // (a uniform is set on the program in use: the textured one's, only while it is)
+        if (!solid && coverage != coverage_set) glUniform1i(loc_coverage_, coverage), coverage_set = coverage;
+        glDrawElements(GL_TRIANGLES, (GLsizei)count, GL_UNSIGNED_INT, (void*)(intptr_t)(first * sizeof(ImDrawIdx)));
+      });
     }
   }
   glDisable(GL_SCISSOR_TEST);
@@ -184,10 +235,9 @@ void GlRenderer::shutdown() {
   if (vbo_) glDeleteBuffers(1, &vbo_);
   if (ebo_) glDeleteBuffers(1, &ebo_);
   if (vao_) glDeleteVertexArrays(1, &vao_);
-  if (program_) glDeleteProgram(program_);
-  if (vertex_) glDeleteShader(vertex_);
-  if (fragment_) glDeleteShader(fragment_);
-  font_texture_ = vbo_ = ebo_ = vao_ = program_ = vertex_ = fragment_ = 0;
+  textured_.shutdown();
+  solid_.shutdown();
+  font_texture_ = vbo_ = ebo_ = vao_ = 0;
   link_ = Link::unknown;
 }
 

@@ -25,10 +25,18 @@ class GlRenderer {
   void render(const ImDrawData* draw_data, int framebuffer_w, int framebuffer_h);
 
  private:
+  struct Program {
+    unsigned program = 0, vertex = 0, fragment = 0;
+    int loc_proj = -1;
+    void start(const char* glsl_header, const char* vertex_source, const char* fragment_source);
+    bool link();  // asks whether it linked; the shaders go either way
+    void shutdown();
+  };
   enum class Link { unknown, ok, failed };
   Link link_ = Link::unknown;
-  unsigned program_ = 0, vertex_ = 0, fragment_ = 0, vao_ = 0, vbo_ = 0, ebo_ = 0, font_texture_ = 0;
-  int loc_proj_ = -1, loc_texture_ = -1, loc_coverage_ = -1;
+  Program textured_, solid_;  // solid_: the runs that sample nothing (draw_runs.h)
+  unsigned vao_ = 0, vbo_ = 0, ebo_ = 0, font_texture_ = 0;
+  int loc_texture_ = -1, loc_coverage_ = -1;
 };
 
 }  // namespace attnlab
