@@ -1,0 +1,70 @@
+// What a frame of the lab costs the browser on a software GPU: a measurement, not a test.
+//   ATTNLAB_SITE=build-web/site node tests/e2e/raster_perf.mjs        (PERF_SIZE=1920x1080 for another size)
+// The page's own frame time (attnlab.stats()) leaves out the GPU process, where SwiftShader rasterises
+// what the page drew, on the same cores as the page and its training worker. This draws 20 frames, 0.1 s
+// apart, of the lab and then of Learn mode (after a 400-step induction run) and reads each Chromium thread's
+// CPU time from /proc (Linux) around them; it prints one JSON line per mode with the CPU milliseconds per
+// frame of SwiftShader's threads, the GPU process's main thread and the page's, and the frame's vertices.
+import { readdirSync, readFileSync } from 'node:fs';
+import { serve, launch, openLab } from './lib.mjs';
+
+// CPU time (ms) of every thread of every Chromium process, keyed by process/thread id.
+function cpuByThread() {
+  const out = new Map();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let cmd, tids;
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+      if (!cmd.includes('chrom')) continue;
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch { continue; }
+    const kind = (cmd.match(/--type=([a-z-]+)/) || [, 'browser'])[1];
+    for (const tid of tids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'latin1');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');  // utime, stime: fields 14 and 15
+        out.set(`${pid}/${tid}`, { thread: `${kind}:${name}`, ms: ((+f[11] + +f[12]) * 1000) / 100 });
+      } catch {}
+    }
+  }
+  return out;
+}
+function perFrame(before, after, frames) {
+  const sum = (pred) => {
+    let ms = 0;
+    for (const [k, t] of after) if (pred(t.thread)) ms += t.ms - (before.get(k)?.ms || 0);
+    return Math.round((ms / frames) * 10) / 10;
+  };
+  return {
+    swiftshader_ms: sum((t) => /^gpu-process:Thread<\d+>$/.test(t)),  // SwiftShader's rasterising threads
+    gpu_main_ms: sum((t) => t === 'gpu-process:chromium'),
+    page_main_ms: sum((t) => t === 'renderer:chromium'),
+    page_pool_ms: sum((t) => t.startsWith('renderer:ThreadPoolForeg')),  // compiling, collecting
+  };
+}
+
+const [width, height] = (process.env.PERF_SIZE || '1280x720').split('x').map(Number);
+const server = await serve(process.env.ATTNLAB_SITE);
+const browser = await launch();
+const { page } = await openLab(browser, server.url, { width, height });
+await page.mouse.move(1, 1);
+for (const mode of ['lab', 'learn']) {
+  if (mode === 'learn') {
+    await page.evaluate(async () => {
+      window.attnlab.train({ task: 'induction', train: { eval_every: 20, steps: 400 } });
+      for (;;) { await new Promise((d) => setTimeout(d, 100)); if (window.attnlab.trainStatus().state === 'done') break; }
+    });
+  }
+  await new Promise((d) => setTimeout(d, 500));
+  const before = cpuByThread();
+  const st = await page.evaluate(async () => {
+    window.attnlab.resetStats();
+    for (let k = 0; k < 20; ++k) { window.attnlab.redraw(1); await new Promise((d) => setTimeout(d, 100)); }
+    return window.attnlab.stats();
+  });
+  console.log(JSON.stringify({ mode, size: `${width}x${height}`, frames: st.frames, vertices: st.vertices, ...perFrame(before, cpuByThread(), st.frames) }));
+}
+await browser.close();
+await server.close();
