@@ -69,6 +69,8 @@ const r = await page.evaluate(async () => {
            frame_ms_median: st.frame_ms_median, frame_ms_p95: st.frame_ms_p95, ui_ms_median: st.ui_ms_median,
            ui_ms_p95: st.ui_ms_p95, frames: st.frames };
 });
+await browser.close();  // (node's second run gets the machine to itself, as its first did)
+await server.close();
 // The same model trained by the WebAssembly CLI under node (ATTNLAB_WASM_CLI, when built): the trainer's own
 // clock on both sides (the last evaluation's `ms`: from the first step to the last, evaluations included).
 // Node trains it twice, once just before the page's run and once just after, and the page is compared with
@@ -88,5 +90,3 @@ if (process.env.ATTNLAB_WASM_CLI) {
   r.worker_vs_node = Math.round((r.node_trainer_ms / r.trainer_ms) * 100) / 100;
 }
 console.log(JSON.stringify(r));
-await browser.close();
-await server.close();
