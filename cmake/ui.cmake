@@ -182,7 +182,7 @@ if(NOT ATTNLAB_WEB)
 else()
   # [SECTION] web app: the same UI through Emscripten's GLFW and WebGL2, served with web/
   add_executable(attnlab_web src/platform/web_main.cpp src/platform/web_api.cpp src/platform/gl_renderer.cpp src/platform/draw_runs.cpp
-                           src/platform/gl_textures.cpp src/platform/glfw_input.cpp src/platform/input_queue.cpp src/platform/shell_frame.cpp
+                           src/platform/learn_warmup.cpp src/platform/gl_textures.cpp src/platform/glfw_input.cpp src/platform/input_queue.cpp src/platform/shell_frame.cpp
                            src/platform/worker_link.cpp)
   set_target_properties(attnlab_web PROPERTIES OUTPUT_NAME attnlab SUFFIX ".js"
                         RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/site)

@@ -14,6 +14,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_internal.h"
 #include "json_writer.h"
+#include "learn_warmup.h"
 #include "web_shell.h"
 #include "worker_link.h"
 
@@ -153,6 +154,9 @@ void web_main_loop(void* arg) {
   // Draw only when something happened: input, a new result, an animation. An idle lab costs nothing.
   if (!s.force_draw && s.first_frame_done && !frame_due(s, (t0 - s.last_draw_ms) / 1000.0)) {
     if (app.result_version != s.a11y_version && t0 - s.a11y_ms >= 250.0) push_page_state(s);  // the last numbers
+    // Once, after half a second with nothing to draw: Learn mode's code compiled before it is opened
+    // (learn_warmup.h). Not once Learn mode has been used: its own frames compiled it.
+    else if (!s.learn_warmed && t0 - s.last_draw_ms >= 500.0) s.learn_warmed = true, app.learn || warm_learn_mode(app);
     return;
   }
   s.force_draw = false;

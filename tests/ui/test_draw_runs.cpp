@@ -11,6 +11,7 @@
 namespace {
 
 using attnlab::for_each_draw_run;
+using labtest::Lab;
 
 struct DrawRun {
   unsigned first, count;

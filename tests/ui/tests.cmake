@@ -1,7 +1,9 @@
 # Headless UI tests: the real panels driven through Dear ImGui's input queue, with no renderer.
-# test_draw_runs.cpp: the renderer's split of the lab's draw commands (src/platform/draw_runs.h), which needs no GL.
+# test_draw_runs.cpp: the renderer's split of the lab's draw commands (src/platform/draw_runs.h), which needs no GL;
+# test_learn_warmup.cpp: the web shell's Learn mode drawn out of sight (src/platform/learn_warmup.h).
 add_executable(attnlab_ui_tests ${CMAKE_CURRENT_LIST_DIR}/test_ui.cpp ${CMAKE_CURRENT_LIST_DIR}/test_clarity.cpp
-                                ${CMAKE_CURRENT_LIST_DIR}/test_draw_runs.cpp ${CMAKE_SOURCE_DIR}/src/platform/draw_runs.cpp)
+                                ${CMAKE_CURRENT_LIST_DIR}/test_draw_runs.cpp ${CMAKE_SOURCE_DIR}/src/platform/draw_runs.cpp
+                                ${CMAKE_CURRENT_LIST_DIR}/test_learn_warmup.cpp ${CMAKE_SOURCE_DIR}/src/platform/learn_warmup.cpp)
 target_include_directories(attnlab_ui_tests PRIVATE ${CMAKE_SOURCE_DIR}/src/platform)
 target_link_libraries(attnlab_ui_tests PRIVATE attnlab_ui ${ATTNLAB_GTEST})
 target_compile_definitions(attnlab_ui_tests PRIVATE ATTNLAB_FONT_PATH="${ATTNLAB_FONT}"  # the shells' font, for sizes
