@@ -156,7 +156,10 @@ void web_main_loop(void* arg) {
     if (app.result_version != s.a11y_version && t0 - s.a11y_ms >= 250.0) push_page_state(s);  // the last numbers
     // Once, after half a second with nothing to draw: Learn mode's code compiled before it is opened
     // (learn_warmup.h). Not once Learn mode has been used: its own frames compiled it.
-    else if (!s.learn_warmed && t0 - s.last_draw_ms >= 500.0) s.learn_warmed = true, app.learn || warm_learn_mode(app);
+    else if (!s.learn_warmed && t0 - s.last_draw_ms >= 500.0) {
+      s.learn_warmed = true;
+      if (!app.learn) warm_learn_mode(app);
+    }
     return;
   }
   s.force_draw = false;

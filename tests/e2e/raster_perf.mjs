@@ -4,7 +4,8 @@
 // what the page drew, on the same cores as the page and its training worker. This draws 20 frames, 0.1 s
 // apart, of the lab and then of Learn mode (after a 400-step induction run) and reads each Chromium thread's
 // CPU time from /proc (Linux) around them; it prints one JSON line per mode with the CPU milliseconds per
-// frame of SwiftShader's threads, the GPU process's main thread and the page's, and the frame's vertices.
+// frame of SwiftShader's threads, the GPU process's main thread and the page's, the frame's vertices, and
+// what was drawn (the lab's tokens, heads and d_model; the model Learn mode trained, and its step).
 import { readdirSync, readFileSync } from 'node:fs';
 import { serve, launch, openLab } from './lib.mjs';
 
@@ -64,7 +65,16 @@ for (const mode of ['lab', 'learn']) {
     for (let k = 0; k < 20; ++k) { window.attnlab.redraw(1); await new Promise((d) => setTimeout(d, 100)); }
     return window.attnlab.stats();
   });
-  console.log(JSON.stringify({ mode, size: `${width}x${height}`, frames: st.frames, vertices: st.vertices, ...perFrame(before, cpuByThread(), st.frames) }));
+  // What was drawn: the lab's sizes in effect, or the model Learn mode trained.
+  const drawn = await page.evaluate((mode) => {
+    if (mode === 'learn') {
+      const c = window.attnlab.model().config;
+      return { task: c.task, n: c.n, layers: c.layers, heads: c.heads, d_model: c.d_model, step: window.attnlab.trainStatus().step };
+    }
+    const c = window.attnlab.config();
+    return { tokens: window.attnlab.result().tokens.length, heads: c.heads, d_model: c.d_model };
+  }, mode);
+  console.log(JSON.stringify({ mode, size: `${width}x${height}`, ...drawn, frames: st.frames, vertices: st.vertices, ...perFrame(before, cpuByThread(), st.frames) }));
 }
 await browser.close();
 await server.close();
