@@ -52,7 +52,7 @@ std::string drawn(WebShell& s) {
 
 std::string redraw(WebShell& s) {
   s.force_draw = true;
-  web_main_loop(&s);
+  web_main_loop(s);
   return "";
 }
 
@@ -225,6 +225,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* attnlab_call(const char* packed, int
     if (f.args != argc) return nullptr;
     WebShell& s = web_shell();
     s.reply = f.run(s, PageArgs{args});
+    wake_loop();  // whatever it changed is drawn at the next animation frame, however long the loop slept
     return s.reply.c_str();
   }
   return nullptr;

@@ -120,6 +120,58 @@ EM_JS(void, js_save_png, (const char* name, float x, float y, float w, float h),
   if (window.attnlabSavePng) window.attnlabSavePng(UTF8ToString(name), x, y, w, h);
 });
 
+// The page's loop. Emscripten's main loop takes every animation frame, and each one the browser gives
+// wakes its compositor, the page's thread and the GPU process, even when the lab then draws nothing:
+// 60 ms of CPU a second for an idle lab in headless Chromium on two cores, taken from a training worker
+// or a laptop's battery. This loop asks for the next animation frame only after it drew (something may
+// still move); after a pass that drew nothing it sleeps until the lab is next due by the clock alone
+// (loop_pass), and input, a page call (attnlab_call) or a worker's message (web/app.js calls
+// `wake`) wakes it at the next animation frame.
+using LoopPass = double (*)();  // (EM_JS reads a parameter's name after its type's last word)
+EM_JS(void, js_start_loop, (LoopPass pass), {
+  var look = wasmTable.get(pass), frame = 0, timer = 0;
+  function tick() {
+    frame = 0, timer = 0;
+    var ms = look();
+    if (ms > 0) timer = setTimeout(tick, ms);
+    else frame = requestAnimationFrame(tick);
+  }
+  Module["attnlabWake"] = function() {
+    if (frame) return;
+    if (timer) clearTimeout(timer), timer = 0;
+    frame = requestAnimationFrame(tick);
+  };
+  // What Emscripten's GLFW listens to, and a resize or a tab shown again (the loop then sizes the canvas).
+  ["mousemove", "mousedown", "mouseup", "wheel", "keydown", "keypress", "keyup", "touchstart", "touchmove", "touchend",
+   "touchcancel", "pointerdown", "pointermove", "pointerup", "resize", "focus", "blur"].forEach(function(type) {
+    window.addEventListener(type, Module["attnlabWake"], {capture: true, passive: true});
+  });
+  document.addEventListener("visibilitychange", Module["attnlabWake"]);
+  frame = requestAnimationFrame(tick);
+});
+EM_JS(void, js_wake, (), { if (Module["attnlabWake"]) Module["attnlabWake"](); });
+// Emscripten's GLFW listens for gamepads, which the lab does not read (ImGui's gamepad navigation is
+// off); a listener makes Chromium poll the gamepads 60 times a second for as long as the page is open.
+EM_JS(void, js_ignore_gamepads, (), {
+  if (typeof GLFW === "undefined") return;
+  window.removeEventListener("gamepadconnected", GLFW.onGamepadConnected, true);
+  window.removeEventListener("gamepaddisconnected", GLFW.onGamepadDisconnected, true);
+});
+
+// The longest the loop sleeps when nothing is due: what a change no wake-up announces waits at most.
+constexpr double kMaxSleepMs = 250.0;
+
+// How long the loop may sleep after a pass that drew nothing (0: look again at the next animation
+// frame): until the lab is due by the clock (Learn mode's next frame while a worker trains), the
+// screen reader's last numbers are sent, or Learn mode's warm-up; at most kMaxSleepMs.
+double sleep_ms(const WebShell& s, double now) {
+  const double since_draw = now - s.last_draw_ms;
+  double wait = std::min(kMaxSleepMs, 1000.0 * redraw_due_in(s.app, since_draw / 1000.0));
+  if (s.app.result_version != s.a11y_version) wait = std::min(wait, s.a11y_ms + 250.0 - now);
+  if (!s.learn_warmed) wait = std::min(wait, 500.0 - since_draw);
+  return std::max(0.0, std::ceil(wait));
+}
+
 }  // namespace
 
 WebShell& web_shell() {
@@ -127,8 +179,7 @@ WebShell& web_shell() {
   return shell;
 }
 
-void web_main_loop(void* arg) {
-  WebShell& s = *static_cast<WebShell*>(arg);
+void web_main_loop(WebShell& s) {
   attnlab::App& app = s.app;
   const double t0 = emscripten_get_now();
 
@@ -151,7 +202,8 @@ void web_main_loop(void* arg) {
     app.dpi_scale = (float)dpr;
     app.fonts_dirty = true;
   }
-  // Draw only when something happened: input, a new result, an animation. An idle lab costs nothing.
+  // Draw only when something happened: input, a new result, an animation. An idle lab draws nothing,
+  // and its loop sleeps (loop_pass).
   if (!s.force_draw && s.first_frame_done && !frame_due(s, (t0 - s.last_draw_ms) / 1000.0)) {
     if (app.result_version != s.a11y_version && t0 - s.a11y_ms >= 250.0) push_page_state(s);  // the last numbers
     // Once, after half a second with nothing to draw: Learn mode's code compiled before it is opened
@@ -179,6 +231,21 @@ void web_main_loop(void* arg) {
   }
 }
 
+void wake_loop() { js_wake(); }
+
+namespace {
+
+// One pass of the page's loop (js_start_loop): draws if something is due, then says how many
+// milliseconds the loop may sleep (0: until the next animation frame).
+double loop_pass() {
+  WebShell& s = web_shell();
+  const double drawn_before = s.last_draw_ms;
+  web_main_loop(s);
+  if (s.last_draw_ms != drawn_before) return 0.0;
+  return sleep_ms(s, emscripten_get_now());
+}
+
+}  // namespace
 }  // namespace attnlab
 
 int main() {
@@ -215,6 +282,7 @@ int main() {
   };
 
   if (!glfwInit()) return 1;
+  js_ignore_gamepads();
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
@@ -235,8 +303,8 @@ int main() {
   // that frame asks whether they linked (web_main_loop).
   start_shell(shell, shell.window, "#version 300 es\nprecision mediump float;\n");
   // The first frame now, not at the first animation frame (which a loading page may get a tenth of a
-  // second later); the loop draws the rest.
-  attnlab::web_main_loop(&shell);
-  emscripten_set_main_loop_arg(attnlab::web_main_loop, &shell, 0, false);
+  // second later); the loop (js_start_loop) draws the rest.
+  attnlab::web_main_loop(shell);
+  js_start_loop(attnlab::loop_pass);
   return 0;
 }

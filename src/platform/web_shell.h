@@ -35,6 +35,9 @@ struct WebShell : Shell {
 WebShell& web_shell();
 
 // One pass of the page's main loop: draws a frame when something changed (or force_draw is set).
-void web_main_loop(void* shell);
+void web_main_loop(WebShell& s);
+
+// Wakes the page's loop if it sleeps: it looks at the next animation frame (web_main.cpp, js_start_loop).
+void wake_loop();
 
 }  // namespace attnlab

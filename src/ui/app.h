@@ -263,6 +263,10 @@ void remember_item(App& app, const char* name);
 // need rebuilding, or something is animating. Shells skip idle frames (no input and this false):
 // the screen keeps the last frame, which saves the whole cost of drawing it.
 bool needs_redraw(const App& app, double seconds_since_last_frame);
+// In how many seconds needs_redraw() turns true with no input and nothing else changing: 0 when it is
+// true now, infinity when only input or news from outside (a page call, a worker's state) can make it.
+// What a shell that sleeps between frames waits for (web_main.cpp).
+double redraw_due_in(const App& app, double seconds_since_last_frame);
 
 // One frame of UI, between ImGui::NewFrame() and ImGui::Render().
 void frame(App& app);

@@ -163,12 +163,16 @@ void frame(App& app) {
   end_frame(app, version_at_start);
 }
 
-bool needs_redraw(const App& app, double seconds_since_last_frame) {
+double redraw_due_in(const App& app, double seconds_since_last_frame) {
   // The lab's engine computes in the lab's frames only (Learn mode draws none of its views): a compute
   // waiting while Learn mode is shown waits for the lab, and must not keep Learn mode drawing.
-  return app.fonts_dirty || app.layout_dirty || app.windows_settling || app.drawn_version != app.result_version ||
-         (app.engine.needs_compute() && !app.ui.learn_mode) || seconds_since_last_frame < app.animate_for || app.ui.focus_text ||
-         learn_wants_frame(app, seconds_since_last_frame) || app.png.pending;
+  if (app.fonts_dirty || app.layout_dirty || app.windows_settling || app.drawn_version != app.result_version ||
+      (app.engine.needs_compute() && !app.ui.learn_mode) || seconds_since_last_frame < app.animate_for || app.ui.focus_text ||
+      app.png.pending)
+    return 0.0;
+  return learn_frame_due_in(app, seconds_since_last_frame);
 }
+
+bool needs_redraw(const App& app, double seconds_since_last_frame) { return redraw_due_in(app, seconds_since_last_frame) <= 0.0; }
 
 }  // namespace attnlab

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 #include <nlohmann/json.hpp>
 
@@ -149,9 +150,14 @@ LearnState& learn_state(App& app) {
 
 bool learn_busy(const App& app) { return app.learn && app.learn->link->busy(); }
 
+double learn_frame_due_in(const App& app, double seconds_since_last_frame) {
+  if (!learn_busy(app)) return std::numeric_limits<double>::infinity();
+  if (!app.learn->link->threaded()) return 0.0;
+  return std::max(0.0, 1.0 / kLearnFramesPerS - seconds_since_last_frame);
+}
+
 bool learn_wants_frame(const App& app, double seconds_since_last_frame) {
-  if (!learn_busy(app)) return false;
-  return !app.learn->link->threaded() || seconds_since_last_frame >= 1.0 / kLearnFramesPerS;
+  return learn_frame_due_in(app, seconds_since_last_frame) <= 0.0;
 }
 
 namespace {

@@ -144,6 +144,9 @@ bool learn_busy(const App& app);  // training runs or an evaluation is under way
 // curves does not take the cores the training needs (a software GL draws on the same two cores).
 inline constexpr double kLearnFramesPerS = 10.0;
 bool learn_wants_frame(const App& app, double seconds_since_last_frame);
+// In how many seconds training will want its next frame: 0 when it wants one now, infinity when it
+// wants none (nothing runs). A shell that sleeps between frames wakes for it (web_main.cpp).
+double learn_frame_due_in(const App& app, double seconds_since_last_frame);
 
 // Plain-words state: "idle", "running", "paused", "done", "diverged".
 inline const char* learn_phase(const LearnState& L) { return L.run().phase(); }

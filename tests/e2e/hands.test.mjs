@@ -202,6 +202,34 @@ test('the d_k = d_v = d_model / heads box stays unticked when clicked, and heads
   await page.close();
 });
 
+test('an idle lab asks the browser for no frames, and a key and a click still reach it', async () => {
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1366, height: 768 });
+  await settle(page);
+  // Every animation frame the page asks for, counted from now (the lab's loop asks the window for each).
+  await page.evaluate(() => {
+    window.framesAsked = 0;
+    const ask = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (f) => (++window.framesAsked, ask(f));
+  });
+  await page.waitForTimeout(1500);
+  const asked = await page.evaluate(() => window.framesAsked);
+  assert.ok(asked <= 2, `an idle lab asked for ${asked} animation frames in 1.5 s: its loop did not sleep`);
+  // Asleep, it still hears the keyboard and the mouse.
+  const mask = () => page.evaluate(() => JSON.stringify(window.attnlab.config().mask));
+  const before = await mask();
+  await page.keyboard.press('m');
+  await settle(page);
+  const cycled = await mask();
+  assert.notEqual(cycled, before, 'M cycles the mask');
+  await page.waitForTimeout(1000);
+  await scrollIntoView(page, 'mask:causal', 'Controls');
+  await page.waitForTimeout(1000);
+  await clickWidget(page, 'mask:causal');
+  assert.notEqual(await mask(), cycled, 'a click on the causal box changes the mask');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('quick clicks all count: five 15 ms clicks on Next move the tour five steps, fifteen on causal leave it on', async () => {
   const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1366, height: 768 });
   await clickWidget(page, 'tour');

@@ -5,7 +5,8 @@
 // apart, of the lab and then of Learn mode (after a 400-step induction run) and reads each Chromium thread's
 // CPU time from /proc (Linux) around them; it prints one JSON line per mode with the CPU milliseconds per
 // frame of SwiftShader's threads, the GPU process's main thread and the page's, the frame's vertices, and
-// what was drawn (the lab's tokens, heads and d_model; the model Learn mode trained, and its step).
+// what was drawn (the lab's tokens, heads and d_model; the model Learn mode trained, and its step). First,
+// one line for the lab left alone for 3 s, 3 s after it loaded: the CPU milliseconds a second of all Chromium's threads.
 import { readdirSync, readFileSync } from 'node:fs';
 import { serve, launch, openLab } from './lib.mjs';
 
@@ -51,6 +52,21 @@ const server = await serve(process.env.ATTNLAB_SITE);
 const browser = await launch();
 const { page } = await openLab(browser, server.url, { width, height });
 await page.mouse.move(1, 1);
+// The lab left alone for 3 s (after 3 s to settle): what an idle page costs, all of Chromium's threads.
+{
+  await new Promise((d) => setTimeout(d, 3000));
+  const before = cpuByThread(), frames0 = await page.evaluate(() => window.attnlab.stats().frames);
+  await new Promise((d) => setTimeout(d, 3000));
+  const after = cpuByThread(), frames = (await page.evaluate(() => window.attnlab.stats().frames)) - frames0;
+  const by = {};
+  let total = 0;
+  for (const [k, t] of after) {
+    const ms = t.ms - (before.get(k)?.ms || 0);
+    if (ms > 0) by[t.thread.replace(/\d+/g, '#')] = (by[t.thread.replace(/\d+/g, '#')] || 0) + ms / 3, total += ms / 3;
+  }
+  const top = Object.entries(by).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, v]) => [k, Math.round(v)]);
+  console.log(JSON.stringify({ mode: 'idle', size: `${width}x${height}`, frames_drawn: frames, cpu_ms_per_s: Math.round(total), busiest: Object.fromEntries(top) }));
+}
 for (const mode of ['lab', 'learn']) {
   if (mode === 'learn') {
     await page.evaluate(async () => {

@@ -3,10 +3,13 @@
 // pause and resume, step, reset, and refuse bad settings without losing the run.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "learn_fixture.h"
 #include "learn.h"
@@ -169,6 +172,9 @@ TEST_F(Learn, ATrainingThreadAsksForFramesAtItsOwnPace) {
   const double frame_s = 1.0 / attnlab::kLearnFramesPerS;
   EXPECT_FALSE(attnlab::learn_wants_frame(app, 0.5 * frame_s));
   EXPECT_TRUE(attnlab::learn_wants_frame(app, frame_s));
+  // When: what the page's loop sleeps until (web_main.cpp).
+  EXPECT_NEAR(attnlab::redraw_due_in(app, 0.25 * frame_s), 0.75 * frame_s, 1e-12);
+  EXPECT_EQ(attnlab::redraw_due_in(app, frame_s), 0.0);
   // Nothing else asks for a frame: not the state it took this frame (drawn in it), nor the lab's
   // engine, whose compute waits for the lab's own frames.
   app.engine.invalidate();
@@ -178,6 +184,10 @@ TEST_F(Learn, ATrainingThreadAsksForFramesAtItsOwnPace) {
   app.ui.learn_mode = false;
   EXPECT_TRUE(attnlab::needs_redraw(app, 0.0)) << "the lab's compute, once the lab is shown";
   attnlab::learn_pause(app);
+  app.ui.learn_mode = true;
+  for (int f = 0; f < 2000 && attnlab::learn_busy(app); ++f) frames(1), std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_FALSE(attnlab::learn_busy(app)) << "the thread took the pause";
+  EXPECT_EQ(attnlab::redraw_due_in(app, 0.0), std::numeric_limits<double>::infinity()) << "paused, nothing is due by the clock";
 }
 
 TEST_F(Learn, TheProbesAttentionIsOneTextureAHeadRefilledOnlyWhenItChanges) {
