@@ -206,17 +206,18 @@ void web_main_loop(WebShell& s) {
   // and its loop sleeps (loop_pass).
   if (!s.force_draw && s.first_frame_done && !frame_due(s, (t0 - s.last_draw_ms) / 1000.0)) {
     if (app.result_version != s.a11y_version && t0 - s.a11y_ms >= 250.0) push_page_state(s);  // the last numbers
-    // Once, after half a second with nothing to draw: Learn mode's code compiled before it is opened
-    // (learn_warmup.h). Not once Learn mode has been used: its own frames compiled it.
+    // Once, after half a second with nothing to draw: Learn mode's code compiled before it is shown
+    // (learn_warmup.h). Not once Learn mode was drawn: its own frames compiled it.
     else if (!s.learn_warmed && t0 - s.last_draw_ms >= 500.0) {
       s.learn_warmed = true;
-      if (!app.learn) warm_learn_mode(app);
+      warm_learn_mode(app);
     }
     return;
   }
   s.force_draw = false;
   s.last_draw_ms = t0;
   attnlab::draw_frame(s, bw, bh, (float)bw, (float)bh);  // ImGui works in backing-store pixels
+  if (app.ui.learn_mode) s.learn_warmed = true;  // (by this frame)
   if (!s.renderer.linked()) abort_with("the lab's WebGL 2 shaders did not compile");  // said on the page (onAbort)
   if (!s.png_name.empty()) {  // the pixels just drawn, before the browser takes the frame
     const ImVec4 r = s.png_crop;  // backing-store pixels, as ImGui's

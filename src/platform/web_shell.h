@@ -18,7 +18,7 @@ struct WebShell : Shell {
   std::vector<unsigned char> font_bytes;
   int backing_w = 0, backing_h = 0;
   bool first_frame_done = false;
-  bool learn_warmed = false;  // Learn mode drawn out of sight once (learn_warmup.h)
+  bool learn_warmed = false;  // Learn mode drawn once, out of sight (learn_warmup.h) or shown
   double last_draw_ms = 0;
   std::string reply;       // the last string handed to JavaScript (valid until the next call)
   std::string page_state;  // the last state pushed to the page (text boxes, screen-reader text)
