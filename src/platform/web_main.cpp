@@ -197,6 +197,9 @@ void web_main_loop(WebShell& s) {
     emscripten_get_canvas_element_size("#canvas", &cw, &ch);
     if (cw != bw || ch != bh) emscripten_set_canvas_element_size("#canvas", bw, bh);
     s.backing_w = bw, s.backing_h = bh;
+    // A new size empties the canvas, and the layout follows the size: a window resized or a tablet
+    // turned, with no input, is drawn at once (it was left black until the next input).
+    s.force_draw = true;
   }
   if ((float)dpr != app.dpi_scale) {
     app.dpi_scale = (float)dpr;

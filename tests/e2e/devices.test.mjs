@@ -88,6 +88,23 @@ test('layout rule: windows inside the screen, nothing unreachable, every matrix 
   await page.close();
 });
 
+test('a tablet turned, or a window resized, with no input: the lab is drawn again at its new size', async () => {
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1024, height: 768 });
+  await settle(page);
+  for (const [w, h] of [[768, 1024], [1366, 768]]) {
+    await page.setViewportSize({ width: w, height: h });  // no mouse, key or touch, and no page call that draws
+    await until(page, ([w, h]) => { const u = window.attnlab.layout().ui; return u.display_w === w && u.display_h === h; }, [w, h],
+                `the lab drawn at ${w}x${h}`);
+    await settle(page);
+    const img = decodePng(await page.screenshot({ path: path.join(OUT, `resized-${w}x${h}.png`) }));
+    assert.ok(pixelStats(img).distinct > 300, `${w}x${h}: the canvas was emptied by the new size and not drawn again`);
+    for (const [name, r] of Object.entries((await layout(page)).windows))
+      assert.ok(r.x + r.w <= w + 0.5 && r.y + r.h <= h + 0.5, `${w}x${h}: ${name} laid out for the old size: ${JSON.stringify(r)}`);
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 // CDP touch: Playwright's touchscreen only taps; drags and long presses need raw touch events.
 async function touch(page, cdp, type, x, y) {
   await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
