@@ -2,6 +2,7 @@
 
 #include "draw_runs.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -201,6 +202,7 @@ void GlRenderer::render(const ImDrawData* dd, int fb_w, int fb_h) {
 
   const ImVec2 clip_off = dd->DisplayPos, clip_scale = dd->FramebufferScale;
   GLuint bound = ~0u;  // the texture bound for the commands so far (none yet)
+  int scissor[4] = {-1, -1, -1, -1};  // the scissor set so far (none yet): each GL call costs a browser a few µs
   static_assert(sizeof(ImDrawIdx) == 4, "built with 32-bit indices (see cmake/imgui.cmake)");
   for (int n = 0; n < dd->CmdListsCount; ++n) {
     const ImDrawList* list = dd->CmdLists[n];
@@ -214,7 +216,8 @@ void GlRenderer::render(const ImDrawData* dd, int fb_w, int fb_h) {
       const float x0 = (cmd.ClipRect.x - clip_off.x) * clip_scale.x, y0 = (cmd.ClipRect.y - clip_off.y) * clip_scale.y;
       const float x1 = (cmd.ClipRect.z - clip_off.x) * clip_scale.x, y1 = (cmd.ClipRect.w - clip_off.y) * clip_scale.y;
       if (x1 <= x0 || y1 <= y0) continue;
-      glScissor((int)x0, (int)((float)fb_h - y1), (int)(x1 - x0), (int)(y1 - y0));
+      const int rect[4] = {(int)x0, (int)((float)fb_h - y1), (int)(x1 - x0), (int)(y1 - y0)};
+      if (!std::equal(rect, rect + 4, scissor)) glScissor(rect[0], rect[1], rect[2], rect[3]), std::copy(rect, rect + 4, scissor);
       const GLuint texture = (GLuint)(intptr_t)cmd.GetTexID();
       if (texture != bound) glBindTexture(GL_TEXTURE_2D, texture), bound = texture;
       const int coverage = texture == font_texture_ ? 1 : 0;

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "imgui_internal.h"
@@ -249,6 +251,46 @@ std::vector<std::string_view> wrap_lines(std::string_view text, float width, con
   return lines;
 }
 
+namespace {
+
+// The lines of the texts wrapped lately, by text, width and font: a panel drawn again with the same text
+// (the help, a plot's title) is not measured again piece by piece in every frame. Each line is kept as
+// (first byte, bytes) of its text. Entries not used for two frames go once there are many.
+struct WrapCache {
+  struct Entry {
+    std::string text;
+    float width = 0;
+    const ImFont* font = nullptr;
+    float font_size = 0;
+    int glyphs = 0;  // the font's glyph count: a font merged with more glyphs measures text anew
+    std::vector<std::pair<size_t, size_t>> lines;
+    int used = 0;  // the frame that last used it
+  };
+  std::unordered_map<size_t, Entry> entries;
+};
+
+const std::vector<std::pair<size_t, size_t>>& wrapped(const std::string& text, float width) {
+  static WrapCache cache;
+  const ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  const int glyphs = font ? font->Glyphs.Size : 0, frame = ImGui::GetFrameCount();
+  size_t key = std::hash<std::string>()(text);
+  for (const size_t part : {std::hash<float>()(width), std::hash<const void*>()(font), std::hash<float>()(size), (size_t)glyphs})
+    key ^= part + 0x9e3779b97f4a7c15ull + (key << 6) + (key >> 2);
+  WrapCache::Entry& e = cache.entries[key];
+  if (e.used == 0 || e.text != text || e.width != width || e.font != font || e.font_size != size || e.glyphs != glyphs) {
+    e = WrapCache::Entry{text, width, font, size, glyphs, {}, 0};
+    const auto measure = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
+    for (std::string_view line : wrap_lines(text, width, measure)) e.lines.push_back({(size_t)(line.data() - text.data()), line.size()});
+  }
+  e.used = frame;
+  if (cache.entries.size() > 512)
+    std::erase_if(cache.entries, [&](const auto& kv) { return kv.second.used < frame - 1 && &kv.second != &e; });
+  return e.lines;
+}
+
+}  // namespace
+
 void text_wrapped_words(const char* format, ...) {
   va_list args, count;
   va_start(args, format);
@@ -268,11 +310,10 @@ void text_wrapped_words(const char* format, ...) {
     width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_pos);
   }
   width = std::max(width, floor);
-  const auto measure = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
   // Each line as wrap_lines made it: Dear ImGui must not wrap it again (a line wider than the wrap
   // position, a piece longer than the width or the 8 em floor, would be split where it may not be: "0." / "02").
   ImGui::PushTextWrapPos(-1.0f);
-  for (std::string_view line : wrap_lines(text, width, measure)) ImGui::TextUnformatted(line.data(), line.data() + line.size());
+  for (const auto& [at, size] : wrapped(text, width)) ImGui::TextUnformatted(text.data() + at, text.data() + at + size);
   ImGui::PopTextWrapPos();
 }
 

@@ -3,11 +3,13 @@
 // starts with one is a number cut in two ("0." / "25"), which Dear ImGui's TextWrapped does in text with
 // no spaces and text_wrapped_words (widgets.h) never does. The tour, Inspect heads' readout and the
 // recurrence lesson's accuracy line are read at widths from a phone's to a wide window's.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "i18n.h"
 #include "learn_fixture.h"
 #include "panels.h"
+#include "widgets.h"
 
 namespace {
 
@@ -161,6 +164,43 @@ TEST_F(DrawnWrap, RecurrenceLessonInChineseKeepsNumbersWhole) {
   const std::vector<std::string> cuts = cuts_over_widths("Attention on a probe", 10.0f, 40.0f, pct, &seen, "learn_run_accuracy");
   EXPECT_TRUE(seen) << pct << " never drawn whole: the test no longer reads the lesson's line";
   EXPECT_TRUE(cuts.empty()) << cuts.size() << " cuts, the first " << cuts.front();
+}
+
+// text_wrapped_words keeps the lines it made for a text at a width in a font (widgets.cpp), so a panel
+// drawn again is not measured again. What it draws is still wrap_lines' answer for the width and font in
+// effect: the same text at another width, back at the first, in a larger font, and another text.
+TEST_F(Learn, WrappedTextKeptBetweenFramesFollowsWidthAndFont) {
+  const std::string first = "Each query row of A is a softmax over the keys: its weights are positive and add up to 1.00, "
+                            "so a head can only share out one unit of attention among the tokens it may see.";
+  const std::string second = "A temperature of 0.25 sharpens every row; 4.0 flattens them towards uniform.";
+  const auto measure = [](std::string_view t) { return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x; };
+  struct Case {
+    float width, scale;
+    const std::string* text;
+  };
+  for (const Case& c : {Case{180, 1.0f, &first}, Case{260, 1.0f, &first}, Case{180, 1.0f, &first}, Case{180, 1.4f, &first},
+                        Case{180, 1.0f, &second}, Case{180, 1.0f, &first}}) {
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f));
+    ImGui::SetNextWindowSize(ImVec2(c.width, 1000.0f));
+    ImGui::Begin("wrap test", nullptr, ImGuiWindowFlags_NoTitleBar);
+    ImGui::SetWindowFontScale(c.scale);
+    const float width = std::max(ImGui::CalcWrapWidthForPos(ImGui::GetCursorScreenPos(), 0.0f), 8.0f * ImGui::GetFontSize());
+    std::vector<std::string> expected;
+    for (std::string_view line : attnlab::wrap_lines(*c.text, width, measure)) {
+      std::string glyphs;  // as drawn_lines reads them: spaces draw nothing
+      for (char ch : line)
+        if (ch != ' ') glyphs += ch;
+      expected.push_back(glyphs);
+    }
+    attnlab::text_wrapped_words("%s", c.text->c_str());
+    ImGui::End();
+    ImGui::Render();
+    const std::string where = std::to_string((int)c.width) + " px at scale " + std::to_string(c.scale);
+    ASSERT_GE(expected.size(), 2u) << where << ": the text wraps";
+    EXPECT_EQ(drawn_lines(attnlab::find_window("wrap test")), expected) << where;
+  }
 }
 
 }  // namespace
