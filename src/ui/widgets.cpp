@@ -255,7 +255,7 @@ namespace {
 
 // The lines of the texts wrapped lately, by text, width and font: a panel drawn again with the same text
 // (the help, a plot's title) is not measured again piece by piece in every frame. Each line is kept as
-// (first byte, bytes) of its text. Entries not used for two frames go once there are many.
+// (first byte, bytes) of its text. Once there are many, those not used in this frame or the last go.
 struct WrapCache {
   struct Entry {
     std::string text;
@@ -267,6 +267,7 @@ struct WrapCache {
     int used = 0;  // the frame that last used it
   };
   std::unordered_map<size_t, Entry> entries;
+  int swept = -1;  // the frame of the last sweep (at most one a frame)
 };
 
 const std::vector<std::pair<size_t, size_t>>& wrapped(const std::string& text, float width) {
@@ -284,8 +285,10 @@ const std::vector<std::pair<size_t, size_t>>& wrapped(const std::string& text, f
     for (std::string_view line : wrap_lines(text, width, measure)) e.lines.push_back({(size_t)(line.data() - text.data()), line.size()});
   }
   e.used = frame;
-  if (cache.entries.size() > 512)
+  if (cache.entries.size() > 512 && cache.swept != frame) {
+    cache.swept = frame;
     std::erase_if(cache.entries, [&](const auto& kv) { return kv.second.used < frame - 1 && &kv.second != &e; });
+  }
   return e.lines;
 }
 
