@@ -33,34 +33,26 @@ void main() {
   gl_Position = projection * vec4(position, 0.0, 1.0);
 })";
 
+// One fragment shader, compiled twice: as written for the textured program, and with SOLID defined for
+// the shapes that cover only the atlas's white texel (draw_runs.h), which take the color with nothing
+// sampled (the vertex shader is the same for both).
 const char* kFragment = R"(
 in vec2 frag_uv;
 in vec4 frag_color;
+out vec4 out_color;
+#ifdef SOLID
+void main() {
+  out_color = frag_color;
+}
+#else
 uniform sampler2D tex;
 uniform bool coverage;  // the font atlas: one channel, the glyphs' coverage (white text times the color)
-out vec4 out_color;
 void main() {
   vec4 t = texture(tex, frag_uv);
   out_color = frag_color * (coverage ? vec4(1.0, 1.0, 1.0, t.r) : t);
-})";
-
-// Shapes that cover only the atlas's white texel (draw_runs.h): the color, with nothing sampled.
-const char* kSolidVertex = R"(
-in vec2 position;
-in vec4 color;
-uniform mat4 projection;
-out vec4 frag_color;
-void main() {
-  frag_color = color;
-  gl_Position = projection * vec4(position, 0.0, 1.0);
-})";
-
-const char* kSolidFragment = R"(
-in vec4 frag_color;
-out vec4 out_color;
-void main() {
-  out_color = frag_color;
-})";
+}
+#endif
+)";
 
 // A run of solid triangles smaller than this (framebuffer pixels) is drawn with its neighbours: a
 // draw call of its own would cost more than the texture lookups it saves.
@@ -85,9 +77,9 @@ void report_compile_error(GLuint shader) {
 
 }  // namespace
 
-void GlRenderer::Program::start(const char* glsl_header, const char* vertex_source, const char* fragment_source) {
-  vertex = compile(GL_VERTEX_SHADER, std::string(glsl_header) + vertex_source);
-  fragment = compile(GL_FRAGMENT_SHADER, std::string(glsl_header) + fragment_source);
+void GlRenderer::Program::start(const char* glsl_header, bool solid) {
+  vertex = compile(GL_VERTEX_SHADER, std::string(glsl_header) + kVertex);
+  fragment = compile(GL_FRAGMENT_SHADER, std::string(glsl_header) + (solid ? "#define SOLID\n" : "") + kFragment);
   program = glCreateProgram();
   glAttachShader(program, vertex);
   glAttachShader(program, fragment);
@@ -123,8 +115,8 @@ void GlRenderer::Program::shutdown() {
 void GlRenderer::init(const char* glsl_header) {
   ImGuiIO& io = ImGui::GetIO();
   io.BackendRendererName = "attnlab_gl";
-  textured_.start(glsl_header, kVertex, kFragment);
-  solid_.start(glsl_header, kSolidVertex, kSolidFragment);
+  textured_.start(glsl_header, false);
+  solid_.start(glsl_header, true);
 
   glGenVertexArrays(1, &vao_);
   glGenBuffers(1, &vbo_);

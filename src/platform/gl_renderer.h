@@ -28,7 +28,7 @@ class GlRenderer {
   struct Program {
     unsigned program = 0, vertex = 0, fragment = 0;
     int loc_proj = -1;
-    void start(const char* glsl_header, const char* vertex_source, const char* fragment_source);
+    void start(const char* glsl_header, bool solid);  // solid: the fragment shader that samples nothing
     bool link();  // asks whether it linked; the shaders go either way
     void shutdown();
   };

@@ -31,6 +31,11 @@ EM_JS(void, js_page_state, (const char* json), { if (Module.attnlabPageState) Mo
 EM_JS(void, js_load_language, (const char* code), { if (window.attnlabLoadLanguage) window.attnlabLoadLanguage(UTF8ToString(code)); });
 EM_JS(void, js_load_cjk_font, (), { if (window.attnlabLoadCjkFont) window.attnlabLoadCjkFont(); });
 
+// New numbers in the same cell reach the screen reader at most this often (push_page_state).
+constexpr double kA11yEveryMs = 250.0;
+// Learn mode's warm-up comes this long after the lab's last frame (learn_warmup.h).
+constexpr double kWarmAfterMs = 500.0;
+
 // Tells the page what it mirrors in HTML after a frame, when it changed: where the text boxes are
 // (real <textarea>s lie over them, so phones open their keyboard and IMEs work), their text, the
 // screen-reader text, presenter mode and requests for full screen.
@@ -94,7 +99,7 @@ void push_page_state(WebShell& s) {
                                std::to_string((int)app.ui.selected.view) + "," + std::to_string(app.ui.selected.row) + "," +
                                std::to_string(app.ui.selected.col) + "/" + std::to_string(app.ui.head) + "/" + std::to_string(app.ui.query);
   const double now = emscripten_get_now();
-  if (cell_key != s.a11y_key || (app.result_version != s.a11y_version && now - s.a11y_ms >= 250.0)) {
+  if (cell_key != s.a11y_key || (app.result_version != s.a11y_version && now - s.a11y_ms >= kA11yEveryMs)) {
     s.a11y_key = cell_key;
     s.a11y_version = app.result_version;
     s.a11y_ms = now;
@@ -167,8 +172,8 @@ constexpr double kMaxSleepMs = 250.0;
 double sleep_ms(const WebShell& s, double now) {
   const double since_draw = now - s.last_draw_ms;
   double wait = std::min(kMaxSleepMs, 1000.0 * redraw_due_in(s.app, since_draw / 1000.0));
-  if (s.app.result_version != s.a11y_version) wait = std::min(wait, s.a11y_ms + 250.0 - now);
-  if (!s.learn_warmed) wait = std::min(wait, 500.0 - since_draw);
+  if (s.app.result_version != s.a11y_version) wait = std::min(wait, s.a11y_ms + kA11yEveryMs - now);
+  if (!s.learn_warmed) wait = std::min(wait, kWarmAfterMs - since_draw);
   return std::max(0.0, std::ceil(wait));
 }
 
@@ -208,10 +213,10 @@ void web_main_loop(WebShell& s) {
   // Draw only when something happened: input, a new result, an animation. An idle lab draws nothing,
   // and its loop sleeps (loop_pass).
   if (!s.force_draw && s.first_frame_done && !frame_due(s, (t0 - s.last_draw_ms) / 1000.0)) {
-    if (app.result_version != s.a11y_version && t0 - s.a11y_ms >= 250.0) push_page_state(s);  // the last numbers
+    if (app.result_version != s.a11y_version && t0 - s.a11y_ms >= kA11yEveryMs) push_page_state(s);  // the last numbers
     // Once, after half a second with nothing to draw: Learn mode's code compiled before it is shown
     // (learn_warmup.h). Not once Learn mode was drawn: its own frames compiled it.
-    else if (!s.learn_warmed && t0 - s.last_draw_ms >= 500.0) {
+    else if (!s.learn_warmed && t0 - s.last_draw_ms >= kWarmAfterMs) {
       s.learn_warmed = true;
       warm_learn_mode(app);
     }

@@ -65,7 +65,8 @@ await page.mouse.move(1, 1);
     if (ms > 0) by[t.thread.replace(/\d+/g, '#')] = (by[t.thread.replace(/\d+/g, '#')] || 0) + ms / 3, total += ms / 3;
   }
   const top = Object.entries(by).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, v]) => [k, Math.round(v)]);
-  console.log(JSON.stringify({ mode: 'idle', size: `${width}x${height}`, frames_drawn: frames, cpu_ms_per_s: Math.round(total), busiest: Object.fromEntries(top) }));
+  const lab = await page.evaluate(() => { const c = window.attnlab.config(); return { tokens: window.attnlab.result().tokens.length, heads: c.heads, d_model: c.d_model }; });
+  console.log(JSON.stringify({ mode: 'idle', size: `${width}x${height}`, ...lab, frames_drawn: frames, cpu_ms_per_s: Math.round(total), busiest: Object.fromEntries(top) }));
 }
 for (const mode of ['lab', 'learn']) {
   if (mode === 'learn') {
