@@ -117,6 +117,8 @@ void GlRenderer::init(const char* glsl_header) {
   io.BackendRendererName = "attnlab_gl";
   textured_.start(glsl_header, false);
   solid_.start(glsl_header, true);
+  std::fill(projection_, projection_ + 4, 0.0f);  // new programs: no uniform set yet
+  coverage_ = -1;
 
   glGenVertexArrays(1, &vao_);
   glGenBuffers(1, &vbo_);
@@ -175,31 +177,45 @@ void GlRenderer::render(const ImDrawData* dd, int fb_w, int fb_h) {
   glViewport(0, 0, fb_w, fb_h);
   const float L = dd->DisplayPos.x, R = dd->DisplayPos.x + dd->DisplaySize.x;
   const float T = dd->DisplayPos.y, B = dd->DisplayPos.y + dd->DisplaySize.y;
-  const float ortho[4][4] = {{2.0f / (R - L), 0, 0, 0},
-                             {0, 2.0f / (T - B), 0, 0},
-                             {0, 0, -1.0f, 0},
-                             {(R + L) / (L - R), (T + B) / (B - T), 0, 1.0f}};
-  glUseProgram(solid_.program);
-  glUniformMatrix4fv(solid_.loc_proj, 1, GL_FALSE, &ortho[0][0]);
+  const float display[4] = {L, R, T, B};
+  if (!std::equal(display, display + 4, projection_)) {  // (a program keeps its uniforms)
+    const float ortho[4][4] = {{2.0f / (R - L), 0, 0, 0},
+                               {0, 2.0f / (T - B), 0, 0},
+                               {0, 0, -1.0f, 0},
+                               {(R + L) / (L - R), (T + B) / (B - T), 0, 1.0f}};
+    glUseProgram(solid_.program);
+    glUniformMatrix4fv(solid_.loc_proj, 1, GL_FALSE, &ortho[0][0]);
+    glUseProgram(textured_.program);
+    glUniform1i(loc_texture_, 0);
+    glUniformMatrix4fv(textured_.loc_proj, 1, GL_FALSE, &ortho[0][0]);
+    std::copy(display, display + 4, projection_);
+  }
   glUseProgram(textured_.program);
-  glUniform1i(loc_texture_, 0);
-  glUniformMatrix4fv(textured_.loc_proj, 1, GL_FALSE, &ortho[0][0]);
   const ImVec2 white_uv = ImGui::GetIO().Fonts->TexUvWhitePixel;
   const float min_solid_area = kMinSolidPixels / (dd->FramebufferScale.x * dd->FramebufferScale.y);
   bool solid_in_use = false;  // which program is in use
-  int coverage_set = -1;      // the textured program's `coverage` (not set yet this frame)
   glActiveTexture(GL_TEXTURE0);
   glBindVertexArray(vao_);
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);
 
+  static_assert(sizeof(ImDrawIdx) == 4, "built with 32-bit indices (see cmake/imgui.cmake)");
+  vertices_.resize((size_t)dd->TotalVtxCount);
+  indices_.resize((size_t)dd->TotalIdxCount);
+  for (size_t n = 0, v = 0, i = 0; n < (size_t)dd->CmdListsCount; ++n) {
+    const ImDrawList* list = dd->CmdLists[n];
+    std::copy(list->VtxBuffer.begin(), list->VtxBuffer.end(), vertices_.begin() + (std::ptrdiff_t)v);
+    for (ImDrawIdx k : list->IdxBuffer) indices_[i++] = (uint32_t)(k + v);
+    v += (size_t)list->VtxBuffer.Size;
+  }
+  glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(vertices_.size() * sizeof(ImDrawVert)), vertices_.data(), GL_STREAM_DRAW);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(indices_.size() * sizeof(uint32_t)), indices_.data(), GL_STREAM_DRAW);
+
   const ImVec2 clip_off = dd->DisplayPos, clip_scale = dd->FramebufferScale;
   GLuint bound = ~0u;  // the texture bound for the commands so far (none yet)
   int scissor[4] = {-1, -1, -1, -1};  // the scissor set so far (none yet): each GL call costs a browser a few µs
-  static_assert(sizeof(ImDrawIdx) == 4, "built with 32-bit indices (see cmake/imgui.cmake)");
-  for (int n = 0; n < dd->CmdListsCount; ++n) {
+  unsigned list_first = 0;  // where the list's indices start in indices_
+  for (int n = 0; n < dd->CmdListsCount; list_first += (unsigned)dd->CmdLists[n]->IdxBuffer.Size, ++n) {
     const ImDrawList* list = dd->CmdLists[n];
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)list->VtxBuffer.Size * (GLsizeiptr)sizeof(ImDrawVert), list->VtxBuffer.Data, GL_STREAM_DRAW);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)list->IdxBuffer.Size * (GLsizeiptr)sizeof(ImDrawIdx), list->IdxBuffer.Data, GL_STREAM_DRAW);
     for (const ImDrawCmd& cmd : list->CmdBuffer) {
       if (cmd.UserCallback) {
         if (cmd.UserCallback != ImDrawCallback_ResetRenderState) cmd.UserCallback(list, &cmd);
@@ -216,8 +232,8 @@ void GlRenderer::render(const ImDrawData* dd, int fb_w, int fb_h) {
       for_each_draw_run(*list, cmd, coverage, white_uv, min_solid_area, [&](unsigned first, unsigned count, bool solid) {
         if (solid != solid_in_use) glUseProgram(solid ? solid_.program : textured_.program), solid_in_use = solid;
         // (a uniform is set on the program in use: the textured one's, only while it is)
-        if (!solid && coverage != coverage_set) glUniform1i(loc_coverage_, coverage), coverage_set = coverage;
-        glDrawElements(GL_TRIANGLES, (GLsizei)count, GL_UNSIGNED_INT, (void*)(intptr_t)(first * sizeof(ImDrawIdx)));
+        if (!solid && coverage != coverage_) glUniform1i(loc_coverage_, coverage), coverage_ = coverage;
+        glDrawElements(GL_TRIANGLES, (GLsizei)count, GL_UNSIGNED_INT, (void*)(intptr_t)((list_first + first) * sizeof(uint32_t)));
       });
     }
   }
@@ -234,6 +250,8 @@ void GlRenderer::shutdown() {
   solid_.shutdown();
   font_texture_ = vbo_ = ebo_ = vao_ = 0;
   link_ = Link::unknown;
+  std::fill(projection_, projection_ + 4, 0.0f);
+  coverage_ = -1;
 }
 
 }  // namespace attnlab

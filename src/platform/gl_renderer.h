@@ -5,6 +5,9 @@
 // 2.5 ms per query, 30+ per frame on SwiftShader). This renderer owns the context, so it sets the
 // state it needs and never reads any back.
 #pragma once
+#include <cstdint>
+#include <vector>
+
 #include "imgui.h"
 
 namespace attnlab {
@@ -37,6 +40,13 @@ class GlRenderer {
   Program textured_, solid_;  // solid_: the runs that sample nothing (draw_runs.h)
   unsigned vao_ = 0, vbo_ = 0, ebo_ = 0, font_texture_ = 0;
   int loc_texture_ = -1, loc_coverage_ = -1;
+  // Every list's vertices and indices in one buffer each, uploaded once a frame (a browser pays for
+  // each GL call; two uploads per window were a fifth of the frame's GL time). Indices are the list's
+  // plus where its vertices start.
+  std::vector<ImDrawVert> vertices_;
+  std::vector<uint32_t> indices_;
+  float projection_[4] = {0, 0, 0, 0};  // the display rect the programs' projection was set for
+  int coverage_ = -1;                   // the textured program's `coverage` uniform (-1: not set yet)
 };
 
 }  // namespace attnlab

@@ -17,8 +17,7 @@ ImTextureID GlTextures::upload(ImTextureID existing, int w, int h, const uint32_
   GLuint tex = (GLuint)(intptr_t)existing;
   const bool fresh = tex == 0;
   if (fresh) glGenTextures(1, &tex);
-  glBindTexture(GL_TEXTURE_2D, tex);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glBindTexture(GL_TEXTURE_2D, tex);  // (rows of RGBA texels: the default unpack alignment, 4, fits)
   if (fresh) {
     // One texel per cell, drawn magnified: nearest keeps cell edges sharp.
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
