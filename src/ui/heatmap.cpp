@@ -228,10 +228,13 @@ HeatmapColors heatmap_colors(HeatmapCache& cache, TextureBackend* backend, ImGui
     // keys (a causal row's future: half the matrix) every cell is masked.
     const uint8_t* allowed = mask->allowed.data() + (size_t)i * mask->m;
     const attn::Range span = (size_t)i < mask->ranges.size() ? mask->ranges[(size_t)i] : attn::Range{0, m.cols};
-    for (int tj = 0; tj < tw; ++tj) {
+    const int lo = std::clamp((span.lo + k - 1) / k, 0, tw), hi = std::clamp((span.hi + k - 1) / k, lo, tw);  // the texels in it
+    std::fill(out, out + lo, kMaskedColor);
+    for (int tj = lo; tj < hi; ++tj) {
       const int j = tj * k;
-      out[tj] = j >= span.lo && j < span.hi && allowed[j] ? color(row[j]) : kMaskedColor;
+      out[tj] = allowed[j] ? color(row[j]) : kMaskedColor;
     }
+    std::fill(out + hi, out + tw, kMaskedColor);
   }
   if (e.id && (e.w != tw || e.h != th)) {  // a new size: a new texture, the old one freed
     backend->release(e.id);

@@ -12,6 +12,32 @@
 
 namespace attnlab {
 
+// One pass over the row, keeping the strongest in order by insertion (a few). `floor` is the weight a
+// key must beat: kFaintest, then the weakest of those kept once there are `count`.
+void strongest_keys(const float* row, int m, int count, std::vector<int>& keys) {
+  constexpr float kFaintest = 0.02f;  // fainter lines are invisible anyway
+  keys.clear();
+  if (count <= 0) return;
+  float floor = kFaintest;
+  for (int j = 0; j < m; ++j) {
+    const float w = row[j];
+    if (w < floor) continue;
+    if (count >= m) {
+      keys.push_back(j);
+      continue;
+    }
+    if ((int)keys.size() == count) {
+      if (w == floor) continue;
+      keys.pop_back();
+    }
+    size_t at = keys.size();
+    keys.push_back(j);
+    for (; at > 0 && row[keys[at - 1]] < w; --at) keys[at] = keys[at - 1];
+    keys[at] = j;
+    if ((int)keys.size() == count) floor = std::max(kFaintest, row[keys.back()]);
+  }
+}
+
 void draw_lines_panel(App& app) {
   ImGui::Begin(pane_window(Pane::lines));
   const attn::Result& r = app.engine.result();
@@ -73,6 +99,9 @@ void draw_lines_panel(App& app) {
   // With many tokens, only each query's strongest keys: thousands of faint crossing lines say nothing
   // (and cost a software renderer dearly).
   const int per_query = focus >= 0 || r.n <= 24 ? r.m : 3;
+  // A line wholly above or below the panel's visible part is not drawn: with a hundred tokens the rows
+  // run past the bottom, and their lines would only be clipped away.
+  const float clip_top = dl->GetClipRectMin().y, clip_bottom = dl->GetClipRectMax().y;
   std::vector<int> keys;
   keys.reserve((size_t)r.m);
   for (int h = h0; h < h1; ++h) {
@@ -80,28 +109,22 @@ void draw_lines_panel(App& app) {
     const ImU32 opaque = head_color(h, 1.0f);
     for (int i = 0; i < r.n; ++i) {
       if (focus >= 0 && i != focus) continue;
-      // The keys drawn: every one, or the strongest per_query (kept in order by insertion: a few).
-      keys.clear();
-      for (int j = 0; j < r.m; ++j) {
-        if (a(i, j) < 0.02f) continue;  // invisible anyway
-        if (per_query >= r.m) {
-          keys.push_back(j);
-          continue;
-        }
-        if ((int)keys.size() == per_query && a(i, j) <= a(i, keys.back())) continue;
-        if ((int)keys.size() == per_query) keys.pop_back();
-        size_t at = keys.size();
-        keys.push_back(j);
-        for (; at > 0 && a(i, keys[at - 1]) < a(i, j); --at) keys[at] = keys[at - 1];
-        keys[at] = j;
-      }
+      const float* row = a.data + (size_t)i * a.ld;
+      // Only the keys the mask lets this query see can have weight (a causal row: half of them).
+      const attn::Range span = (size_t)i < r.mask.ranges.size() ? r.mask.ranges[(size_t)i] : attn::Range{0, r.m};
+      const int lo = std::clamp(span.lo, 0, r.m), hi = std::clamp(span.hi, lo, r.m);
+      strongest_keys(row + lo, hi - lo, per_query, keys);
+      for (int& j : keys) j += lo;
+      const float yi = y_of(i);
       for (int j : keys) {
-        const float w = a(i, j);
+        const float yj = y_of(j), w = row[j];
+        const float thick = std::max(1.0f, std::round(w * max_w));
+        if (std::max(yi, yj) + thick < clip_top || std::min(yi, yj) - thick > clip_bottom) continue;
         const float alpha = std::min(1.0f, 0.15f + w);
         const ImU32 line_color = (opaque & ~IM_COL32_A_MASK) | ((ImU32)(alpha * (float)(opaque >> IM_COL32_A_SHIFT) + 0.5f) << IM_COL32_A_SHIFT);
         // Whole-pixel widths: Dear ImGui then draws an anti-aliased line as one textured quad (4
         // vertices) instead of building its fringe from geometry.
-        dl->AddLine(ImVec2(left_x, y_of(i)), ImVec2(right_x, y_of(j)), line_color, std::max(1.0f, std::round(w * max_w)));
+        dl->AddLine(ImVec2(left_x, yi), ImVec2(right_x, yj), line_color, thick);
       }
     }
   }

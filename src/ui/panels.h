@@ -2,6 +2,8 @@
 // Matrices, Inspector, All heads, Lines) are declared with their table in panes.h; these are the rest.
 #pragma once
 
+#include <vector>
+
 #include "panes.h"
 
 namespace attnlab {
@@ -28,5 +30,8 @@ void draw_nav_bar(App& app);           // tabs between panels on small screens, 
 int nav_bar_lines(const App& app, LayoutMode mode, float W);
 void draw_presenter(App& app);         // full-screen teaching view: formula, S and A big, presets
 void draw_notice(App& app);            // the notice (notify, report_problem) over every mode
+// The Lines panel's keys for one query's row of weights (panel_lines.cpp): those of weight ≥ 0.02, or
+// only the `count` strongest, strongest first (equal weights: the earlier key).
+void strongest_keys(const float* row, int m, int count, std::vector<int>& keys);
 
 }  // namespace attnlab

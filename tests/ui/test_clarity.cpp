@@ -167,6 +167,42 @@ TEST_F(Lab, HeatmapTexturesFollowTheStagesThatRan) {
   EXPECT_EQ(tex.uploads, 11);
 }
 
+// A masked matrix's texture, texel by texel: the masked colour where the mask hides the cell (every
+// row's keys outside its allowed range too), the number's colour elsewhere; shrunk to every k-th row and
+// column when the heatmap is drawn smaller than the matrix. Masks: causal, a sliding window, padding
+// (gaps inside a row's range) and a custom pattern with a fully masked row.
+TEST_F(Lab, MaskedCellsTakeTheMaskedColourAtEverySampling) {
+  const int n = 23, m = 19;
+  std::vector<float> numbers((size_t)n * m);
+  for (size_t i = 0; i < numbers.size(); ++i) numbers[i] = std::sin(0.37f * (float)i);
+  const attn::MatView view{numbers.data(), n, m, m};
+  attn::MaskTerm causal, window, padding, custom;
+  causal.kind = attn::MaskTerm::Kind::causal;
+  window.kind = attn::MaskTerm::Kind::window, window.window = 4, window.window_causal = false;
+  padding.kind = attn::MaskTerm::Kind::padding, padding.keys = {0, 5, 6, 18};
+  custom.kind = attn::MaskTerm::Kind::custom, custom.rows = n, custom.cols = m;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) custom.cells.push_back(i != 4 && (i * 7 + j * 3) % 5 != 0);
+  for (const std::vector<attn::MaskTerm>& terms : {std::vector{causal}, std::vector{window}, std::vector{padding, window}, std::vector{custom}}) {
+    const attn::MaskMatrix mask = attn::build_mask(terms, n, m);
+    for (const auto [shown, every] : {std::pair{0.0f, 1}, {9.0f, 2}, {6.0f, 3}}) {  // drawn as large as the matrix, 9 or 6 pixels
+      PixelTextures tex;
+      attnlab::HeatmapCache cache;
+      const attnlab::HeatmapColors hc = attnlab::heatmap_colors(cache, &tex, 1, view, attnlab::Colormap::diverging, &mask, 1.0f, 1, true,
+                                                               ImVec2(shown, shown));
+      const int k = hc.downsample, tw = (m + k - 1) / k, th = (n + k - 1) / k;
+      ASSERT_EQ(k, every);
+      ASSERT_EQ(tex.sizes[(intptr_t)hc.texture], std::make_pair(tw, th));
+      std::vector<uint32_t> want;
+      for (int ti = 0; ti < th; ++ti)
+        for (int tj = 0; tj < tw; ++tj)
+          want.push_back(mask.allows(ti * k, tj * k) ? attnlab::ColorScale(attnlab::Colormap::diverging, 1.0f)(view(ti * k, tj * k))
+                                                     : attnlab::kMaskedColor);
+      EXPECT_EQ(tex.pixels[(intptr_t)hc.texture], want) << terms.size() << " terms, first " << (int)terms[0].kind << ", every " << k << "th cell";
+    }
+  }
+}
+
 // [SECTION] colours: the √d_k and temperature lessons must change the picture
 TEST_F(Lab, FixedScoreColoursShowTemperatureWhileFittedOnesHideIt) {
   PixelTextures tex;

@@ -2,6 +2,7 @@
 // actions (typing, clicking cells, keyboard shortcuts, pasting nonsense) sent through ImGui's input.
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <set>
 #include <iterator>
 #include <tuple>
@@ -9,6 +10,7 @@
 
 #include "lab.h"
 #include "mask.h"
+#include "panels.h"
 #include "widgets.h"
 
 namespace {
@@ -481,6 +483,33 @@ TEST_F(Lab, TheLinesPanelLabelsTheKeysAFollowedQueryAttendsToMost) {
     // No two labels at the same key, and the strongest keys come before the every-k-th ones.
     EXPECT_EQ(std::set<int>(labelled.begin(), labelled.end()).size(), labelled.size());
     EXPECT_EQ(labelled.front(), keys[0].second);
+  }
+}
+
+// The Lines panel's keys for a query (strongest_keys, one pass keeping a few in order) are those a sort
+// of the row gives: weights of at least 0.02, strongest first, equal weights in key order, the first
+// `count` of them; or, when every key may be drawn, all of those in key order.
+TEST(Lines, StrongestKeysAreThoseASortedRowBeginsWith) {
+  std::mt19937 rng(7);
+  std::vector<int> got;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int m = 1 + (int)(rng() % 40);
+    std::vector<float> row((size_t)m);
+    for (float& w : row) {
+      const unsigned kind = rng() % 5;  // zeros (masked), faint, the 0.02 edge, and a few values that repeat
+      w = kind == 0 ? 0.0f : kind == 1 ? 0.019f : kind == 2 ? 0.02f : (float)(rng() % 8) / 8.0f + 0.0625f;
+    }
+    for (int count : {1, 3, 5, m, m + 1}) {
+      std::vector<int> want;
+      for (int j = 0; j < m; ++j)
+        if (row[(size_t)j] >= 0.02f) want.push_back(j);
+      if (count < m) {
+        std::stable_sort(want.begin(), want.end(), [&](int a, int b) { return row[(size_t)a] > row[(size_t)b]; });
+        if ((int)want.size() > count) want.resize((size_t)count);
+      }
+      attnlab::strongest_keys(row.data(), m, count, got);
+      ASSERT_EQ(got, want) << "trial " << trial << ", " << m << " keys, count " << count;
+    }
   }
 }
 
