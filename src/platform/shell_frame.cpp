@@ -29,6 +29,7 @@ void draw_frame(Shell& shell, int fb_w, int fb_h, float display_w, float display
   using clock = std::chrono::steady_clock;
   const auto ms_since = [](clock::time_point t) { return std::chrono::duration<float, std::milli>(clock::now() - t).count(); };
   App& app = shell.app;
+  const bool startup = app.stats.frames == 0 && app.fonts_dirty;  // the app's first frame (FrameStats::startup)
   const auto t0 = clock::now();
   if (app.fonts_dirty) {
     setup_style(app, shell.font, shell.font_size, app.ui.ui_scale);
@@ -53,7 +54,7 @@ void draw_frame(Shell& shell, int fb_w, int fb_h, float display_w, float display
   glClear(GL_COLOR_BUFFER_BIT);
   shell.renderer.render(ImGui::GetDrawData(), fb_w, fb_h);
   shell.input.after_frame();
-  app.stats.add(ms_since(t0));
+  app.stats.add(ms_since(t0), startup);
 }
 
 }  // namespace attnlab

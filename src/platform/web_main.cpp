@@ -269,6 +269,11 @@ int main() {
   attnlab::App& app = shell.app;
   app.config = attnlab::default_lab_config();
   app.text = app.config.target.text;
+  // The lab's first computation would also pay for the browser compiling the engine's code (it
+  // compiles a WebAssembly function when first called): 15–30 ms for ten tokens that then take a
+  // tenth of a millisecond, and the status bar would say so until the next change. A throwaway engine
+  // computes the starting config first; the first frame's computation is then timed on its own.
+  if (attn::Engine warm; warm.set_config(app.config).empty()) warm.compute();
   app.textures = &shell.textures;
   app.external_text_boxes = true;  // the page's <textarea>s edit the text (see push_page_state)
   app.share = [](const std::string& json) { js_share(json.c_str()); };

@@ -17,17 +17,20 @@
 namespace attnlab {
 
 // [SECTION] frame statistics
-void FrameStats::add(float frame_ms) {
+void FrameStats::add(float frame_ms, bool startup_frame) {
+  if (startup == next) startup = -1;  // overwritten
+  if (startup_frame) startup = next;
   ms[next] = frame_ms;
   next = (next + 1) % kWindow;
   count = std::min(count + 1, kWindow);
   ++frames;
 }
 
-float FrameStats::percentile(float p) const {
+float FrameStats::percentile(float p, bool steady) const {
   if (count == 0) return 0.0f;
   std::vector<float> v(ms, ms + count);
-  const size_t k = std::min((size_t)std::lround(p * (float)(count - 1)), v.size() - 1);
+  if (steady && startup >= 0 && count > 1) v.erase(v.begin() + startup);
+  const size_t k = std::min((size_t)std::lround(p * (float)(v.size() - 1)), v.size() - 1);
   std::nth_element(v.begin(), v.begin() + (long)k, v.end());
   return v[k];
 }
@@ -95,6 +98,7 @@ void resume_text_capture(App& app) {
 void frame(App& app) {
   for (ViewRect& v : app.view_rects) v.drawn_last = v.drawn, v.drawn = false;
   app.widget_visible.clear();
+  app.status_shows_first_frame = false;  // (until the status bar, if drawn, says otherwise)
   // Panels drawn before this frame's sync show the previous result: if it changes during the
   // frame, the frame is not the final picture, so needs_redraw() asks for another.
   uint64_t version_at_start = app.result_version;
@@ -168,7 +172,7 @@ double redraw_due_in(const App& app, double seconds_since_last_frame) {
   // waiting while Learn mode is shown waits for the lab, and must not keep Learn mode drawing.
   if (app.fonts_dirty || app.layout_dirty || app.windows_settling || app.drawn_version != app.result_version ||
       (app.engine.needs_compute() && !app.ui.learn_mode) || seconds_since_last_frame < app.animate_for || app.ui.focus_text ||
-      app.png.pending)
+      app.png.pending || (app.status_shows_first_frame && app.stats.count > 1))
     return 0.0;
   return learn_frame_due_in(app, seconds_since_last_frame);
 }
