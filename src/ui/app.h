@@ -204,6 +204,7 @@ struct FrameRecords {
   bool drawn_learn_mode = false;   // the mode the last frame drew (a switch brings the tour back in front)
   bool drawn_tour_docked = false;  // the last frame gave the tour its own slot (a change places every panel afresh)
   double animate_for = 0.0;        // seconds after the last frame during which something still moves
+  double notice_ends_in = -1.0;    // seconds after the last frame when its notice's time is up (-1: none timed)
   // Text capture for tests (the page's attnlab.drawnText()): set, the next frame logs every text its
   // widgets draw (Dear ImGui's log) into drawn_text, line by line as on screen.
   bool capture_text = false;

@@ -82,10 +82,12 @@ void end_frame(App& app, uint64_t version_at_start) {
   }
   app.drawn_version = version_at_start;
   if (app.ui.presenter && !app.big_font) app.fonts_dirty = true;  // presenter mode's type, for the next frame
-  // Keep drawing while a flash fades or a notice is up, and once more after, to take them away.
+  // A flash fades: frames until it is gone, and once more after. A notice does not move: one frame when
+  // its time is up takes it away (until then an idle lab draws nothing, where it drew every frame for the
+  // notice's 8-15 s).
   const double now = ImGui::GetTime();
-  const double until = std::max(app.ui.focus_until, app.notice.empty() || app.notice_sticky ? 0.0 : app.notice_until);
-  app.animate_for = until > now ? until - now + 0.1 : 0.0;
+  app.animate_for = app.ui.focus_until > now ? app.ui.focus_until - now + 0.1 : 0.0;
+  app.notice_ends_in = !app.notice.empty() && !app.notice_sticky && app.notice_until > now ? app.notice_until - now : -1.0;
 }
 
 }  // namespace
@@ -174,7 +176,9 @@ double redraw_due_in(const App& app, double seconds_since_last_frame) {
       (app.engine.needs_compute() && !app.ui.learn_mode) || seconds_since_last_frame < app.animate_for || app.ui.focus_text ||
       app.png.pending || (app.status_shows_first_frame && app.stats.count > 1))
     return 0.0;
-  return learn_frame_due_in(app, seconds_since_last_frame);
+  double due = learn_frame_due_in(app, seconds_since_last_frame);
+  if (app.notice_ends_in >= 0.0) due = std::min(due, std::max(0.0, app.notice_ends_in + 0.05 - seconds_since_last_frame));
+  return due;
 }
 
 bool needs_redraw(const App& app, double seconds_since_last_frame) { return redraw_due_in(app, seconds_since_last_frame) <= 0.0; }

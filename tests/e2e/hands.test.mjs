@@ -202,17 +202,24 @@ test('the d_k = d_v = d_model / heads box stays unticked when clicked, and heads
   await page.close();
 });
 
-test('an idle lab asks the browser for no frames, and a key and a click still reach it', async () => {
-  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1366, height: 768 });
-  await settle(page);
-  // Every animation frame the page asks for, counted from now (the lab's loop asks the window for each).
+// How many animation frames the page asks the browser for in the next `ms` (the lab's loop asks the
+// window for each one it wants).
+async function framesAsked(page, ms) {
   await page.evaluate(() => {
     window.framesAsked = 0;
+    if (window.countingFrames) return;
+    window.countingFrames = true;
     const ask = window.requestAnimationFrame.bind(window);
     window.requestAnimationFrame = (f) => (++window.framesAsked, ask(f));
   });
-  await page.waitForTimeout(1500);
-  const asked = await page.evaluate(() => window.framesAsked);
+  await page.waitForTimeout(ms);
+  return page.evaluate(() => window.framesAsked);
+}
+
+test('an idle lab asks the browser for no frames, and a key and a click still reach it', async () => {
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1366, height: 768 });
+  await settle(page);
+  const asked = await framesAsked(page, 1500);
   assert.ok(asked <= 2, `an idle lab asked for ${asked} animation frames in 1.5 s: its loop did not sleep`);
   // Asleep, it still hears the keyboard and the mouse.
   const mask = () => page.evaluate(() => JSON.stringify(window.attnlab.config().mask));
@@ -226,6 +233,23 @@ test('an idle lab asks the browser for no frames, and a key and a click still re
   await page.waitForTimeout(1000);
   await clickWidget(page, 'mask:causal');
   assert.notEqual(await mask(), cycled, 'a click on the causal box changes the mask');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a notice leaves the lab idle while it shows, and goes when its time is up with no input', async () => {
+  const { page, problems } = await openLab(lab.browser, lab.server.url, { width: 1366, height: 768 });
+  await settle(page);
+  await page.keyboard.press('m');  // the mask cycles, and a notice says to what
+  const pressed = Date.now();
+  await page.waitForTimeout(1000);
+  const notice = (await layout(page)).ui.notice;
+  assert.ok(notice.length > 0, 'M shows a notice');
+  const asked = await framesAsked(page, 1500);
+  assert.ok(asked <= 2, `the lab asked for ${asked} animation frames in 1.5 s while a notice showed: nothing on screen moves`);
+  // A short notice shows for 8 s; a frame then takes it away, with no input.
+  await page.waitForTimeout(Math.max(0, pressed + 9500 - Date.now()));
+  assert.equal((await layout(page)).ui.notice, '', `"${notice}" is still on screen 9.5 s later`);
   assert.deepEqual(problems, []);
   await page.close();
 });

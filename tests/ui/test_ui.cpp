@@ -561,6 +561,35 @@ TEST_F(Lab, TheStatusBarSaysWhatAFrameTakesNotWhatTheFirstOneDid) {
   EXPECT_FALSE(attnlab::needs_redraw(app, 10.0)) << "no status bar drawn: no frame due for it";
 }
 
+// A notice does not move, so the lab does not draw while it shows: one frame when its time is up takes
+// it away. (It drew every frame for the notice's 8-15 s: 60 frames a second of a software GPU's CPU
+// after pressing M.) A flash, which fades, still draws until it is gone.
+TEST_F(Lab, ANoticeAsksForOneFrameWhenItsTimeIsUpNotOneEachFrame) {
+  frames(3);
+  ASSERT_FALSE(attnlab::needs_redraw(app, 10.0)) << "an idle lab";
+  attnlab::notify(app, "The mask is now causal.");
+  frames(2);  // (a window that appears is measured first and shown the next frame)
+  ASSERT_TRUE(attnlab::notice_showing(app));
+  EXPECT_FALSE(attnlab::needs_redraw(app, 0.5)) << "nothing moves while the notice shows";
+  EXPECT_NEAR(attnlab::redraw_due_in(app, 0.0), 8.0, 0.2) << "due when its 8 s are up";
+  app.notice_until = ImGui::GetTime() + 0.5;  // (its time nearly up)
+  frames(1);
+  EXPECT_FALSE(attnlab::needs_redraw(app, 0.3));
+  EXPECT_TRUE(attnlab::needs_redraw(app, 0.6)) << "the frame that takes it away";
+  frames(40);  // two thirds of a second
+  EXPECT_FALSE(attnlab::notice_showing(app));
+  EXPECT_FALSE(attnlab::needs_redraw(app, 10.0)) << "and then nothing";
+  // A sticky problem waits for OK: no frame is due for it.
+  attnlab::report_problem(app, "A problem", "It stays until closed.");
+  frames(2);
+  EXPECT_TRUE(attnlab::notice_showing(app));
+  EXPECT_FALSE(attnlab::needs_redraw(app, 100.0));
+  // A flash fades: frames until it is gone.
+  app.ui.focus_until = ImGui::GetTime() + 1.2;
+  frames(1);
+  EXPECT_TRUE(attnlab::needs_redraw(app, 0.5));
+}
+
 // The teacher's walk (issue 16): after Open in the lab, 16 tokens in the Lines panel were labelled every
 // other one. Rows a little shorter than a text line take a smaller type (down to 70 %), so every token
 // keeps its label; only below that do labels thin out.
