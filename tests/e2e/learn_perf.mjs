@@ -5,8 +5,9 @@
 // attnlab.stats()), steps per second, and the seconds until the best last-layer head's prefix-match
 // score first passed 0.5 (evaluations every 20 steps), and the final accuracy. With ATTNLAB_WASM_CLI (the
 // WebAssembly attnlab-cli.js) it trains the same model under node just before and just after, and prints the
-// trainers' rates.
-import { serve, launch, openLab } from './lib.mjs';
+// trainers' rates. The page trains once the browser has gone quiet (settled_ms: a new window builds its
+// own interface in its first seconds, lib.mjs browserSettled).
+import { serve, launch, openLab, browserSettled } from './lib.mjs';
 
 import { execFileSync } from 'node:child_process';
 
@@ -35,6 +36,8 @@ await page.evaluate(() => window.attnlab.trainStatus());
 if (await page.evaluate(() => window.attnlabWorker !== null))
   await page.waitForFunction(() => window.attnlabWorker.status() === 1, null, { timeout: 20000 });
 await page.mouse.move(5, 5);
+// Training starts once the browser is quiet: a new window builds its own interface in its first seconds.
+const settled_ms = await browserSettled();
 const r = await page.evaluate(async () => {
   const api = window.attnlab;
   api.train({ task: 'induction', train: { eval_every: 20 } });
@@ -69,6 +72,7 @@ const r = await page.evaluate(async () => {
            frame_ms_median: st.frame_ms_median, frame_ms_p95: st.frame_ms_p95, ui_ms_median: st.ui_ms_median,
            ui_ms_p95: st.ui_ms_p95, frames: st.frames };
 });
+r.settled_ms = settled_ms;
 await browser.close();  // (node's second run gets the machine to itself, as its first did)
 await server.close();
 // The same model trained by the WebAssembly CLI under node (ATTNLAB_WASM_CLI, when built): the trainer's own

@@ -36,6 +36,47 @@ export function launch(extraArgs = []) {
   return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
+// CPU time (ms) of every thread of every Chromium process on this machine (Linux: /proc), keyed by
+// process/thread id, each with its process's kind and the thread's name ('gpu-process:Thread<2>').
+export function cpuByThread() {
+  const out = new Map();
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let cmd, tids;
+    try {
+      cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+      if (!cmd.includes('chrom')) continue;
+      tids = fs.readdirSync(`/proc/${pid}/task`);
+    } catch { continue; }
+    const kind = (cmd.match(/--type=([a-z-]+)/) || [, 'browser'])[1];
+    for (const tid of tids) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'latin1');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');  // utime, stime: fields 14 and 15
+        out.set(`${pid}/${tid}`, { thread: `${kind}:${name}`, ms: ((+f[11] + +f[12]) * 1000) / 100 });
+      } catch {}
+    }
+  }
+  return out;
+}
+// Waits until Chromium's processes together use at most 8 % of one core for half a second (at most
+// `limit` ms; resolves to the ms waited). A new browser window builds its own interface in its first
+// seconds (Chromium's top-chrome WebUI renderer took 0.6 s of CPU while a page loaded beside it on two
+// cores), which the browser of a person typing an address has long finished.
+export async function browserSettled(limit = 10000) {
+  const total = () => { let ms = 0; for (const t of cpuByThread().values()) ms += t.ms; return ms; };
+  const t0 = Date.now();
+  let quiet = 0, last = total();
+  while (quiet < 2 && Date.now() - t0 < limit) {
+    await new Promise((d) => setTimeout(d, 250));
+    const now = total();
+    quiet = now - last <= 20 ? quiet + 1 : 0;  // (/proc counts in 10 ms ticks)
+    last = now;
+  }
+  return Date.now() - t0;
+}
+
 // Opens the lab and waits for window.attnlab.ready; collects console errors, page errors and any
 // request that leaves the page's own origin.
 // `touch`: a phone's screen (touch events, a mobile browser's viewport), to be tapped (page.touchscreen).

@@ -7,10 +7,13 @@
 //   static   nothing changes: the lab draws only when something does (frames_drawn says how many it drew)
 //   live     the temperature changes every frame (a full softmax -> output recompute each frame)
 // frame_ms = the app's own work per frame (attnlab.stats: ImGui + engine + GL calls),
-// raf_ms   = intervals between requestAnimationFrame callbacks (what the person sees),
+// raf_ms   = intervals between requestAnimationFrame callbacks (how often the page's thread is free),
+// drawn_per_s = the frames the lab drew a second over the case's 180 animation frames (what the person
+//            sees: since the loop waits for the GPU to finish a frame before it draws the next, a slow
+//            GPU gets fewer frames than the page gets animation frames),
 // apply_ms = live: each attnlab.apply() of the new temperature, the recompute it runs (softmax onwards) and
 //            the page API's own cost; a slider dragged does that recompute inside its frame instead.
-import { serve, launch, openLab } from './lib.mjs';
+import { serve, launch, openLab, browserSettled } from './lib.mjs';
 
 const site = process.env.ATTNLAB_SITE;
 const server = await serve(site);
@@ -40,6 +43,7 @@ for (const n of sizes) {
   await check('before measuring');
   for (const mode of ['static', 'live']) {
     await page.waitForTimeout(500);
+    await browserSettled();  // (a new window builds its own interface in its first seconds)
     const r = await page.evaluate(async (live) => {
       window.attnlab.resetStats();
       const gaps = [], applies = [];
@@ -59,14 +63,15 @@ for (const n of sizes) {
         requestAnimationFrame(tick);
       });
       gaps.shift();
+      const seconds = gaps.reduce((a, g) => a + g, 0) / 1000;
       gaps.sort((a, b) => a - b);
       applies.sort((a, b) => a - b);
       const s = window.attnlab.stats();
-      return { raf_median: gaps[gaps.length >> 1], raf_p95: gaps[Math.floor(gaps.length * 0.95)], ...s,
+      return { seconds, raf_median: gaps[gaps.length >> 1], raf_p95: gaps[Math.floor(gaps.length * 0.95)], ...s,
                apply_median: applies.length ? applies[applies.length >> 1] : null, apply_p95: applies.length ? applies[Math.floor(applies.length * 0.95)] : null };
     }, mode === 'live');
     const m = await check('after measuring');
-    console.log(JSON.stringify({ n: m.tokens, width, height, heads: m.heads, d_model: m.d_model, mask: m.mask, mode, frames_drawn: r.frames, frame_ms_median: r.frame_ms_median, frame_ms_p95: r.frame_ms_p95,
+    console.log(JSON.stringify({ n: m.tokens, width, height, heads: m.heads, d_model: m.d_model, mask: m.mask, mode, frames_drawn: r.frames, seconds: +r.seconds.toFixed(2), drawn_per_s: +(r.frames / r.seconds).toFixed(1), frame_ms_median: r.frame_ms_median, frame_ms_p95: r.frame_ms_p95,
       raf_ms_median: +r.raf_median.toFixed(2), raf_ms_p95: +r.raf_p95.toFixed(2), ui_ms_median: r.ui_ms_median, ui_ms_p95: r.ui_ms_p95, recompute_ms: r.recompute_ms,
       apply_ms_median: r.apply_median === null ? null : +r.apply_median.toFixed(2), apply_ms_p95: r.apply_p95 === null ? null : +r.apply_p95.toFixed(2), texture_uploads: r.texture_uploads, vertices: r.vertices }));
   }

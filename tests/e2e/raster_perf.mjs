@@ -7,32 +7,8 @@
 // frame of SwiftShader's threads, the GPU process's main thread and the page's, the frame's vertices, and
 // what was drawn (the lab's tokens, heads and d_model; the model Learn mode trained, and its step). First,
 // one line for the lab left alone for 3 s, 3 s after it loaded: the CPU milliseconds a second of all Chromium's threads.
-import { readdirSync, readFileSync } from 'node:fs';
-import { serve, launch, openLab } from './lib.mjs';
+import { serve, launch, openLab, cpuByThread } from './lib.mjs';
 
-// CPU time (ms) of every thread of every Chromium process, keyed by process/thread id.
-function cpuByThread() {
-  const out = new Map();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    let cmd, tids;
-    try {
-      cmd = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
-      if (!cmd.includes('chrom')) continue;
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch { continue; }
-    const kind = (cmd.match(/--type=([a-z-]+)/) || [, 'browser'])[1];
-    for (const tid of tids) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'latin1');
-        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');  // utime, stime: fields 14 and 15
-        out.set(`${pid}/${tid}`, { thread: `${kind}:${name}`, ms: ((+f[11] + +f[12]) * 1000) / 100 });
-      } catch {}
-    }
-  }
-  return out;
-}
 function perFrame(before, after, frames) {
   const sum = (pred) => {
     let ms = 0;
