@@ -193,6 +193,8 @@ struct FrameRecords {
   std::unordered_map<std::string, ImVec4> widget_visible;  // the same, clipped to its window; drawn this frame only
   std::vector<WindowRect> window_rects;                   // top-level windows drawn last frame
   std::vector<int> lines_key_labels;                      // the keys the Lines panel labelled last frame
+  std::vector<int> lines_query_labels;                    // and the queries
+  int lines_drawn = 0;                                    // and how many lines it drew
   bool tooltip_shown = false;                             // a tooltip (or hover card) was drawn last frame
   bool windows_settling = false;  // a window appeared last frame (measured, not yet shown): draw another
   WinRect tour_slot;  // where this frame's layout (the lab's or Learn mode's) puts the tour; w = 0: it floats

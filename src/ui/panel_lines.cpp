@@ -41,6 +41,7 @@ void strongest_keys(const float* row, int m, int count, std::vector<int>& keys) 
 void draw_lines_panel(App& app) {
   ImGui::Begin(pane_window(Pane::lines));
   const attn::Result& r = app.engine.result();
+  app.lines_drawn = 0;
   ImGui::Checkbox(tr_id("lines.all_heads", "all heads"), &app.ui.lines_all_heads);
   remember_item(app, "lines_all_heads");
   help_marker(tr("lines.help"));
@@ -49,24 +50,52 @@ void draw_lines_panel(App& app) {
     return;
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float row_h = std::max(3.0f, std::min(ImGui::GetTextLineHeightWithSpacing(), avail.y / (float)std::max(r.n, r.m)));
-  const float label_w = std::min(avail.x * 0.3f, 110.0f * app.style_scale);
-  const float left_x = p0.x + label_w, right_x = p0.x + avail.x - label_w;
   const float fs = ImGui::GetFontSize();
   const int focus = app.ui.hover_token >= 0 ? app.ui.hover_token : app.ui.query;
-  const auto y_of = [&](int i) { return p0.y + row_h * (i + 0.5f); };
   const int h0 = app.ui.lines_all_heads ? 0 : app.ui.head, h1 = app.ui.lines_all_heads ? r.heads : app.ui.head + 1;
-
+  const bool many_heads = h1 - h0 > 1;
+  // Rows as tall as the panel allows, up to a text line; `above` is what the note over them takes.
+  const auto row_height = [&](float above) {
+    return std::max(3.0f, std::min(ImGui::GetTextLineHeightWithSpacing(), (ImGui::GetContentRegionAvail().y - above) / (float)std::max(r.n, r.m)));
+  };
   // Labels: every token while rows are a text line tall, in type down to 70 % of the UI's as rows get
-  // shorter; below that as many as fit without touching, the followed query and the keys its lines reach
-  // first (strongest first), then every k-th.
+  // shorter; below that every k-th (and the followed query, and the keys its lines reach first).
+  const auto label_size = [&](float row_h) { return std::clamp(row_h / 0.95f, 0.7f * fs, fs); };
+  const auto label_step = [&](float row_h) { return std::max(1, (int)std::ceil(label_size(row_h) * 0.95f / row_h - 1e-3f)); };
+
+  // With many tokens, only some lines: thousands of crossing lines say nothing (at 103 tokens and eight
+  // heads, 2472 of them filled the panel with one colour, and cost a software GPU 25-30 ms a frame). Each
+  // query's strongest 3 keys, or with every head shown each head's strongest; and where rows are too
+  // short to label every query, only the labelled queries' lines, so each line starts at a name. A note
+  // above the lines says which (wrapped: it was drawn over them, and cut at the panel's edge).
+  const bool limited = focus < 0 && r.n > 24;
+  const char* note = nullptr;
+  float row_h = row_height(0.0f);
+  if (r.n > 24) {  // (the note stays while a token is followed: the rows do not move under the pointer)
+    const float wrap_w = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+    for (int pass = 0; pass < 2; ++pass) {  // the note's height sets the rows', which set whether labels thin out
+      const bool thinned = label_step(row_h) > 1;
+      note = many_heads ? (thinned ? tr("lines.strongest_heads_labelled") : tr("lines.strongest_heads"))
+                        : (thinned ? tr("lines.strongest_labelled") : tr("lines.strongest"));
+      row_h = row_height(ImGui::CalcTextSize(note, nullptr, false, wrap_w).y + ImGui::GetStyle().ItemSpacing.y);
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", note);
+    ImGui::PopStyleColor();
+    remember_item(app, "lines_note");
+  }
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float label_w = std::min(avail.x * 0.3f, 110.0f * app.style_scale);
+  const float left_x = p0.x + label_w, right_x = p0.x + avail.x - label_w;
+  const auto y_of = [&](int i) { return p0.y + row_h * (i + 0.5f); };
+
   app.lines_key_labels.clear();
-  const float lfs = std::clamp(row_h / 0.95f, 0.7f * fs, fs);
+  app.lines_query_labels.clear();
+  const float lfs = label_size(row_h);
   ImFont* font = ImGui::GetFont();
   const auto place_labels = [&](const std::vector<std::string>& names, int count, std::vector<int> first, float x, bool right_side) {
-    const int step = std::max(1, (int)std::ceil(lfs * 0.95f / row_h - 1e-3f));
+    const int step = label_step(row_h);
     for (int i = 0; i < count; i += step) first.push_back(i);
     std::vector<float> taken;
     for (int i : first) {
@@ -74,7 +103,7 @@ void draw_lines_panel(App& app) {
       const float y = y_of(i);
       if (std::any_of(taken.begin(), taken.end(), [&](float t) { return std::fabs(t - y) < lfs * 0.95f - 1e-3f; })) continue;
       taken.push_back(y);
-      if (right_side) app.lines_key_labels.push_back(i);
+      (right_side ? app.lines_key_labels : app.lines_query_labels).push_back(i);
       const char* t = names[(size_t)i].c_str();
       const float w = font->CalcTextSizeA(lfs, FLT_MAX, 0.0f, t).x;
       const bool lit = right_side ? false : i == focus;
@@ -96,9 +125,10 @@ void draw_lines_panel(App& app) {
   place_labels(app.source_labels, r.m, key_first, right_x, true);
 
   const float max_w = 6.0f * app.style_scale;
-  // With many tokens, only each query's strongest keys: thousands of faint crossing lines say nothing
-  // (and cost a software renderer dearly).
-  const int per_query = focus >= 0 || r.n <= 24 ? r.m : 3;
+  const int per_query = limited ? (many_heads ? 1 : 3) : r.m;
+  std::vector<char> drawn_query((size_t)r.n, limited ? 0 : 1);
+  if (limited)
+    for (int i : app.lines_query_labels) drawn_query[(size_t)i] = 1;
   // A line wholly above or below the panel's visible part is not drawn: with a hundred tokens the rows
   // run past the bottom, and their lines would only be clipped away.
   const float clip_top = dl->GetClipRectMin().y, clip_bottom = dl->GetClipRectMax().y;
@@ -108,7 +138,7 @@ void draw_lines_panel(App& app) {
     const attn::MatView a = r.weights_head(h);
     const ImU32 opaque = head_color(h, 1.0f);
     for (int i = 0; i < r.n; ++i) {
-      if (focus >= 0 && i != focus) continue;
+      if ((focus >= 0 && i != focus) || !drawn_query[(size_t)i]) continue;
       const float* row = a.data + (size_t)i * a.ld;
       // Only the keys the mask lets this query see can have weight (a causal row: half of them).
       const attn::Range span = (size_t)i < r.mask.ranges.size() ? r.mask.ranges[(size_t)i] : attn::Range{0, r.m};
@@ -125,10 +155,10 @@ void draw_lines_panel(App& app) {
         // Whole-pixel widths: Dear ImGui then draws an anti-aliased line as one textured quad (4
         // vertices) instead of building its fringe from geometry.
         dl->AddLine(ImVec2(left_x, yi), ImVec2(right_x, yj), line_color, thick);
+        ++app.lines_drawn;
       }
     }
   }
-  if (per_query < r.m) ImGui::TextDisabled("%s", tr("lines.strongest"));
   // Hover a query label to follow its lines.
   ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y));
   ImGui::InvisibleButton("queries", ImVec2(std::max(1.0f, label_w), std::max(1.0f, row_h * r.n)));

@@ -185,7 +185,7 @@ TEST_F(Lab, MaskedCellsTakeTheMaskedColourAtEverySampling) {
     for (int j = 0; j < m; ++j) custom.cells.push_back(i != 4 && (i * 7 + j * 3) % 5 != 0);
   for (const std::vector<attn::MaskTerm>& terms : {std::vector{causal}, std::vector{window}, std::vector{padding, window}, std::vector{custom}}) {
     const attn::MaskMatrix mask = attn::build_mask(terms, n, m);
-    for (const auto [shown, every] : {std::pair{0.0f, 1}, {9.0f, 2}, {6.0f, 3}}) {  // drawn as large as the matrix, 9 or 6 pixels
+    for (const auto& [shown, every] : {std::pair{0.0f, 1}, {9.0f, 2}, {6.0f, 3}}) {  // drawn as large as the matrix, 9 or 6 pixels
       PixelTextures tex;
       attnlab::HeatmapCache cache;
       const attnlab::HeatmapColors hc = attnlab::heatmap_colors(cache, &tex, 1, view, attnlab::Colormap::diverging, &mask, 1.0f, 1, true,

@@ -486,6 +486,59 @@ TEST_F(Lab, TheLinesPanelLabelsTheKeysAFollowedQueryAttendsToMost) {
   }
 }
 
+// With many tokens the Lines panel drew 2472 lines at 103 tokens and eight heads (each query's 3
+// strongest keys in every head): one colour filled the panel, and a software GPU spent 25-30 ms a frame
+// on them. Now each line starts at a labelled query: its 3 strongest keys with one head shown, each
+// head's strongest with all; a followed query, all its keys. The note saying so sits above the lines
+// (it was drawn over them, cut at the panel's edge). The counts are checked against the weights.
+TEST_F(Lab, TheLinesPanelDrawsTheLabelledQueriesStrongestKeysUnderItsNote) {
+  open(1920, 1800);  // tall enough for all 103 rows in the panel (3 px each) without scrolling
+  static const char* words[] = {"the", "cat", "sat", "on", "the", "mat", "and", "slept", "well", "until", "morning"};
+  std::string text;
+  for (int i = 0; i < 103; ++i) text += std::string(i ? " " : "") + words[i % 11];
+  replace_text(text);
+  ASSERT_EQ(result().n, 103);
+  app.config.heads = 8;
+  ASSERT_EQ(attnlab::apply_config(app, app.config), "");
+  ASSERT_EQ(result().heads, 8);
+  // The weights a line is drawn for (strongest_keys: at least 0.02), per query and head.
+  const auto keys_over_faintest = [&](int h, int i) {
+    int count = 0;
+    for (int j = 0; j < result().m; ++j) count += result().weights_head(h)(i, j) >= 0.02f;
+    return count;
+  };
+  for (const bool all : {true, false}) {
+    for (const int query : {-1, 40}) {
+      app.ui.lines_all_heads = all;
+      app.ui.head = 2;
+      app.ui.query = query;
+      frames(2);
+      const int h0 = all ? 0 : 2, h1 = all ? 8 : 3;
+      const std::vector<int>& labelled = app.lines_query_labels;
+      int expected = 0;
+      if (query >= 0) {
+        for (int h = h0; h < h1; ++h) expected += keys_over_faintest(h, query);
+      } else {
+        ASSERT_LT(labelled.size(), 103u) << "rows too short to label every query, as intended here";
+        ASSERT_GT(labelled.size(), 10u);
+        for (int i : labelled)
+          for (int h = h0; h < h1; ++h) expected += std::min(all ? 1 : 3, keys_over_faintest(h, i));
+      }
+      EXPECT_EQ(app.lines_drawn, expected) << (all ? "all heads" : "one head") << ", query " << query;
+      // The note above the lines, inside the panel; the lines whole in the panel (none left out for
+      // lying outside its visible part, which the count above assumes).
+      const auto win = std::find_if(app.window_rects.begin(), app.window_rects.end(), [](const attnlab::WindowRect& r) { return r.name == "Lines"; });
+      ASSERT_NE(win, app.window_rects.end());
+      ASSERT_TRUE(app.widget_rects.count("lines_note") && app.widget_rects.count("lines_queries"));
+      const ImVec4 note = app.widget_rects.at("lines_note"), rows = app.widget_rects.at("lines_queries");
+      EXPECT_LE(note.y + note.w, rows.y) << "the note overlaps the lines";
+      EXPECT_LE(note.x + note.z, win->x + win->w) << "the note runs past the panel's edge";
+      EXPECT_FALSE(win->clipped);
+      ASSERT_LE(rows.y + rows.w, win->y + win->h) << "the rows do not fit the panel at this size";
+    }
+  }
+}
+
 // The Lines panel's keys for a query (strongest_keys, one pass keeping a few in order) are those a sort
 // of the row gives: weights of at least 0.02, strongest first, equal weights in key order, the first
 // `count` of them; or, when every key may be drawn, all of those in key order.
