@@ -71,18 +71,27 @@ void draw_lines_panel(App& app) {
   const bool limited = focus < 0 && r.n > 24;
   const char* note = nullptr;
   float row_h = row_height(0.0f);
-  if (r.n > 24) {  // (the note stays while a token is followed: the rows do not move under the pointer)
-    const float wrap_w = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+  if (r.n > 24) {
+    // While a token is followed the note says so, in the room the other note takes (or more): the rows
+    // do not move under the pointer.
+    const float wrap_w = std::max(1.0f, ImGui::GetContentRegionAvail().x), gap = ImGui::GetStyle().ItemSpacing.y;
+    const char* followed = tr("lines.followed");
+    const auto height = [&](const char* text) { return ImGui::CalcTextSize(text, nullptr, false, wrap_w).y; };
+    float room = 0.0f;
     for (int pass = 0; pass < 2; ++pass) {  // the note's height sets the rows', which set whether labels thin out
       const bool thinned = label_step(row_h) > 1;
       note = many_heads ? (thinned ? tr("lines.strongest_heads_labelled") : tr("lines.strongest_heads"))
                         : (thinned ? tr("lines.strongest_labelled") : tr("lines.strongest"));
-      row_h = row_height(ImGui::CalcTextSize(note, nullptr, false, wrap_w).y + ImGui::GetStyle().ItemSpacing.y);
+      room = std::max(height(note), height(followed));
+      row_h = row_height(room + gap);
     }
+    if (focus >= 0) note = followed;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     ImGui::TextWrapped("%s", note);
     ImGui::PopStyleColor();
     remember_item(app, "lines_note");
+    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + room + gap));
   }
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -164,7 +173,14 @@ void draw_lines_panel(App& app) {
   ImGui::InvisibleButton("queries", ImVec2(std::max(1.0f, label_w), std::max(1.0f, row_h * r.n)));
   remember_item(app, "lines_queries");
   if (ImGui::IsItemHovered()) {
-    const int i = std::clamp((int)((ImGui::GetIO().MousePos.y - p0.y) / row_h), 0, r.n - 1);
+    // The row under the pointer; where rows are shorter than a name, the name under it: the nearest of
+    // the every-k-th queries named when none is followed (a 3-pixel row would pick a neighbour of the
+    // name the person points at, whose label would then replace the names around it).
+    const float row = (ImGui::GetIO().MousePos.y - p0.y) / row_h;
+    const int step = label_step(row_h);
+    int i = step > 1 ? (int)std::lround((row - 0.5f) / (float)step) * step : (int)row;
+    if (i > r.n - 1) i -= step > 1 ? step : 0;  // (the last name is at or before the last row)
+    i = std::clamp(i, 0, r.n - 1);
     app.ui.hover_token_next = i;
     if (ImGui::IsItemClicked()) app.ui.query = app.ui.query == i ? -1 : i;
   }

@@ -535,8 +535,41 @@ TEST_F(Lab, TheLinesPanelDrawsTheLabelledQueriesStrongestKeysUnderItsNote) {
       EXPECT_LE(note.x + note.z, win->x + win->w) << "the note runs past the panel's edge";
       EXPECT_FALSE(win->clipped);
       ASSERT_LE(rows.y + rows.w, win->y + win->h) << "the rows do not fit the panel at this size";
+      // What the note says: the rule in force, or that a followed token's every line is drawn.
+      app.capture_text = true;
+      frames(1);
+      const char* said = query >= 0 ? attnlab::tr("lines.followed") : all ? attnlab::tr("lines.strongest_heads_labelled") : attnlab::tr("lines.strongest_labelled");
+      EXPECT_NE(app.drawn_text.find(said), std::string::npos) << "query " << query << ": the note is not \"" << said << "\"";
+      // The rows stay where they were whether a token is followed or not.
+      static float rows_y = 0.0f;
+      if (query < 0) rows_y = rows.y;
+      else EXPECT_EQ(rows.y, rows_y) << "the rows moved when a token was followed";
     }
   }
+  // Pointing at a name follows that name's token. Rows are 3 px here and a name about three times as
+  // tall: pointing a little above or below a name's middle picked the next row's token, whose label
+  // then replaced the names around it.
+  app.ui.lines_all_heads = true;
+  app.ui.query = -1;
+  frames(2);
+  const std::vector<int> named = app.lines_query_labels;  // every k-th query, none followed
+  ASSERT_GE(named.size(), 3u);
+  const ImVec4 rows = app.widget_rects.at("lines_queries");
+  const float row_h = rows.w / 103.0f, step = (float)(named[1] - named[0]);
+  ASSERT_GT(step, 1.0f) << "names thinned out, as intended here";
+  ImGuiIO& io = ImGui::GetIO();
+  for (int k : {named[1], named[named.size() / 2], named[named.size() - 2]}) {
+    for (float dy : {-0.4f, 0.0f, 0.4f}) {  // within the name: a fraction of the rows between two names
+      io.MousePos = ImVec2(rows.x + rows.z * 0.5f, rows.y + row_h * (k + 0.5f) + dy * step * row_h);
+      frames(2);
+      EXPECT_EQ(app.ui.hover_token, k) << "pointing " << dy << " of a name's spacing from the middle of token " << k << "'s name";
+      std::vector<int> now = app.lines_query_labels;
+      std::sort(now.begin(), now.end());
+      EXPECT_EQ(now, named) << "pointing at token " << k << "'s name changed which queries are named";
+    }
+  }
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  frames(2);
 }
 
 // The Lines panel's keys for a query (strongest_keys, one pass keeping a few in order) are those a sort
