@@ -68,10 +68,10 @@ void draw_lines_panel(App& app) {
   // query's strongest 3 keys, or with every head shown each head's strongest; and where rows are too
   // short to label every query, only the labelled queries' lines, so each line starts at a name. A note
   // above the lines says which (wrapped: it was drawn over them, and cut at the panel's edge).
-  const bool limited = focus < 0 && r.n > 24;
+  const bool many_tokens = r.n > 24, limited = many_tokens && focus < 0;
   const char* note = nullptr;
   float row_h = row_height(0.0f);
-  if (r.n > 24) {
+  if (many_tokens) {
     // While a token is followed the note says so, in the room the other note takes (or more): the rows
     // do not move under the pointer.
     const float wrap_w = std::max(1.0f, ImGui::GetContentRegionAvail().x), gap = ImGui::GetStyle().ItemSpacing.y;

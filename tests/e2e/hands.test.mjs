@@ -542,3 +542,35 @@ test('presenter mode on a projector (1280x720, UI scale 2): every line fits, S o
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// The Lines panel at 103 words: rows are 3 px and a name about 11 px tall, so clicking a little off a
+// name's middle followed the next row's token. A click, and a tap on a phone, on the first name, in the
+// row below its own, follow that name's token ("the", 0); the note says the followed token's lines are
+// drawn, and the rows stay where they were; a second click lets go.
+test('the Lines panel at 103 words: a click or a tap on a name follows that token, the note says so, the rows stay', async () => {
+  const words = Array.from({ length: 103 }, (_, i) => ['the', 'cat', 'sat', 'on', 'mat', 'and', 'slept', 'well'][i % 8] + (i >= 8 ? i : ''));
+  for (const touch of [false, true]) {
+    const { page, problems } = touch
+      ? await openLab(lab.browser, lab.server.url, { width: 390, height: 844, touch: true })
+      : await openLab(lab.browser, lab.server.url, { width: 1366, height: 768 });
+    await page.evaluate((text) => window.attnlab.apply({ ...window.attnlab.config(), text }), words.join(' '));
+    await settle(page);
+    const press = async (p) => { if (touch) await page.touchscreen.tap(p.x, p.y); else await page.mouse.click(p.x, p.y); await settle(page); };
+    if (touch) await press(center((await layout(page)).widgets.tab_Lines));
+    const l = await layout(page), rows = l.widgets.lines_queries, row_h = rows.h / 103;
+    // A point inside the first name (its type is at least 70 % of the UI's) that lies in the next row.
+    const off = 0.3 * l.ui.font_px;
+    assert.ok(0.5 * row_h + off > row_h, `rows ${row_h} px: a name spans more than one, as this test needs`);
+    const followed = await page.evaluate(() => window.attnlab.drawnText());
+    assert.ok(!followed.includes('every line of the followed token'), 'no token followed yet');
+    const on_name = { x: rows.x + rows.w / 2, y: rows.y + 0.5 * row_h + off };  // inside "the", in row 1
+    await press(on_name);
+    assert.equal((await page.evaluate(() => window.attnlab.view())).query, 0, `${touch ? 'a tap' : 'a click'} on the name "the" follows it`);
+    assert.ok((await page.evaluate(() => window.attnlab.drawnText())).includes('every line of the followed token'), 'the note says a token is followed');
+    assert.equal((await layout(page)).widgets.lines_queries.y, rows.y, 'the rows stay where they were');
+    await press(on_name);
+    assert.equal((await page.evaluate(() => window.attnlab.view())).query, -1, 'a second press lets go');
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});

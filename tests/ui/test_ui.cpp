@@ -507,6 +507,7 @@ TEST_F(Lab, TheLinesPanelDrawsTheLabelledQueriesStrongestKeysUnderItsNote) {
     for (int j = 0; j < result().m; ++j) count += result().weights_head(h)(i, j) >= 0.02f;
     return count;
   };
+  float rows_y = 0.0f;  // where the rows are while no token is followed
   for (const bool all : {true, false}) {
     for (const int query : {-1, 40}) {
       app.ui.lines_all_heads = all;
@@ -541,7 +542,6 @@ TEST_F(Lab, TheLinesPanelDrawsTheLabelledQueriesStrongestKeysUnderItsNote) {
       const char* said = query >= 0 ? attnlab::tr("lines.followed") : all ? attnlab::tr("lines.strongest_heads_labelled") : attnlab::tr("lines.strongest_labelled");
       EXPECT_NE(app.drawn_text.find(said), std::string::npos) << "query " << query << ": the note is not \"" << said << "\"";
       // The rows stay where they were whether a token is followed or not.
-      static float rows_y = 0.0f;
       if (query < 0) rows_y = rows.y;
       else EXPECT_EQ(rows.y, rows_y) << "the rows moved when a token was followed";
     }
