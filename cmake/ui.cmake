@@ -212,7 +212,7 @@ else()
   target_link_libraries(attnlab_worker PRIVATE attnlab_io)
   target_link_options(attnlab_worker PRIVATE
     -sMODULARIZE=1 -sEXPORT_NAME=AttnlabWorker -sENVIRONMENT=worker -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=32MB
-    -sEXPORTED_FUNCTIONS=_malloc,_free,_worker_command,_worker_warm,_worker_work,_worker_busy,_worker_state,_worker_weights
+    -sEXPORTED_FUNCTIONS=_malloc,_free,_worker_command,_worker_warm,_worker_warm_end,_worker_work,_worker_busy,_worker_state,_worker_weights
     -sEXPORTED_RUNTIME_METHODS=HEAPU8,HEAP32,HEAPF32)
   add_dependencies(attnlab_web attnlab_worker)
   # The page: copied next to attnlab.js/.wasm so the folder is the whole site.

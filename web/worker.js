@@ -6,10 +6,12 @@
 // not taken a state message it sends no other (the next one carries everything since).
 'use strict';
 const kSliceMs = 15;
-// A throwaway run as the worker starts, so that the learner's first run does not pay for the browser's
-// compiling and optimising the training code (worker_main.cpp, worker_warm).
-const kWarmMs = 150;
+// A throwaway run once the worker is ready, so that the learner's first run does not pay for the
+// browser's compiling and optimising the training code (worker_main.cpp, worker_warm): this much
+// training in all, in slices, until the page's first command ends it.
+const kWarmMs = 600;
 let M = null, waiting = [], pageHasState = true, stateDirty = true, weightsWanted = false, wasBusy = false, scheduled = false;
+let warming = false;
 
 function fail(e) { postMessage({ failed: String((e && e.message) || e) }); close(); }
 self.onerror = (e) => { fail(e.message || e); };
@@ -56,6 +58,7 @@ function pump() {
     if (weightsWanted || (wasBusy && !still)) sendWeights(), weightsWanted = false;
     wasBusy = still;
     if (still || stateDirty) schedule();
+    else if (warming && (warming = M._worker_warm(kSliceMs, kWarmMs) === 1)) schedule();  // (nothing else to do)
   } catch (e) {
     fail(e);
   }
@@ -70,7 +73,10 @@ function schedule() {
 }
 
 function handle(data) {
-  if (data.command) command(data.command);
+  if (data.command) {
+    if (warming) warming = false, M._worker_warm_end();  // the learner's session has the worker now
+    command(data.command);
+  }
   if (data.taken) pageHasState = true;
   if (data.weights) weightsWanted = true;
   schedule();
@@ -81,9 +87,9 @@ try {
   importScripts('attnlab-worker.js');
   AttnlabWorker().then((module) => {
     M = module;
-    M._worker_warm(kWarmMs);  // (a page's commands wait in the queue meanwhile)
     postMessage({ ready: true });
-    for (const d of waiting) handle(d);
+    warming = true;
+    for (const d of waiting) handle(d);  // (commands that came while the module loaded: no warm-up then)
     waiting = [];
     schedule();
   }, fail);

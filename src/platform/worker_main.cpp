@@ -5,7 +5,9 @@
 // it trains in slices and hands over a message whenever the page has taken the last one.
 #include <emscripten.h>
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "learn/session.h"
@@ -18,7 +20,8 @@ attn::learn::Session g_session;
 attn::StateCursor g_cursor;
 std::vector<uint8_t> g_message;
 std::vector<float> g_weights;
-std::string g_refused;
+std::unique_ptr<attn::learn::Session> g_warm;  // worker_warm's throwaway session, while it warms
+double g_warm_ms = 0.0;                        // the training it has done so far
 
 }  // namespace
 
@@ -34,15 +37,30 @@ EMSCRIPTEN_KEEPALIVE int worker_command(const uint8_t* bytes, int size) {
 
 // Warms the module up before a learner's first run: the browser compiles each function the first time
 // it is called, and optimises it only after it has run a while, so a first run would start at a
-// fraction of its speed. A throwaway session trains the induction task's defaults for about budget_ms
-// (its numbers are discarded; the learner's session is not touched). web/worker.js calls it once, as
-// the worker starts, before it says it is ready.
-EMSCRIPTEN_KEEPALIVE void worker_warm(double budget_ms) {
-  const attn::learn::Task* task = attn::learn::find_task("induction");
-  if (!task) return;
-  attn::learn::Session warm;
-  if (warm.apply(attn::learn::cmd::Start{.setup = attn::learn::default_setup(*task)}).empty()) warm.work(budget_ms);
+// fraction of its speed. A throwaway session trains the induction task's defaults, evaluating every
+// 10 steps so that the evaluation's code warms as well; its numbers are discarded and the learner's
+// session is not touched. web/worker.js calls this between messages, a slice of `slice_ms` at a time,
+// once the worker has said it is ready, until it returns 0 (about `total_ms` of training in all) or
+// the page sends its first command (then worker_warm_end drops the throwaway session at once, so a
+// learner who presses Train early never waits for the warm-up).
+EMSCRIPTEN_KEEPALIVE int worker_warm(double slice_ms, double total_ms) {
+  if (!g_warm) {
+    const attn::learn::Task* task = attn::learn::find_task("induction");
+    if (!task) return 0;
+    attn::learn::TrainSetup setup = attn::learn::default_setup(*task);
+    setup.train.eval_every = 10;
+    g_warm = std::make_unique<attn::learn::Session>();
+    g_warm_ms = 0.0;
+    if (!g_warm->apply(attn::learn::cmd::Start{.setup = setup}).empty()) return g_warm.reset(), 0;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  g_warm->work(slice_ms);
+  g_warm_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (g_warm_ms < total_ms && g_warm->busy()) return 1;
+  g_warm.reset();
+  return 0;
 }
+EMSCRIPTEN_KEEPALIVE void worker_warm_end() { g_warm.reset(); }
 
 // A slice of training (budget in ms): 1 when the state changed.
 EMSCRIPTEN_KEEPALIVE int worker_work(double budget_ms) { return g_session.work(budget_ms) ? 1 : 0; }
