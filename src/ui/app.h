@@ -269,6 +269,8 @@ ImGuiWindow* find_window(const char* id);
 
 // Remembers the last item's rectangle under `name` (for layout_json: tests and scripted tours).
 void remember_item(App& app, const char* name);
+// The same for a rectangle of the current window that is not one item's (min and max corners).
+void remember_rect(App& app, const char* name, ImVec2 min, ImVec2 max);
 
 // Whether the lab must draw a frame although no input arrived: results changed, fonts or layout
 // need rebuilding, or something is animating. Shells skip idle frames (no input and this false):

@@ -148,7 +148,10 @@ ImGuiWindow* find_window(const char* id) {
 
 void remember_item(App& app, const char* name) {
   resume_text_capture(app);
-  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  remember_rect(app, name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+}
+
+void remember_rect(App& app, const char* name, ImVec2 a, ImVec2 b) {
   app.widget_rects[name] = ImVec4(a.x, a.y, b.x - a.x, b.y - a.y);
   // The part not clipped by its window (what the page may cover with an HTML element), this frame only.
   const ImRect clip = ImGui::GetCurrentWindow()->ClipRect;

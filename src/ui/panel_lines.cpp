@@ -168,10 +168,13 @@ void draw_lines_panel(App& app) {
       }
     }
   }
-  // Hover a query label to follow its lines.
-  ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y));
-  ImGui::InvisibleButton("queries", ImVec2(std::max(1.0f, label_w), std::max(1.0f, row_h * r.n)));
-  remember_item(app, "lines_queries");
+  // Hover a query label to follow its lines. Where a name is taller than its row, the first name's
+  // top and the last one's bottom lie outside the rows: the hit area takes them in (pointing at the
+  // bottom of the last name followed nothing). "lines_queries" stays the rows themselves.
+  const float name_overhang = std::max(0.0f, (lfs - row_h) * 0.5f);
+  ImGui::SetCursorScreenPos(ImVec2(p0.x, p0.y - name_overhang));
+  ImGui::InvisibleButton("queries", ImVec2(std::max(1.0f, label_w), std::max(1.0f, row_h * r.n + 2.0f * name_overhang)));
+  remember_rect(app, "lines_queries", p0, ImVec2(p0.x + label_w, p0.y + row_h * r.n));
   if (ImGui::IsItemHovered()) {
     // The row under the pointer; where rows are shorter than a name, the name under it: the nearest of
     // the every-k-th queries named when none is followed (a 3-pixel row would pick a neighbour of the

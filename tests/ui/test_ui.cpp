@@ -558,7 +558,9 @@ TEST_F(Lab, TheLinesPanelDrawsTheLabelledQueriesStrongestKeysUnderItsNote) {
   const float row_h = rows.w / 103.0f, step = (float)(named[1] - named[0]);
   ASSERT_GT(step, 1.0f) << "names thinned out, as intended here";
   ImGuiIO& io = ImGui::GetIO();
-  for (int k : {named[1], named[named.size() / 2], named[named.size() - 2]}) {
+  // The first and the last name too: where names are taller than rows, the top of the first and the
+  // bottom of the last lie outside the rows (the bottom of the last followed nothing).
+  for (int k : {named.front(), named[1], named[named.size() / 2], named[named.size() - 2], named.back()}) {
     for (float dy : {-0.4f, 0.0f, 0.4f}) {  // within the name: a fraction of the rows between two names
       io.MousePos = ImVec2(rows.x + rows.z * 0.5f, rows.y + row_h * (k + 0.5f) + dy * step * row_h);
       frames(2);
