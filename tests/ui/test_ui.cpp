@@ -536,6 +536,14 @@ TEST_F(Lab, TheLinesPanelDrawsTheLabelledQueriesStrongestKeysUnderItsNote) {
       EXPECT_LE(note.x + note.z, win->x + win->w) << "the note runs past the panel's edge";
       EXPECT_FALSE(win->clipped);
       ASSERT_LE(rows.y + rows.w, win->y + win->h) << "the rows do not fit the panel at this size";
+      // With one head shown the panel names it, beside "all heads", inside the panel.
+      EXPECT_EQ(app.lines_head_named, all ? -1 : 2);
+      if (!all) {
+        const ImVec4 named = app.widget_rects.at("lines_head"), box = app.widget_rects.at("lines_all_heads");
+        EXPECT_GT(named.x, box.x + box.z) << "the head's name is not beside the box";
+        EXPECT_LT(std::fabs((named.y + named.w * 0.5f) - (box.y + box.w * 0.5f)), box.w * 0.5f) << "not on the box's line";
+        EXPECT_LE(named.x + named.z, win->x + win->w) << "the head's name runs past the panel's edge";
+      }
       // What the note says: the rule in force, or that a followed token's every line is drawn.
       app.capture_text = true;
       frames(1);
