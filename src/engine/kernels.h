@@ -37,6 +37,10 @@ struct Product {
   T alpha = 1;
   bool a_transposed = false, b_transposed = false;
   bool accumulate = false;  // C += alpha·A·B instead of C = alpha·A·B (gradients summed over a batch)
+  // With accumulate: C = C_in + alpha·A·B, C_in laid out as C (ldc), in place of C's own values (the
+  // residual stream: the layer's input plus its output, written once instead of copied and then added
+  // to). nullptr: C itself.
+  const T* C_in = nullptr;
   const Range* n_range = nullptr;
   const Range* k_range = nullptr;
   // Called as rows_done(ctx, i0, rows) once rows [i0, i0+rows) of C are final, in increasing order,

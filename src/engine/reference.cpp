@@ -22,7 +22,8 @@ void gemm_ref(const GemmArgs& g) {
         sum += a * b;
       }
       float& c = g.C[(size_t)i * g.ldc + j];
-      c = g.accumulate ? c + g.alpha * sum : g.alpha * sum;
+      const float in = g.C_in ? g.C_in[(size_t)i * g.ldc + j] : c;
+      c = g.accumulate ? in + g.alpha * sum : g.alpha * sum;
     }
     if (g.rows_done) g.rows_done(g.ctx, i, 1);
   }

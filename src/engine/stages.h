@@ -41,7 +41,8 @@ inline void product(const KernelSet&, const Product<double>& p) {
         sum += (p.a_transposed ? p.A[(size_t)k * p.lda + i] : p.A[(size_t)i * p.lda + k]) *
                (p.b_transposed ? p.B[(size_t)j * p.ldb + k] : p.B[(size_t)k * p.ldb + j]);
       double& c = p.C[(size_t)i * p.ldc + j];
-      c = p.accumulate ? c + p.alpha * sum : p.alpha * sum;
+      const double in = p.C_in ? p.C_in[(size_t)i * p.ldc + j] : c;
+      c = p.accumulate ? in + p.alpha * sum : p.alpha * sum;
     }
 }
 
@@ -203,13 +204,14 @@ void mix_backward(const KernelSet& ks, const T* dO, int ld_dO, const T* a, const
 
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] output: Y (+)= concat·W_O     concat:(n, H·d_v)  W_O:(H·d_v, d_model)  ->  Y:(n, d_model)
-// The model adds into the residual stream (accumulate); the lab writes the output alone.
+// The model adds into the residual stream (accumulate: Y = X + concat·W_O, with X given as `residual`
+// when Y is another buffer); the lab writes the output alone.
 // ---------------------------------------------------------------------------------------------------
 template <class T>
 void output_forward(const KernelSet& ks, const T* concat, int n, int hv, const T* w_o, int d_model, T* y,
-                    bool accumulate) {
+                    bool accumulate, const T* residual = nullptr) {
   product(ks, Product<T>{.M = n, .N = d_model, .K = hv, .A = concat, .lda = hv, .B = w_o, .ldb = d_model, .C = y,
-                         .ldc = d_model, .accumulate = accumulate});
+                         .ldc = d_model, .accumulate = accumulate, .C_in = residual});
 }
 
 // dW_O += concatᵀ·dY      dconcat = dY·W_Oᵀ (written)

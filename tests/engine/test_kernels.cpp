@@ -59,23 +59,35 @@ TEST_P(KernelSweep, GemmMatchesReference) {
   EXPECT_GT(cases, 1000);
 }
 
-// The backward pass's products: Aᵀ·B, A·Bᵀ and Aᵀ·Bᵀ, each also accumulating into C.
+// The backward pass's products: Aᵀ·B, A·Bᵀ and Aᵀ·Bᵀ, each also accumulating into C, or into C from
+// another buffer (C_in: the residual stream's X_l + concat·W_O written without copying X_l first).
 TEST_P(KernelSweep, TransposedAndAccumulatingGemmMatchesReference) {
   const attn::KernelSet& fast = *GetParam();
   int cases = 0;
   for (int M : {1, 3, 7, 13, 32, 33})
     for (int N : {1, 5, 16, 17, 40})
       for (int K : {1, 2, 9, 32, 35})
-        for (int flags = 0; flags < 8; ++flags) {
-          const bool at = flags & 1, bt = flags & 2, acc = flags & 4;
+        for (int flags = 0; flags < 12; ++flags) {
+          const bool at = flags & 1, bt = flags & 2, acc = flags & 4 || flags >= 8, from_in = flags >= 8;
           const int lda = (at ? M : K) + 1, ldb = (bt ? K : N) + 2, ldc = N + 3;
           const auto A = random_vec((size_t)(at ? K : M) * lda, M * 3 + K + flags);
           const auto B = random_vec((size_t)(bt ? N : K) * ldb, N * 5 + K);
           const auto C0 = random_vec((size_t)M * ldc, M + N);
-          std::vector<float> C1 = C0, C2 = C0;
+          // With C_in, C starts as a value no sum here comes near: a kernel that read C instead shows.
+          std::vector<float> C1 = from_in ? std::vector<float>(C0.size(), 1e30f) : C0, C2 = C1;
           attn::GemmArgs g{.M = M, .N = N, .K = K, .A = A.data(), .lda = lda, .B = B.data(), .ldb = ldb, .C = C1.data(),
-                           .ldc = ldc, .alpha = -0.61f, .a_transposed = at, .b_transposed = bt, .accumulate = acc};
+                           .ldc = ldc, .alpha = -0.61f, .a_transposed = at, .b_transposed = bt, .accumulate = acc,
+                           .C_in = from_in ? C0.data() : nullptr};
           fast.gemm(g);
+          if (from_in) {  // the same bits as C_in copied into C and then accumulated into
+            std::vector<float> C3 = C0;
+            attn::GemmArgs copied = g;
+            copied.C = C3.data(), copied.C_in = nullptr;
+            fast.gemm(copied);
+            for (int i = 0; i < M; ++i)
+              for (int j = 0; j < N; ++j)
+                ASSERT_EQ(C1[(size_t)i * ldc + j], C3[(size_t)i * ldc + j]) << fast.name << " C_in at " << i << "," << j;
+          }
           g.C = C2.data();
           reference().gemm(g);
           for (int i = 0; i < M; ++i)
@@ -89,7 +101,7 @@ TEST_P(KernelSweep, TransposedAndAccumulatingGemmMatchesReference) {
           ASSERT_NEAR(C1[0], expect, 1e-4 * (K + 1));
           ++cases;
         }
-  EXPECT_EQ(cases, 6 * 5 * 5 * 8);
+  EXPECT_EQ(cases, 6 * 5 * 5 * 12);
 }
 
 TEST_P(KernelSweep, GemmSkipsOnlyWhatRangesAllow) {
@@ -106,6 +118,15 @@ TEST_P(KernelSweep, GemmSkipsOnlyWhatRangesAllow) {
     reference().gemm({.M = n, .N = n, .K = K, .A = A.data(), .lda = K, .B = B.data(), .ldb = K, .C = C2.data(), .ldc = n, .b_transposed = true});
     for (int i = 0; i < n; ++i)
       for (int j = 0; j <= i; ++j) ASSERT_NEAR(C1[(size_t)i * n + j], C2[(size_t)i * n + j], 1e-4f);
+    // The same, added to another buffer's values (C_in) with the ranges.
+    const auto C0 = random_vec((size_t)n * n, 6);
+    std::vector<float> C3((size_t)n * n, 1e30f), C4((size_t)n * n, 1e30f);
+    fast.gemm({.M = n, .N = n, .K = K, .A = A.data(), .lda = K, .B = B.data(), .ldb = K, .C = C3.data(), .ldc = n, .b_transposed = true,
+               .accumulate = true, .C_in = C0.data(), .n_range = ranges.data()});
+    reference().gemm({.M = n, .N = n, .K = K, .A = A.data(), .lda = K, .B = B.data(), .ldb = K, .C = C4.data(), .ldc = n, .b_transposed = true,
+                      .accumulate = true, .C_in = C0.data()});
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j <= i; ++j) ASSERT_NEAR(C3[(size_t)i * n + j], C4[(size_t)i * n + j], 1e-4f) << "C_in with ranges";
     // k_range: A[i, p] = 0 for p > i; the product over the full K equals the skipped one.
     std::vector<float> W((size_t)n * n, 0.0f);
     for (int i = 0; i < n; ++i)

@@ -393,10 +393,9 @@ void Model<T>::attention_layer_forward(int l) {
       mix_forward(ks(), hd.A, hd.V, HV, n, m, d_v, hd.O, HV, mask_.ranges.data());
     }
   if (hook_) hook_->head_outputs(l, B, n, a.concat.data());
-  // pass 3: the residual, X_l+1 = X_l + concat·W_O
+  // pass 3: the residual, X_l+1 = X_l + concat·W_O (X_l read as the product's C_in: not copied first)
   std::vector<T>& next = x_[(size_t)l + 1];
-  std::copy(x, x + (size_t)B * n * D, next.begin());
-  output_forward(ks(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, next.data(), true);
+  output_forward(ks(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, next.data(), true, x);
   if (hook_) hook_->stream(l + 1, B, n, next.data());
 }
 
