@@ -66,7 +66,8 @@ void draw_lines_panel(App& app) {
     return std::max(3.0f, std::min(ImGui::GetTextLineHeightWithSpacing(), (ImGui::GetContentRegionAvail().y - above) / (float)std::max(r.n, r.m)));
   };
   // Labels: every token while rows are a text line tall, in type down to 70 % of the UI's as rows get
-  // shorter; below that every k-th (and the followed query, and the keys its lines reach first).
+  // shorter; below that every k-th (and the followed query first, and the keys the lines reach,
+  // strongest first).
   const auto label_size = [&](float row_h) { return std::clamp(row_h / 0.95f, 0.7f * fs, fs); };
   const auto label_step = [&](float row_h) { return std::max(1, (int)std::ceil(label_size(row_h) * 0.95f / row_h - 1e-3f)); };
 
@@ -111,7 +112,9 @@ void draw_lines_panel(App& app) {
   const float lfs = label_size(row_h);
   ImFont* font = ImGui::GetFont();
   const auto place_labels = [&](const std::vector<std::string>& names, int count, std::vector<int> first, float x, bool right_side) {
-    const int step = label_step(row_h);
+    // Then every k-th query; on the keys' side, every key that still has room between the names the
+    // lines asked for (without lines, that too is every k-th).
+    const int step = right_side ? 1 : label_step(row_h);
     for (int i = 0; i < count; i += step) first.push_back(i);
     std::vector<float> taken;
     for (int i : first) {
@@ -126,27 +129,23 @@ void draw_lines_panel(App& app) {
       dl->AddText(font, lfs, ImVec2(right_side ? x + 4.0f : x - w - 4.0f, y - lfs * 0.5f), lit ? 0xFF40D0FFu : 0xFFE0E0E0u, t);
     }
   };
-  std::vector<int> key_first;  // the followed query's keys, strongest first (over the heads shown)
-  if (focus >= 0 && focus < r.n) {
-    std::vector<std::pair<float, int>> strongest;
-    for (int j = 0; j < r.m; ++j) {
-      float best = 0.0f;
-      for (int h = h0; h < h1; ++h) best = std::max(best, r.weights_head(h)(focus, j));
-      if (best >= 0.02f) strongest.emplace_back(best, j);
-    }
-    std::sort(strongest.begin(), strongest.end(), [](auto& a, auto& b) { return a.first > b.first; });
-    for (auto [w, j] : strongest) key_first.push_back(j);
-  }
   place_labels(app.labels, r.n, focus >= 0 ? std::vector<int>{focus} : std::vector<int>{}, left_x, false);
-  place_labels(app.source_labels, r.m, key_first, right_x, true);
 
   const float max_w = 6.0f * app.style_scale;
   const int per_query = limited ? (many_heads ? 1 : 3) : r.m;
   std::vector<char> drawn_query((size_t)r.n, limited ? 0 : 1);
   if (limited)
     for (int i : app.lines_query_labels) drawn_query[(size_t)i] = 1;
-  // A line wholly above or below the panel's visible part is not drawn: with a hundred tokens the rows
-  // run past the bottom, and their lines would only be clipped away.
+  // The lines, gathered before the keys are named: the keys they reach are named first, the strongest
+  // first, then every k-th key where there is room. (Every k-th alone left most lines ending at a key
+  // with no name, which says nothing about the word a line points at.) A line wholly above or below the
+  // panel's visible part is not drawn: with a hundred tokens the rows run past the bottom.
+  struct Line {
+    float yi, yj, thick;
+    ImU32 color;
+  };
+  std::vector<Line> lines;
+  std::vector<float> reach((size_t)r.m, 0.0f);  // the strongest line to each key
   const float clip_top = dl->GetClipRectMin().y, clip_bottom = dl->GetClipRectMax().y;
   std::vector<int> keys;
   keys.reserve((size_t)r.m);
@@ -164,17 +163,24 @@ void draw_lines_panel(App& app) {
       const float yi = y_of(i);
       for (int j : keys) {
         const float yj = y_of(j), w = row[j];
+        reach[(size_t)j] = std::max(reach[(size_t)j], w);
         const float thick = std::max(1.0f, std::round(w * max_w));
         if (std::max(yi, yj) + thick < clip_top || std::min(yi, yj) - thick > clip_bottom) continue;
         const float alpha = std::min(1.0f, 0.15f + w);
         const ImU32 line_color = (opaque & ~IM_COL32_A_MASK) | ((ImU32)(alpha * (float)(opaque >> IM_COL32_A_SHIFT) + 0.5f) << IM_COL32_A_SHIFT);
-        // Whole-pixel widths: Dear ImGui then draws an anti-aliased line as one textured quad (4
-        // vertices) instead of building its fringe from geometry.
-        dl->AddLine(ImVec2(left_x, yi), ImVec2(right_x, yj), line_color, thick);
-        ++app.lines_drawn;
+        lines.push_back({yi, yj, thick, line_color});
       }
     }
   }
+  std::vector<int> key_first;
+  for (int j = 0; j < r.m; ++j)
+    if (reach[(size_t)j] > 0.0f) key_first.push_back(j);
+  std::stable_sort(key_first.begin(), key_first.end(), [&](int a, int b) { return reach[(size_t)a] > reach[(size_t)b]; });
+  place_labels(app.source_labels, r.m, key_first, right_x, true);
+  // Whole-pixel widths: Dear ImGui then draws an anti-aliased line as one textured quad (4 vertices)
+  // instead of building its fringe from geometry.
+  for (const Line& l : lines) dl->AddLine(ImVec2(left_x, l.yi), ImVec2(right_x, l.yj), l.color, l.thick);
+  app.lines_drawn = (int)lines.size();
   // Hover a query label to follow its lines. Where a name is taller than its row, the first name's
   // top and the last one's bottom lie outside the rows: the hit area takes them in (pointing at the
   // bottom of the last name followed nothing). "lines_queries" stays the rows themselves.

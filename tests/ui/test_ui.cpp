@@ -526,6 +526,26 @@ TEST_F(Lab, TheLinesPanelDrawsTheLabelledQueriesStrongestKeysUnderItsNote) {
           for (int h = h0; h < h1; ++h) expected += std::min(all ? 1 : 3, keys_over_faintest(h, i));
       }
       EXPECT_EQ(app.lines_drawn, expected) << (all ? "all heads" : "one head") << ", query " << query;
+      // The keys the lines reach are named first, the strongest first: every k-th key alone left most
+      // lines ending at a key with no name.
+      if (query < 0) {
+        std::vector<std::pair<float, int>> ends;  // (weight, key) of every line drawn
+        std::vector<int> keys;
+        for (int i : labelled)
+          for (int h = h0; h < h1; ++h) {
+            const attn::MatView a = result().weights_head(h);
+            const attn::Range span = result().mask.ranges[(size_t)i];
+            attnlab::strongest_keys(a.data + (size_t)i * a.ld + span.lo, span.hi - span.lo, all ? 1 : 3, keys);
+            for (int j : keys) ends.emplace_back(a(i, span.lo + j), span.lo + j);
+          }
+        ASSERT_EQ((int)ends.size(), expected);
+        const std::vector<int>& named_keys = app.lines_key_labels;
+        const auto is_named = [&](int j) { return std::find(named_keys.begin(), named_keys.end(), j) != named_keys.end(); };
+        EXPECT_TRUE(is_named(std::max_element(ends.begin(), ends.end())->second)) << "the strongest line's key has no name";
+        const int at_named = (int)std::count_if(ends.begin(), ends.end(), [&](auto& e) { return is_named(e.second); });
+        std::printf("[ lines    ] %s: %d of %d lines end at a named key (%zu keys named)\n", all ? "all heads" : "one head", at_named, expected, named_keys.size());
+        EXPECT_GE(at_named * 5, expected * 3) << "fewer than 3 lines in 5 end at a named key";
+      }
       // The note above the lines, inside the panel; the lines whole in the panel (none left out for
       // lying outside its visible part, which the count above assumes).
       const auto win = std::find_if(app.window_rects.begin(), app.window_rects.end(), [](const attnlab::WindowRect& r) { return r.name == "Lines"; });
