@@ -137,9 +137,9 @@ void draw_lines_panel(App& app) {
   if (limited)
     for (int i : app.lines_query_labels) drawn_query[(size_t)i] = 1;
   // The lines, gathered before the keys are named: the keys they reach are named first, the strongest
-  // first, then every k-th key where there is room. (Every k-th alone left most lines ending at a key
-  // with no name, which says nothing about the word a line points at.) A line wholly above or below the
-  // panel's visible part is not drawn: with a hundred tokens the rows run past the bottom.
+  // first, then any other key with room (place_labels). Every k-th key alone left most lines ending at a
+  // key with no name, which says nothing about the word a line points at. A line wholly above or below
+  // the panel's visible part is not drawn: with a hundred tokens the rows run past the bottom.
   struct Line {
     float yi, yj, thick;
     ImU32 color;
