@@ -1,6 +1,7 @@
 // Learn mode in the browser: train previous_token through clicks and keys, pause and resume, read the
 // attention thumbnails' pixels for the sub-diagonal; the same seed gives the page and `attnlab-cli train`
-// the same loss curve; bad settings are refused with the field named and the run kept.
+// the same loss curve; bad settings are refused with the field named and the run kept; training in the
+// Web Worker, and a click on Train while the worker warms up.
 //   ATTNLAB_SITE=build-web/site ATTNLAB_CLI=build/attnlab-cli ATTNLAB_OUT=build/e2e node --test tests/e2e/learn.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -284,6 +285,53 @@ test('training in a Web Worker: the CLI\'s curve, a pause that holds, the traine
   assert.match(ui.notice || '', /a test stopped it/);
   const again = await page.evaluate(() => window.attnlab.trainHistory());
   assert.deepEqual(again.map((p) => p.loss), web.slice(0, 4).map((p) => p.loss), 'the same seed: the same first 60 steps');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// The worker warms up once it is ready: a throwaway run, in slices, while the page sends nothing
+// (docs/web-api.md). A learner may press Train at any moment of it: the click's command ends the warm-up
+// at once, and the run is the learner's alone, the CLI's curve. The warm-up is kept going here until the
+// click (each slice told there is more to do), so the click always lands in it, however fast the machine.
+test('a click on Train while the training worker warms up: the warm-up gives way, and the run is the CLI\'s', { skip: !CLI && 'ATTNLAB_CLI not set' }, async () => {
+  const { page, problems } = await openLab(lab.browser, lab.server.url);
+  await clickWidget(page, 'mode_learn');
+  await page.waitForFunction(() => window.attnlabWorker.status() === 1, null, { timeout: 20000 });
+  const worker = page.workers().find((w) => /\/worker\.js$/.test(w.url()));
+  assert.ok(worker, 'the training worker runs');
+  await worker.evaluate(() => {
+    const seen = (self.warmSeen = { slices: 0, ended: false });
+    // Emscripten binds an export on its first call by assigning it again: a setter keeps the wrapper.
+    const wrap = (name, f) => {
+      let inner = M[name];
+      const wrapper = (...a) => f(inner, a);
+      Object.defineProperty(M, name, { get: () => wrapper, set: (v) => { inner = v; }, configurable: true });
+    };
+    wrap('_worker_warm', (inner, a) => { seen.slices++; inner(...a); return 1; });
+    wrap('_worker_warm_end', (inner, a) => { seen.ended = true; return inner(...a); });
+    warming = true;  // a warm-up from the start, as when the worker said it was ready
+    schedule();
+  });
+  for (let k = 0; k < 200 && (await worker.evaluate(() => self.warmSeen.slices)) < 3; ++k) await page.waitForTimeout(20);
+  assert.ok((await worker.evaluate(() => self.warmSeen.slices)) >= 3, 'the worker is warming up');
+  await clickWidget(page, 'learn_train');
+  await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 60000, polling: 100 });
+  const seen = await worker.evaluate(() => ({ ...self.warmSeen, warming }));
+  assert.equal(seen.ended, true, 'the click\'s command ended the warm-up');
+  assert.equal(seen.warming, false);
+  const done = await status(page);
+  assert.equal(done.trains_on, 'worker');
+  // The run the click started, as the page has it (every key), trained again by the CLI.
+  await page.waitForFunction(() => window.attnlab.model() !== null, null, { timeout: 20000 });
+  const config = (await page.evaluate(() => window.attnlab.model())).config;
+  const web = await page.evaluate(() => window.attnlab.trainHistory());
+  const log = path.join(lab.OUT, 'learn-cli-warm.jsonl');
+  execFileSync(CLI, ['train', '-', '--log', log, '--quiet'], { input: JSON.stringify(config) });
+  const cli = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(web.map((p) => p.step), cli.map((p) => p.step));
+  for (let i = 0; i < web.length; i++)
+    assert.ok(Math.abs(web[i].loss - cli[i].loss) <= 2e-3 * (1 + cli[i].loss), `step ${web[i].step}: loss ${web[i].loss} vs ${cli[i].loss}`);
+  assert.equal(web[web.length - 1].accuracy, done.accuracy);
   assert.deepEqual(problems, []);
   await page.close();
 });
