@@ -29,6 +29,19 @@ function subDiagonalRows(img, r, n) {
   return rows;
 }
 
+// The CLI trains `config` again (its log in ATTNLAB_OUT as `name`): the page's curve `web` must be its
+// curve, step for step, the loss to float tolerance: WebAssembly SIMD and native AVX sum in different
+// orders, so not bit equality. Returns the CLI's log.
+function assertCliCurve(web, config, name) {
+  const log = path.join(lab.OUT, name);
+  execFileSync(CLI, ['train', '-', '--log', log, '--quiet'], { input: JSON.stringify(config) });
+  const cli = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(web.map((p) => p.step), cli.map((p) => p.step));
+  for (let i = 0; i < web.length; i++)
+    assert.ok(Math.abs(web[i].loss - cli[i].loss) <= 2e-3 * (1 + cli[i].loss), `step ${web[i].step}: loss ${web[i].loss} vs ${cli[i].loss}`);
+  return cli;
+}
+
 // Held: no command on its way to the worker, so `step` is where the run stays.
 const held = (page) => page.waitForFunction(() => window.attnlab.trainStatus().in_flight === 0, null, { timeout: 20000, polling: 50 });
 
@@ -111,14 +124,9 @@ test('the same seed gives the page (trained in its frames) and attnlab-cli train
   await page.waitForFunction(() => window.attnlab.trainStatus().state === 'done', null, { timeout: 60000, polling: 100 });
   assert.equal((await status(page)).trains_on, 'frames');
   const web = await page.evaluate(() => window.attnlab.trainHistory());
-  const log = path.join(lab.OUT, 'learn-cli.jsonl');
-  execFileSync(CLI, ['train', '-', '--log', log, '--quiet'], { input: JSON.stringify(cfg) });
-  const cli = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual(web.map((p) => p.step), [0, 20, 40, 60, 80, 100, 120]);
-  assert.deepEqual(cli.map((p) => p.step), web.map((p) => p.step));
+  const cli = assertCliCurve(web, cfg, 'learn-cli.jsonl');
   for (let i = 0; i < web.length; i++) {
-    // WebAssembly SIMD and native AVX sum in different orders: float tolerance, not bit equality.
-    assert.ok(Math.abs(web[i].loss - cli[i].loss) <= 2e-3 * (1 + cli[i].loss), `step ${web[i].step}: loss ${web[i].loss} vs ${cli[i].loss}`);
     assert.ok(Math.abs(web[i].train_loss - cli[i].train_loss) <= 2e-3 * (1 + cli[i].train_loss), `step ${web[i].step}: train_loss`);
     assert.ok(Math.abs(web[i].accuracy - cli[i].accuracy) <= 0.01, `step ${web[i].step}: accuracy ${web[i].accuracy} vs ${cli[i].accuracy}`);
   }
@@ -245,12 +253,7 @@ test('training in a Web Worker: the CLI\'s curve, a pause that holds, the traine
   const done = await status(page);
   assert.equal(done.trains_on, 'worker');
   const web = await page.evaluate(() => window.attnlab.trainHistory());
-  const log = path.join(lab.OUT, 'learn-cli-worker.jsonl');
-  execFileSync(CLI, ['train', '-', '--log', log, '--quiet'], { input: JSON.stringify(cfg) });
-  const cli = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(web.map((p) => p.step), cli.map((p) => p.step));
-  for (let i = 0; i < web.length; i++)
-    assert.ok(Math.abs(web[i].loss - cli[i].loss) <= 2e-3 * (1 + cli[i].loss), `step ${web[i].step}: loss ${web[i].loss} vs ${cli[i].loss}`);
+  assertCliCurve(web, cfg, 'learn-cli-worker.jsonl');
   // The model file: the worker's final weights, which attnlab-cli run reads to the same accuracy.
   await page.waitForFunction(() => window.attnlab.model() !== null, null, { timeout: 20000 });
   const model = await page.evaluate(() => window.attnlab.model());
@@ -325,12 +328,7 @@ test('a click on Train while the training worker warms up: the warm-up gives way
   await page.waitForFunction(() => window.attnlab.model() !== null, null, { timeout: 20000 });
   const config = (await page.evaluate(() => window.attnlab.model())).config;
   const web = await page.evaluate(() => window.attnlab.trainHistory());
-  const log = path.join(lab.OUT, 'learn-cli-warm.jsonl');
-  execFileSync(CLI, ['train', '-', '--log', log, '--quiet'], { input: JSON.stringify(config) });
-  const cli = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(web.map((p) => p.step), cli.map((p) => p.step));
-  for (let i = 0; i < web.length; i++)
-    assert.ok(Math.abs(web[i].loss - cli[i].loss) <= 2e-3 * (1 + cli[i].loss), `step ${web[i].step}: loss ${web[i].loss} vs ${cli[i].loss}`);
+  assertCliCurve(web, config, 'learn-cli-warm.jsonl');
   assert.equal(web[web.length - 1].accuracy, done.accuracy);
   assert.deepEqual(problems, []);
   await page.close();
