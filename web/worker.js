@@ -57,8 +57,12 @@ function pump() {
     // Training stopped (paused, over, diverged) or the page asked: the weights it may now need.
     if (weightsWanted || (wasBusy && !still)) sendWeights(), weightsWanted = false;
     wasBusy = still;
-    if (still || stateDirty) schedule();
-    else if (warming && (warming = M._worker_warm(kSliceMs, kWarmMs) === 1)) schedule();  // (nothing else to do)
+    if (still || stateDirty) {
+      schedule();
+    } else if (warming) {  // nothing else to do: a slice of the warm-up
+      warming = M._worker_warm(kSliceMs, kWarmMs) === 1;
+      if (warming) schedule();
+    }
   } catch (e) {
     fail(e);
   }

@@ -51,7 +51,10 @@ EMSCRIPTEN_KEEPALIVE int worker_warm(double slice_ms, double total_ms) {
     setup.train.eval_every = 10;
     g_warm = std::make_unique<attn::learn::Session>();
     g_warm_ms = 0.0;
-    if (!g_warm->apply(attn::learn::cmd::Start{.setup = setup}).empty()) return g_warm.reset(), 0;
+    if (!g_warm->apply(attn::learn::cmd::Start{.setup = setup}).empty()) {
+      g_warm.reset();
+      return 0;
+    }
   }
   const auto t0 = std::chrono::steady_clock::now();
   g_warm->work(slice_ms);

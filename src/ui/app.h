@@ -195,7 +195,6 @@ struct FrameRecords {
   std::vector<int> lines_key_labels;                      // the keys the Lines panel labelled last frame
   std::vector<int> lines_query_labels;                    // and the queries
   int lines_drawn = 0;                                    // and how many lines it drew
-  int lines_head_named = -1;                              // the one head it showed, named beside "all heads" (-1: all)
   bool tooltip_shown = false;                             // a tooltip (or hover card) was drawn last frame
   bool windows_settling = false;  // a window appeared last frame (measured, not yet shown): draw another
   WinRect tour_slot;  // where this frame's layout (the lab's or Learn mode's) puts the tour; w = 0: it floats

@@ -46,8 +46,7 @@ void draw_lines_panel(App& app) {
   remember_item(app, "lines_all_heads");
   help_marker(tr("lines.help"));
   // With one head shown, which one, in its colour (the head the Matrices panel's buttons pick).
-  app.lines_head_named = app.ui.lines_all_heads || app.ui.head < 0 || app.ui.head >= r.heads ? -1 : app.ui.head;
-  if (app.lines_head_named >= 0) {
+  if (!app.ui.lines_all_heads && app.ui.head >= 0 && app.ui.head < r.heads) {
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(head_color(app.ui.head)), "%s", trf("heads.head", {{"h", app.ui.head}}).c_str());
     remember_item(app, "lines_head");

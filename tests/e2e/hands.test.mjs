@@ -546,8 +546,8 @@ test('presenter mode on a projector (1280x720, UI scale 2): every line fits, S o
 // The Lines panel at 103 words: rows are 3 px and a name about 11 px tall, so clicking a little off a
 // name's middle followed the next row's token. A click, and a tap on a phone, on the first name, in the
 // row below its own, follow that name's token ("the", 0); the note says the followed token's lines are
-// drawn, and the rows stay where they were; a second click lets go.
-test('the Lines panel at 103 words: a click or a tap on a name follows that token, the note says so, the rows stay', async () => {
+// drawn, and the rows stay where they were; a second click lets go. Unticking "all heads" names the head.
+test('the Lines panel at 103 words: a click or a tap on a name follows that token, the note says so, the rows stay; one head is named', async () => {
   const words = Array.from({ length: 103 }, (_, i) => ['the', 'cat', 'sat', 'on', 'mat', 'and', 'slept', 'well'][i % 8] + (i >= 8 ? i : ''));
   for (const touch of [false, true]) {
     const { page, problems } = touch
@@ -570,6 +570,14 @@ test('the Lines panel at 103 words: a click or a tap on a name follows that toke
     assert.equal((await layout(page)).widgets.lines_queries.y, rows.y, 'the rows stay where they were');
     await press(on_name);
     assert.equal((await page.evaluate(() => window.attnlab.view())).query, -1, 'a second press lets go');
+    // "all heads" unticked by a click or a tap: the panel names the one head it shows, beside the box.
+    assert.equal(l.widgets.lines_head, undefined, 'no head named while all heads are shown');
+    await press(center(l.widgets.lines_all_heads));
+    const one = await layout(page), named = one.widgets.lines_head, box = one.widgets.lines_all_heads, win = one.windows.Lines;
+    assert.ok(named, `${touch ? 'a tap' : 'a click'} on "all heads": the head shown is named`);
+    assert.ok(named.x > box.x + box.w && Math.abs((named.y + named.h / 2) - (box.y + box.h / 2)) < box.h / 2, 'beside the box');
+    assert.ok(named.x + named.w <= win.x + win.w, 'inside the panel');
+    assert.ok((await page.evaluate(() => window.attnlab.drawnText())).includes('head 0'));
     assert.deepEqual(problems, []);
     await page.close();
   }
