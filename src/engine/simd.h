@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #if defined(ATTN_FORCE_SCALAR)
 #define ATTN_ISA_SCALAR 1
@@ -236,15 +237,22 @@ inline void transpose4x4(const float* src, int ld_src, float* dst, int ld_dst) {
 #endif
 }
 
+// {0, 1, …, VLEN − 1}: each lane's index, as a constant. (Built lane by lane in a loop, clang's wasm
+// build kept the loop: four stores to the stack and a vector load that waits on them, per call — most
+// of the softmax backward's time in WebAssembly.)
+#if !ATTN_ISA_SCALAR
+inline vi vlane_index() {
+  return []<int... I>(std::integer_sequence<int, I...>) { return vi{I...}; }(std::make_integer_sequence<int, VLEN>{});
+}
+#endif
+
 // v's first `count` lanes (0 <= count <= VLEN), and `fill` in the lanes from count on (a row's last,
 // partial vector: its lanes past the row made neutral, whatever memory held there).
 inline vf vkeep_first(vf v, int count, float fill) {
 #if ATTN_ISA_SCALAR
   return count > 0 ? v : fill;
 #else
-  vi lane;
-  for (int i = 0; i < VLEN; ++i) lane[i] = i;
-  const vi inside = lane < count;  // all-ones lanes below count
+  const vi inside = vlane_index() < count;  // all-ones lanes below count
   return (vf)(((vi)v & inside) | ((vi)vset1(fill) & ~inside));
 #endif
 }
