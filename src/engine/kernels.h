@@ -100,11 +100,47 @@ struct AdamWArgs {
   float beta1 = 0, beta2 = 0, decay = 1, step = 0, inv_sqrt_bias2 = 1, eps = 0;
 };
 
+// One head's attention weights, the scores and the softmax fused (stages.h attention_weights_forward):
+//   a[i,j] = softmax over allowed j of α·Σ_p q[i,p]·k[j,p];  0 where masked
+// the same numbers as gemm (with range as n_range) then softmax_rows. A row with no allowed key is all 0
+// (fully_masked[i] = 1). `dense` promises that every key inside a row's range is allowed (no mask, causal,
+// a window: no holes), so the kernel need not read `allowed`.
+struct WeightsArgs {
+  int n = 0, m = 0, d_k = 0;
+  const float* q = nullptr;  // (n, d_k) row stride ldq
+  int ldq = 0;
+  const float* k = nullptr;  // (m, d_k) row stride ldk
+  int ldk = 0;
+  float alpha = 1;
+  const uint8_t* allowed = nullptr;  // the mask (n, m), row stride m
+  const Range* range = nullptr;      // per row: the smallest range holding its allowed keys
+  bool dense = false;
+  float* a = nullptr;                // (n, m), row stride m
+  uint8_t* fully_masked = nullptr;   // optional (n)
+};
+
+// Back through one head's weights (stages.h weights_backward): dA = dO·Vᵀ, then the softmax's backward
+//   ds[i,j] = a[i,j] · (da[i,j] − Σ_j' da[i,j']·a[i,j'])      j, j' in range[i]
+// da and ds are written in full: 0 outside each row's range.
+struct WeightsBackwardArgs {
+  int n = 0, m = 0, d_v = 0;
+  const float* d_o = nullptr;  // (n, d_v) row stride ld_do
+  int ld_do = 0;
+  const float* v = nullptr;    // (m, d_v) row stride ldv
+  int ldv = 0;
+  const float* a = nullptr;    // the weights (n, m), row stride m: 0 outside the ranges
+  const Range* range = nullptr;
+  float* da = nullptr;         // (n, m), row stride m
+  float* ds = nullptr;         // (n, m), row stride m
+};
+
 struct KernelSet {
   const char* name;  // "avx512", "avx2", "sse2", "simd128", "neon", "scalar", "reference"
   void (*gemm)(const GemmArgs& args);
   void (*softmax_rows)(const SoftmaxArgs& args);
   void (*softmax_backward_rows)(const SoftmaxBackwardArgs& args);
+  void (*attention_weights)(const WeightsArgs& args);
+  void (*weights_backward)(const WeightsBackwardArgs& args);
   void (*crossentropy_rows)(const CrossEntropyArgs& args);
   void (*adamw)(const AdamWArgs& args);
   // Σ_i a[i]·b[i]

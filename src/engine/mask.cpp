@@ -124,6 +124,7 @@ MaskMatrix build_mask(const std::vector<MaskTerm>& terms, int n, int m) {
       mm.fully_masked_rows.push_back(i);
     }
     mm.ranges[(size_t)i] = {lo, hi};
+    for (int j = lo; j < hi; ++j) mm.dense = mm.dense && mm.allows(i, j);
   }
   mm.key_ranges.assign((size_t)m, Range{n, 0});
   for (int i = 0; i < n; ++i)

@@ -65,6 +65,7 @@ struct MaskMatrix {
   std::vector<Range> ranges;     // per row: the smallest [lo, hi) holding every allowed key
   std::vector<Range> key_ranges; // per key (column): the smallest [lo, hi) holding every query that sees it
   std::vector<int> fully_masked_rows;
+  bool dense = true;              // every key inside each row's range is allowed (no holes): no mask, causal, a window
   bool allows(int i, int j) const { return allowed[(size_t)i * m + j] != 0; }
 };
 

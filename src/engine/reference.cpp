@@ -67,6 +67,24 @@ void softmax_backward_rows_ref(const SoftmaxBackwardArgs& g) {
   }
 }
 
+// a = softmax(α·Q·Kᵀ where allowed): the scores as a product, then the softmax above.
+void attention_weights_ref(const WeightsArgs& w) {
+  gemm_ref({.M = w.n, .N = w.m, .K = w.d_k, .A = w.q, .lda = w.ldq, .B = w.k, .ldb = w.ldk, .C = w.a, .ldc = w.m,
+            .alpha = w.alpha, .b_transposed = true});
+  softmax_rows_ref({.rows = w.n, .cols = w.m, .s = w.a, .lds = w.m, .allowed = w.allowed, .ldm = w.m, .w = w.a, .ldw = w.m,
+                    .fully_masked = w.fully_masked});
+}
+
+// da = dO·Vᵀ inside each row's range (0 outside), then ds by the softmax's backward above.
+void weights_backward_ref(const WeightsBackwardArgs& g) {
+  gemm_ref({.M = g.n, .N = g.m, .K = g.d_v, .A = g.d_o, .lda = g.ld_do, .B = g.v, .ldb = g.ldv, .C = g.da, .ldc = g.m,
+            .b_transposed = true});
+  for (int i = 0; i < g.n; ++i)
+    for (int j = 0; j < g.m; ++j)
+      if (j < g.range[i].lo || j >= g.range[i].hi) g.da[(size_t)i * g.m + j] = 0.0f;
+  softmax_backward_rows_ref({.rows = g.n, .cols = g.m, .da = g.da, .a = g.a, .ds = g.ds, .range = g.range});
+}
+
 // p[r] = softmax(z[r]) and loss[r] = log Σ_c exp(z[r,c]) − z[r,target] for rows with a target; 0 elsewhere.
 void crossentropy_rows_ref(const CrossEntropyArgs& g) {
   for (int r = 0; r < g.rows; ++r) {
@@ -113,7 +131,8 @@ void tanh_ref(float* x, int n) {
 
 extern const KernelSet kernel_set;
 const KernelSet kernel_set = {.name = "reference", .gemm = gemm_ref, .softmax_rows = softmax_rows_ref,
-                              .softmax_backward_rows = softmax_backward_rows_ref, .crossentropy_rows = crossentropy_rows_ref,
+                              .softmax_backward_rows = softmax_backward_rows_ref, .attention_weights = attention_weights_ref,
+                              .weights_backward = weights_backward_ref, .crossentropy_rows = crossentropy_rows_ref,
                               .adamw = adamw_ref, .dot = dot_ref, .sigmoid = sigmoid_ref, .tanh = tanh_ref};
 
 }  // namespace attn::reference

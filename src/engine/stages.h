@@ -107,22 +107,9 @@ template <class T>
 void attention_weights_forward(const KernelSet& ks, const T* q, int ldq, const T* k, int ldk, int n, int m, int d_k,
                                T alpha, const MaskMatrix& mask, T* a, uint8_t* fully_masked = nullptr) {
   if constexpr (std::is_same_v<T, float>) {
-    struct Rows {
-      const KernelSet* ks;
-      const MaskMatrix* mask;
-      float* a;
-      uint8_t* fully;
-      static void done(void* self, int i0, int rows) {
-        const Rows& r = *static_cast<const Rows*>(self);
-        const int cols = r.mask->m;
-        float* block = r.a + (size_t)i0 * cols;
-        r.ks->softmax_rows({.rows = rows, .cols = cols, .s = block, .lds = cols, .allowed = r.mask->allowed.data() + (size_t)i0 * cols,
-                            .ldm = cols, .w = block, .ldw = cols, .range = r.mask->ranges.data() + i0,
-                            .fully_masked = r.fully ? r.fully + i0 : nullptr});
-      }
-    } rows{&ks, &mask, a, fully_masked};
-    ks.gemm({.M = n, .N = m, .K = d_k, .A = q, .lda = ldq, .B = k, .ldb = ldk, .C = a, .ldc = m, .alpha = alpha,
-             .b_transposed = true, .n_range = mask.ranges.data(), .rows_done = Rows::done, .ctx = &rows});
+    ks.attention_weights({.n = n, .m = m, .d_k = d_k, .q = q, .ldq = ldq, .k = k, .ldk = ldk, .alpha = alpha,
+                          .allowed = mask.allowed.data(), .range = mask.ranges.data(), .dense = mask.dense, .a = a,
+                          .fully_masked = fully_masked});
   } else {
     scores_forward(ks, q, ldq, k, ldk, n, m, d_k, alpha, a, mask.ranges.data());
     std::vector<uint8_t> unused;
@@ -189,17 +176,35 @@ void mix_forward(const KernelSet& ks, const T* a, const T* v, int ldv, int n, in
                          .k_range = keys_used});
 }
 
-// dA = dO·Vᵀ     dV = Aᵀ·dO          dO:(n, d_v) row stride ld_dO  ->  dA:(n, m) row stride m,
-//                                    dV:(m, d_v) row stride ld_dV (written)
-// With the mask: dA is needed only inside each query's key range (softmax_backward reads no more; a
-// masked cell's dA, dO·v_j, is never used), and A is 0 outside it, so dV skips those terms.
+// dV = Aᵀ·dO          dO:(n, d_v) row stride ld_dO  ->  dV:(m, d_v) row stride ld_dV (written)
+// With the mask: A is 0 outside each query's key range, so the terms of those queries are skipped.
 template <class T>
-void mix_backward(const KernelSet& ks, const T* dO, int ld_dO, const T* a, const T* v, int ldv, int n, int m, int d_v,
-                  T* dA, T* dV, int ld_dV, const MaskMatrix* mask = nullptr) {
-  product(ks, Product<T>{.M = n, .N = m, .K = d_v, .A = dO, .lda = ld_dO, .B = v, .ldb = ldv, .C = dA, .ldc = m,
-                         .b_transposed = true, .n_range = mask ? mask->ranges.data() : nullptr});
+void mix_backward(const KernelSet& ks, const T* dO, int ld_dO, const T* a, int n, int m, int d_v, T* dV, int ld_dV,
+                  const MaskMatrix* mask = nullptr) {
   product(ks, Product<T>{.M = m, .N = d_v, .K = n, .A = a, .lda = m, .B = dO, .ldb = ld_dO, .C = dV, .ldc = ld_dV,
                          .a_transposed = true, .k_range = mask ? mask->key_ranges.data() : nullptr});
+}
+
+// Back through the weights and the softmax:
+//   dA = dO·Vᵀ      dS = A ⊙ (dA − rowsum(dA ⊙ A))
+// both inside each query's key range and 0 outside it (a masked cell's dO·v_j is no gradient of
+// anything: A there is the constant 0).   dO:(n, d_v)  v:(m, d_v)  a, dA, dS:(n, m) row stride m
+// float goes to the kernels (fused for short rows), double to the product and the loops of
+// softmax_backward.
+template <class T>
+void weights_backward(const KernelSet& ks, const T* dO, int ld_dO, const T* a, const T* v, int ldv, int n, int m, int d_v,
+                      const MaskMatrix& mask, T* dA, T* dS) {
+  if constexpr (std::is_same_v<T, float>) {
+    ks.weights_backward({.n = n, .m = m, .d_v = d_v, .d_o = dO, .ld_do = ld_dO, .v = v, .ldv = ldv, .a = a,
+                         .range = mask.ranges.data(), .da = dA, .ds = dS});
+  } else {
+    product(ks, Product<T>{.M = n, .N = m, .K = d_v, .A = dO, .lda = ld_dO, .B = v, .ldb = ldv, .C = dA, .ldc = m,
+                           .b_transposed = true});
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < m; ++j)
+        if (j < mask.ranges[(size_t)i].lo || j >= mask.ranges[(size_t)i].hi) dA[(size_t)i * m + j] = 0;
+    softmax_backward(ks, dA, a, n, m, dS, mask.ranges.data());
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -419,8 +419,8 @@ void Model<T>::attention_layer_backward(int l) {
     for (int h = 0; h < s.heads; ++h) {
       const Head hd = head(a, b, h);
       // (the mask's ranges skip the cells it hides: their terms are zeros)
-      mix_backward(ks(), hd.dO, HV, hd.A, hd.V, HV, n, m, d_v, hd.dA, hd.dV, HV, &mask_);
-      softmax_backward(ks(), hd.dA, hd.A, n, m, hd.dS, mask_.ranges.data());
+      weights_backward(ks(), hd.dO, HV, hd.A, hd.V, HV, n, m, d_v, mask_, hd.dA, hd.dS);
+      mix_backward(ks(), hd.dO, HV, hd.A, n, m, d_v, hd.dV, HV, &mask_);
       scores_backward(ks(), hd.dS, hd.Q, HK, hd.K, HK, n, m, d_k, (T)s.alpha(), hd.dQ, HK, hd.dK, HK, &mask_);
       if (positional_kind(s.positional).rotates_qk) {
         apply_rope(hd.dQ, n, d_k, HK, rope_, true);
