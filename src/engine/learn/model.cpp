@@ -24,6 +24,19 @@ namespace attn::learn {
 // ---------------------------------------------------------------------------------------------------
 namespace {
 int pos_rows(const ModelSpec& s) { return std::max(s.n_ctx, s.cross ? s.n_src : 0); }
+
+// out = the listed rows of x (cols wide), in order; and back: the listed rows of out from x's rows, the
+// other rows of out 0.
+template <class T>
+void gather_rows(const T* x, int cols, const std::vector<int>& rows, std::vector<T>& out) {
+  out.resize(rows.size() * (size_t)cols);
+  for (size_t i = 0; i < rows.size(); ++i) std::copy_n(x + (size_t)rows[i] * cols, cols, out.data() + i * cols);
+}
+template <class T>
+void scatter_rows(const T* x, int cols, const std::vector<int>& rows, std::vector<T>& out) {
+  std::fill(out.begin(), out.end(), T(0));
+  for (size_t i = 0; i < rows.size(); ++i) std::copy_n(x + i * cols, cols, out.data() + (size_t)rows[i] * cols);
+}
 }  // namespace
 
 const std::vector<ArchKind>& arch_kinds() {
@@ -393,9 +406,17 @@ void Model<T>::attention_layer_forward(int l) {
       mix_forward(ks(), hd.A, hd.V, HV, n, m, d_v, hd.O, HV, mask_.ranges.data());
     }
   if (hook_) hook_->head_outputs(l, B, n, a.concat.data());
-  // pass 3: the residual, X_l+1 = X_l + concat·W_O (X_l read as the product's C_in: not copied first)
+  // pass 3: the residual, X_l+1 = X_l + concat·W_O (X_l read as the product's C_in: not copied first);
+  // in the last layer of a targets_only forward, for the rows with a target only (into X_L's first rows)
   std::vector<T>& next = x_[(size_t)l + 1];
-  output_forward(ks(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, next.data(), true, x);
+  if (targets_only_ && l == s.layers - 1) {
+    const int R = (int)live_.size();
+    gather_rows(a.concat.data(), HV, live_, live_concat_);
+    gather_rows(x, D, live_, live_x_);
+    output_forward(ks(), live_concat_.data(), R, HV, param(Param::w_o, l), D, next.data(), true, live_x_.data());
+  } else {
+    output_forward(ks(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, next.data(), true, x);
+  }
   if (hook_) hook_->stream(l + 1, B, n, next.data());
 }
 
@@ -412,8 +433,17 @@ void Model<T>::attention_layer_backward(int l) {
   const ModelSpec& s = spec_;
   const int B = B_, n = n_, m = m_, D = s.d_model, d_k = s.d_k, d_v = s.d_v, HK = s.heads * d_k, HV = s.heads * d_v;
   LayerActs& a = act_[(size_t)l];
-  // pass 1: back through the output projection and the residual (dX_ keeps dX_l+1 as is)
-  output_backward(ks(), dX_.data(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, grad(Param::w_o, l), dconcat_.data());
+  // pass 1: back through the output projection and the residual (dX_ keeps dX_l+1 as is); in the last
+  // layer of a targets_only forward, from the rows with a target (the others' dconcat is 0)
+  if (targets_only_ && l == s.layers - 1) {
+    const int R = (int)live_.size();
+    live_dconcat_.resize((size_t)R * HV);
+    output_backward(ks(), live_dx_.data(), live_concat_.data(), R, HV, param(Param::w_o, l), D, grad(Param::w_o, l),
+                    live_dconcat_.data());
+    scatter_rows(live_dconcat_.data(), HV, live_, dconcat_);
+  } else {
+    output_backward(ks(), dX_.data(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, grad(Param::w_o, l), dconcat_.data());
+  }
   // pass 2: per sequence and head, back through O_h = A_h·V_h, the softmax, the scores and RoPE
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < s.heads; ++h) {
@@ -443,7 +473,7 @@ void Model<T>::attention_layer_backward(int l) {
 template <class T>
 void Model<T>::unembed_forward() {
   const ModelSpec& s = spec_;
-  const int rows = B_ * n_, D = s.d_model, V = s.vocab;
+  const int rows = output_rows(), D = s.d_model, V = s.vocab;
   const T* xl = x_[(size_t)s.layers].data();
   if (s.tied)
     product(ks(), Product<T>{.M = rows, .N = V, .K = D, .A = xl, .lda = D, .B = param(Param::w_e), .ldb = D,
@@ -453,21 +483,24 @@ void Model<T>::unembed_forward() {
 }
 
 // dW_U = X_Lᵀ·dlogits   dX_L = dlogits·W_Uᵀ        (tied: dW_E += dlogitsᵀ·X_L, dX_L = dlogits·W_E)
-// Writes dX_ (the gradient entering the last layer).
+// Writes dX_ (the gradient entering the last layer); after a targets_only forward, live_dx_ too (its
+// rows with a target, which are dX_'s only non-zero rows).
 template <class T>
 void Model<T>::unembed_backward() {
   const ModelSpec& s = spec_;
-  const int rows = B_ * n_, D = s.d_model, V = s.vocab;
+  const int rows = output_rows(), D = s.d_model, V = s.vocab;
   const T* xl = x_[(size_t)s.layers].data();
-  std::fill(dX_.begin(), dX_.end(), T(0));
+  std::vector<T>& dx = targets_only_ ? live_dx_ : dX_;
+  dx.assign((size_t)rows * D, T(0));
   if (s.tied) {
     product(ks(), Product<T>{.M = V, .N = D, .K = rows, .A = dlogits_.data(), .lda = V, .B = xl, .ldb = D,
                              .C = grad(Param::w_e), .ldc = D, .a_transposed = true, .accumulate = true});
     product(ks(), Product<T>{.M = rows, .N = D, .K = V, .A = dlogits_.data(), .lda = V, .B = param(Param::w_e), .ldb = D,
-                             .C = dX_.data(), .ldc = D});
+                             .C = dx.data(), .ldc = D});
   } else {
-    project_backward(ks(), dlogits_.data(), xl, rows, D, param(Param::w_u), V, grad(Param::w_u), dX_.data());
+    project_backward(ks(), dlogits_.data(), xl, rows, D, param(Param::w_u), V, grad(Param::w_u), dx.data());
   }
+  if (targets_only_) scatter_rows(live_dx_.data(), D, live_, dX_);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -501,12 +534,13 @@ void crossentropy_rows(const KernelSet&, const double* z, const int* targets, in
 
 template <class T>
 double Model<T>::crossentropy_forward() {
-  const int rows = B_ * n_;
-  crossentropy_rows(ks(), logits_.data(), targets_.data(), rows, spec_.vocab, probs_.data(), row_loss_.data());
+  const int rows = output_rows();
+  const int* targets = output_targets();
+  crossentropy_rows(ks(), logits_.data(), targets, rows, spec_.vocab, probs_.data(), row_loss_.data());
   double total = 0.0;  // summed in double over the rows
   count_ = 0;
   for (int r = 0; r < rows; ++r)
-    if (targets_[(size_t)r] >= 0) total += row_loss_[(size_t)r], ++count_;
+    if (targets[r] >= 0) total += row_loss_[(size_t)r], ++count_;
   return count_ ? total / count_ : 0.0;
 }
 
@@ -517,11 +551,12 @@ double Model<T>::crossentropy_forward() {
 template <class T>
 void Model<T>::crossentropy_backward(int total_targets) {
   const int V = spec_.vocab;
+  const int* targets = output_targets();
   const T inv = total_targets > 0 ? T(1) / (T)total_targets : T(0);
-  for (int r = 0; r < B_ * n_; ++r) {
+  for (int r = 0; r < output_rows(); ++r) {
     T* dz = dlogits_.data() + (size_t)r * V;
     const T* p = probs_.data() + (size_t)r * V;
-    const int target = targets_[(size_t)r];
+    const int target = targets[r];
     if (target < 0 || total_targets <= 0) {
       std::fill(dz, dz + V, T(0));
       continue;
@@ -539,11 +574,16 @@ void Model<T>::crossentropy_backward(int total_targets) {
 // [SECTION] the whole model: embedding -> L attention layers -> unembedding -> cross-entropy, and back
 // ---------------------------------------------------------------------------------------------------
 template <class T>
-double Model<T>::forward(const Batch& batch) {
+double Model<T>::forward(const Batch& batch, bool targets_only) {
   const ModelSpec& s = spec_;
   const int B = batch.size, n = batch.n, m = s.cross ? batch.m : batch.n;
   layout(B, n, m);
   tokens_ = batch.tokens, targets_ = batch.targets, source_ = batch.source;
+  targets_only_ = targets_only && !hook_ && !s.recurrent();
+  live_.clear(), live_targets_.clear();
+  if (targets_only_)
+    for (int r = 0; r < B * n; ++r)
+      if (targets_[(size_t)r] >= 0) live_.push_back(r), live_targets_.push_back(targets_[(size_t)r]);
   if (s.recurrent()) {
     recurrent_forward();
     return crossentropy_forward();

@@ -160,7 +160,12 @@ class Model {
 
   // Runs the batch, keeping every activation for backward(); returns the mean cross-entropy over the
   // target cells (0 if there are none). The batch must pass check_batch.
-  double forward(const Batch& batch);
+  // targets_only (what a training step asks for): the last layer's output, the logits and the loss are
+  // worked out for the rows with a target only, as no other row's logits are used and their gradients
+  // are zeros. The loss and every gradient are the same bit for bit; logits() then holds those rows,
+  // in order, and the last stream holds them in its first rows. Ignored with a hook and for the
+  // recurrent models.
+  double forward(const Batch& batch, bool targets_only = false);
   // Gradients of the last forward's loss with respect to every parameter (overwrites grads()).
   void backward() { backward_part(count_, false); }
   // The same for one part of a larger batch: the gradient of (this part's summed target losses) /
@@ -278,6 +283,13 @@ class Model {
   mutable bool dX0_ready_ = false;
   std::vector<int> tokens_, targets_, source_;
   int count_ = 0;
+  // forward(…, targets_only): the rows with a target (indices into the batch's rows), their targets,
+  // and their rows of X_L−1, of the last layer's concat and of dX_L
+  bool targets_only_ = false;
+  std::vector<int> live_, live_targets_;
+  std::vector<T> live_x_, live_concat_, live_dx_, live_dconcat_;
+  int output_rows() const { return targets_only_ ? (int)live_.size() : B_ * n_; }
+  const int* output_targets() const { return targets_only_ ? live_targets_.data() : targets_.data(); }
   // recurrent models (recurrent.cpp), laid out by recurrent_layout()
   struct RecurrentActs {
     std::vector<T> h, c;   // ((n + 1)·B, hidden) time-major, first B rows zero; c: LSTM cells only

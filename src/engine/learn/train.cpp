@@ -102,7 +102,7 @@ bool Trainer::run_part() {
   const int parts = parts_per_step(), first = part_ * t.micro_batch;
   const Batch* b = &batch_;
   if (parts > 1) b = &(part_batch_ = slice(batch_, first, std::min(t.micro_batch, t.batch - first)));
-  const double loss = model_.forward(*b);
+  const double loss = model_.forward(*b, /*targets_only=*/true);
   step_loss_sum_ += loss * model_.targets_counted();
   model_.backward_part(batch_targets_, part_ > 0);
   if (++part_ < parts) return false;
