@@ -389,9 +389,18 @@ void Model<T>::attention_layer_forward(int l) {
   const int B = B_, n = n_, m = m_, D = s.d_model, d_k = s.d_k, d_v = s.d_v, HK = s.heads * d_k, HV = s.heads * d_v;
   LayerActs& a = act_[(size_t)l];
   const T* x = x_[(size_t)l].data();
-  // pass 1: the projections, every sequence and head in one product each (folded for an embedding)
+  // pass 1: the projections, every sequence and head in one product each (folded for an embedding); in
+  // the last layer of a targets_only forward, the queries of the rows with a target only (the others'
+  // are 0: their outputs go nowhere, and their gradients are zeros)
   const Input q_in = projection_input(l, false, true), kv_in = projection_input(l, true, true);
-  input_project_forward(q_in, param(Param::w_q, l), HK, a.q.data());
+  if (live_queries(l, q_in)) {
+    gather_rows(x, D, live_, live_x_);
+    live_q_.resize(live_.size() * (size_t)HK);
+    project_forward(ks(), live_x_.data(), (int)live_.size(), D, param(Param::w_q, l), HK, live_q_.data());
+    scatter_rows(live_q_.data(), HK, live_, a.q);
+  } else {
+    input_project_forward(q_in, param(Param::w_q, l), HK, a.q.data());
+  }
   input_project_forward(kv_in, param(Param::w_k, l), HK, a.k.data());
   input_project_forward(kv_in, param(Param::w_v, l), HV, a.v.data());
   // pass 2: per sequence and head, A_h (scores and softmax fused) and O_h = A_h·V_h into concat
@@ -461,7 +470,19 @@ void Model<T>::attention_layer_backward(int l) {
   // embedding: then the gradient through them goes to W_E and P directly, not into dX)
   const Input q_in = projection_input(l, false, false), kv_in = projection_input(l, true, false);
   T* dX_kv = s.cross ? dXsrc_.data() : dX_.data();
-  input_project_backward(q_in, dQ_.data(), param(Param::w_q, l), HK, grad(Param::w_q, l), dX_.data());
+  if (live_queries(l, q_in)) {  // only the rows with a target have a query gradient
+    const int R = (int)live_.size();
+    gather_rows(dQ_.data(), HK, live_, live_q_);
+    live_dxq_.assign((size_t)R * D, T(0));
+    project_backward(ks(), live_q_.data(), live_x_.data(), R, D, param(Param::w_q, l), HK, grad(Param::w_q, l), live_dxq_.data());
+    for (int i = 0; i < R; ++i) {
+      T* row = dX_.data() + (size_t)live_[(size_t)i] * D;
+      const T* add = live_dxq_.data() + (size_t)i * D;
+      for (int c = 0; c < D; ++c) row[c] += add[c];
+    }
+  } else {
+    input_project_backward(q_in, dQ_.data(), param(Param::w_q, l), HK, grad(Param::w_q, l), dX_.data());
+  }
   input_project_backward(kv_in, dK_.data(), param(Param::w_k, l), HK, grad(Param::w_k, l), dX_kv);
   input_project_backward(kv_in, dV_.data(), param(Param::w_v, l), HV, grad(Param::w_v, l), dX_kv);
   if (l == 0) folded_x0_ = q_in.folded;

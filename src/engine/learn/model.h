@@ -287,7 +287,10 @@ class Model {
   // and their rows of X_L−1, of the last layer's concat and of dX_L
   bool targets_only_ = false;
   std::vector<int> live_, live_targets_;
-  std::vector<T> live_x_, live_concat_, live_dx_, live_dconcat_;
+  std::vector<T> live_x_, live_concat_, live_dx_, live_dconcat_, live_q_, live_dxq_;
+  // whether layer l's queries are worked out for the rows with a target only: the last layer of a
+  // targets_only forward, unless its input is an embedding (then its folded products are cheap)
+  bool live_queries(int l, const Input& q_in) const { return targets_only_ && l == spec_.layers - 1 && !q_in.folded; }
   int output_rows() const { return targets_only_ ? (int)live_.size() : B_ * n_; }
   const int* output_targets() const { return targets_only_ ? live_targets_.data() : targets_.data(); }
   // recurrent models (recurrent.cpp), laid out by recurrent_layout()
