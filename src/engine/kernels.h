@@ -113,7 +113,7 @@ struct WeightsArgs {
   int ldk = 0;
   float alpha = 1;
   const uint8_t* allowed = nullptr;  // the mask (n, m), row stride m
-  const Range* range = nullptr;      // per row: the smallest range holding its allowed keys
+  const Range* range = nullptr;      // per row (required): the smallest range holding its allowed keys
   bool dense = false;
   float* a = nullptr;                // (n, m), row stride m
   uint8_t* fully_masked = nullptr;   // optional (n)
@@ -129,7 +129,7 @@ struct WeightsBackwardArgs {
   const float* v = nullptr;    // (m, d_v) row stride ldv
   int ldv = 0;
   const float* a = nullptr;    // the weights (n, m), row stride m: 0 outside the ranges
-  const Range* range = nullptr;
+  const Range* range = nullptr;  // per row (required): its keys' range
   float* da = nullptr;         // (n, m), row stride m
   float* ds = nullptr;         // (n, m), row stride m
 };

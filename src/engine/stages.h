@@ -98,11 +98,11 @@ void scores_forward(const KernelSet& ks, const T* q, int ldq, const T* k, int ld
 }
 
 // A = softmax_rows(α·Q_h·K_hᵀ where the mask allows)     q:(n, d_k)  k:(m, d_k)  ->  a:(n, m) row stride m
-// Scores and softmax fused: only the allowed cells are computed (the mask's ranges), straight into A,
-// and each block of rows becomes weights in place as soon as the product has finished it (still in
-// cache). The same numbers as scores_forward then softmax_forward; what the lab's Engine runs when it
-// need not keep S, and what the learning model runs in every layer. fully_masked (optional): 1 per
-// row with no allowed key, whose weights are all 0.
+// Scores and softmax fused (KernelSet::attention_weights): short rows stay in registers from the
+// product to the weights; longer ones go into A block by block, each block becoming weights in place
+// as soon as the product has finished it (still in cache). The same numbers as scores_forward then
+// softmax_forward; what the lab's Engine runs when it need not keep S, and what the learning model runs
+// in every layer. fully_masked (optional): 1 per row with no allowed key, whose weights are all 0.
 template <class T>
 void attention_weights_forward(const KernelSet& ks, const T* q, int ldq, const T* k, int ldk, int n, int m, int d_k,
                                T alpha, const MaskMatrix& mask, T* a, uint8_t* fully_masked = nullptr) {
