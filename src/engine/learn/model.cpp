@@ -389,12 +389,14 @@ void Model<T>::attention_layer_forward(int l) {
   const int B = B_, n = n_, m = m_, D = s.d_model, d_k = s.d_k, d_v = s.d_v, HK = s.heads * d_k, HV = s.heads * d_v;
   LayerActs& a = act_[(size_t)l];
   const T* x = x_[(size_t)l].data();
+  // the last layer of a targets_only forward goes on with X_l's rows with a target only (passes 1 and 3)
+  const bool live_rows = targets_only_ && l == s.layers - 1;
+  if (live_rows) gather_rows(x, D, live_, live_x_);
   // pass 1: the projections, every sequence and head in one product each (folded for an embedding); in
   // the last layer of a targets_only forward, the queries of the rows with a target only (the others'
   // are 0: their outputs go nowhere, and their gradients are zeros)
   const Input q_in = projection_input(l, false, true), kv_in = projection_input(l, true, true);
   if (live_queries(l, q_in)) {
-    gather_rows(x, D, live_, live_x_);
     live_q_.resize(live_.size() * (size_t)HK);
     project_forward(ks(), live_x_.data(), (int)live_.size(), D, param(Param::w_q, l), HK, live_q_.data());
     scatter_rows(live_q_.data(), HK, live_, a.q);
@@ -418,10 +420,9 @@ void Model<T>::attention_layer_forward(int l) {
   // pass 3: the residual, X_l+1 = X_l + concat·W_O (X_l read as the product's C_in: not copied first);
   // in the last layer of a targets_only forward, for the rows with a target only (into X_L's first rows)
   std::vector<T>& next = x_[(size_t)l + 1];
-  if (targets_only_ && l == s.layers - 1) {
+  if (live_rows) {
     const int R = (int)live_.size();
     gather_rows(a.concat.data(), HV, live_, live_concat_);
-    gather_rows(x, D, live_, live_x_);
     output_forward(ks(), live_concat_.data(), R, HV, param(Param::w_o, l), D, next.data(), true, live_x_.data());
   } else {
     output_forward(ks(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, next.data(), true, x);
