@@ -331,57 +331,70 @@ TestMask test_mask(int kind, int n, int m) {
   return t;
 }
 
+// The shapes both fused-weights tests sweep: n queries, m keys, d = d_k or d_v, and a mask kind of
+// test_mask: sizes that are not multiples of any SIMD width, rows past one register tile.
+struct HeadCase {
+  int n, m, d, kind;
+  std::string where(const attn::KernelSet& k, int i, int j) const {
+    return std::string(k.name) + " n=" + std::to_string(n) + " m=" + std::to_string(m) + " d=" + std::to_string(d) +
+           " kind=" + std::to_string(kind) + " at " + std::to_string(i) + "," + std::to_string(j);
+  }
+};
+std::vector<HeadCase> head_cases() {
+  std::vector<HeadCase> cases;
+  for (int n : {1, 3, 8, 32, 33})
+    for (int m : {1, 5, 16, 17, 31, 32, 33, 64, 65})
+      for (int d : {1, 3, 16, 17})
+        for (int kind = 0; kind < 5; ++kind) cases.push_back({n, m, d, kind});
+  return cases;
+}
+
 // One head's fused scores and softmax against the general way (the GEMM with the ranges as n_range,
 // then softmax_rows): bit for bit where every range starts at key 0, to float rounding where a window
 // starts later; against the reference kernels; masked weights exactly 0. Query and key rows sit inside
 // wider rows (other heads beside them), over sizes that are not multiples of any SIMD width.
 TEST_P(KernelSweep, AttentionWeightsMatchTheProductThenTheSoftmax) {
   const attn::KernelSet& fast = *GetParam();
-  int cases = 0;
-  for (int n : {1, 3, 8, 32, 33})
-    for (int m : {1, 5, 16, 17, 31, 32, 33, 64, 65})
-      for (int d_k : {1, 3, 16, 17})
-        for (int kind = 0; kind < 5; ++kind) {
-          const TestMask mask = test_mask(kind, n, m);
-          const int ld = d_k + 5;
-          auto q = random_vec((size_t)n * ld, n * 7 + d_k), k = random_vec((size_t)m * ld, m * 11 + d_k);
-          for (float& x : q) x *= 3.0f;
-          const float alpha = 0.7f;
-          std::vector<float> fused((size_t)n * m, -9.0f), general((size_t)n * m, -9.0f), ref((size_t)n * m, -9.0f);
-          std::vector<uint8_t> f_fused((size_t)n, 9), f_general((size_t)n, 9), f_ref((size_t)n, 9);
-          const attn::WeightsArgs args{.n = n, .m = m, .d_k = d_k, .q = q.data(), .ldq = ld, .k = k.data(), .ldk = ld, .alpha = alpha,
-                                       .allowed = mask.allowed.data(), .range = mask.range.data(), .dense = mask.dense,
-                                       .a = fused.data(), .fully_masked = f_fused.data()};
-          fast.attention_weights(args);
-          fast.gemm({.M = n, .N = m, .K = d_k, .A = q.data(), .lda = ld, .B = k.data(), .ldb = ld, .C = general.data(), .ldc = m,
-                     .alpha = alpha, .b_transposed = true, .n_range = mask.range.data()});
-          fast.softmax_rows({.rows = n, .cols = m, .s = general.data(), .lds = m, .allowed = mask.allowed.data(), .ldm = m,
-                             .w = general.data(), .ldw = m, .range = mask.range.data(), .fully_masked = f_general.data()});
-          attn::WeightsArgs ref_args = args;
-          ref_args.a = ref.data(), ref_args.fully_masked = f_ref.data();
-          reference().attention_weights(ref_args);
-          for (int i = 0; i < n; ++i) {
-            ASSERT_EQ(f_fused[(size_t)i], f_general[(size_t)i]) << fast.name << " row " << i;
-            ASSERT_EQ(f_fused[(size_t)i], f_ref[(size_t)i]) << fast.name << " row " << i;
-            for (int j = 0; j < m; ++j) {
-              const size_t at = (size_t)i * m + j;
-              const std::string where = std::string(fast.name) + " n=" + std::to_string(n) + " m=" + std::to_string(m) +
-                                        " d_k=" + std::to_string(d_k) + " kind=" + std::to_string(kind) + " at " +
-                                        std::to_string(i) + "," + std::to_string(j);
-              if (mask.starts_at_0) {
-                ASSERT_EQ(fused[at], general[at]) << where;
-              } else {
-                ASSERT_NEAR(fused[at], general[at], 1e-6f) << where;
-              }
-              ASSERT_NEAR(fused[at], ref[at], 2e-6f) << where;
-              if (!mask.allowed[at]) {
-                ASSERT_EQ(fused[at], 0.0f) << where << ": a masked weight must be exactly 0";
-              }
-            }
-          }
-          ++cases;
+  const std::vector<HeadCase> cases = head_cases();
+  for (const HeadCase& c : cases) {
+    const int n = c.n, m = c.m, d_k = c.d, kind = c.kind;
+    const TestMask mask = test_mask(kind, n, m);
+    const int ld = d_k + 5;
+    auto q = random_vec((size_t)n * ld, n * 7 + d_k), k = random_vec((size_t)m * ld, m * 11 + d_k);
+    for (float& x : q) x *= 3.0f;
+    const float alpha = 0.7f;
+    std::vector<float> fused((size_t)n * m, -9.0f), general((size_t)n * m, -9.0f), ref((size_t)n * m, -9.0f);
+    std::vector<uint8_t> f_fused((size_t)n, 9), f_general((size_t)n, 9), f_ref((size_t)n, 9);
+    const attn::WeightsArgs args{.n = n, .m = m, .d_k = d_k, .q = q.data(), .ldq = ld, .k = k.data(), .ldk = ld, .alpha = alpha,
+                                 .allowed = mask.allowed.data(), .range = mask.range.data(), .dense = mask.dense,
+                                 .a = fused.data(), .fully_masked = f_fused.data()};
+    fast.attention_weights(args);
+    fast.gemm({.M = n, .N = m, .K = d_k, .A = q.data(), .lda = ld, .B = k.data(), .ldb = ld, .C = general.data(), .ldc = m,
+               .alpha = alpha, .b_transposed = true, .n_range = mask.range.data()});
+    fast.softmax_rows({.rows = n, .cols = m, .s = general.data(), .lds = m, .allowed = mask.allowed.data(), .ldm = m,
+                       .w = general.data(), .ldw = m, .range = mask.range.data(), .fully_masked = f_general.data()});
+    attn::WeightsArgs ref_args = args;
+    ref_args.a = ref.data(), ref_args.fully_masked = f_ref.data();
+    reference().attention_weights(ref_args);
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(f_fused[(size_t)i], f_general[(size_t)i]) << fast.name << " row " << i;
+      ASSERT_EQ(f_fused[(size_t)i], f_ref[(size_t)i]) << fast.name << " row " << i;
+      for (int j = 0; j < m; ++j) {
+        const size_t at = (size_t)i * m + j;
+        const std::string where = c.where(fast, i, j);
+        if (mask.starts_at_0) {
+          ASSERT_EQ(fused[at], general[at]) << where;
+        } else {
+          ASSERT_NEAR(fused[at], general[at], 1e-6f) << where;
         }
-  EXPECT_EQ(cases, 5 * 9 * 4 * 5);
+        ASSERT_NEAR(fused[at], ref[at], 2e-6f) << where;
+        if (!mask.allowed[at]) {
+          ASSERT_EQ(fused[at], 0.0f) << where << ": a masked weight must be exactly 0";
+        }
+      }
+    }
+  }
+  EXPECT_EQ(cases.size(), 5u * 9 * 4 * 5);
 }
 
 // Back through one head's weights, fused (dA = dO·Vᵀ and dS in one go), against the general way (the
@@ -390,51 +403,46 @@ TEST_P(KernelSweep, AttentionWeightsMatchTheProductThenTheSoftmax) {
 TEST_P(KernelSweep, WeightsBackwardMatchesTheProductThenTheSoftmaxBackward) {
   const attn::KernelSet& fast = *GetParam();
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  int cases = 0;
-  for (int n : {1, 3, 8, 32, 33})
-    for (int m : {1, 5, 16, 17, 31, 32, 33, 64, 65})
-      for (int d_v : {1, 3, 16, 17})
-        for (int kind = 0; kind < 5; ++kind) {
-          const TestMask mask = test_mask(kind, n, m);
-          const int ld = d_v + 3;
-          auto d_o = random_vec((size_t)n * ld, n * 5 + d_v), v = random_vec((size_t)m * ld, m * 3 + d_v);
-          auto a = random_vec((size_t)n * m, n + m + kind);
-          for (size_t at = 0; at < a.size(); ++at) a[at] = mask.allowed[at] ? 0.5f + 0.5f * a[at] : 0.0f;  // weights: 0 where masked
-          std::vector<float> da((size_t)n * m, nan), ds((size_t)n * m, nan), da_general((size_t)n * m, nan), ds_general((size_t)n * m, nan);
-          fast.weights_backward({.n = n, .m = m, .d_v = d_v, .d_o = d_o.data(), .ld_do = ld, .v = v.data(), .ldv = ld, .a = a.data(),
-                                 .range = mask.range.data(), .da = da.data(), .ds = ds.data()});
-          fast.gemm({.M = n, .N = m, .K = d_v, .A = d_o.data(), .lda = ld, .B = v.data(), .ldb = ld, .C = da_general.data(), .ldc = m,
-                     .b_transposed = true, .n_range = mask.range.data()});
-          fast.softmax_backward_rows({.rows = n, .cols = m, .da = da_general.data(), .a = a.data(), .ds = ds_general.data(), .range = mask.range.data()});
-          for (int i = 0; i < n; ++i) {
-            const int lo = mask.range[(size_t)i].lo, hi = mask.range[(size_t)i].hi;
-            double dot = 0.0;
-            std::vector<double> da_expect((size_t)m, 0.0);
-            for (int j = lo; j < hi; ++j) {
-              for (int p = 0; p < d_v; ++p) da_expect[(size_t)j] += (double)d_o[(size_t)i * ld + p] * v[(size_t)j * ld + p];
-              dot += da_expect[(size_t)j] * a[(size_t)i * m + j];
-            }
-            for (int j = 0; j < m; ++j) {
-              const size_t at = (size_t)i * m + j;
-              const std::string where = std::string(fast.name) + " n=" + std::to_string(n) + " m=" + std::to_string(m) +
-                                        " d_v=" + std::to_string(d_v) + " kind=" + std::to_string(kind) + " at " +
-                                        std::to_string(i) + "," + std::to_string(j);
-              if (j < lo || j >= hi) {
-                ASSERT_EQ(da[at], 0.0f) << where;
-                ASSERT_EQ(ds[at], 0.0f) << where;
-                continue;
-              }
-              if (mask.starts_at_0) {
-                ASSERT_EQ(da[at], da_general[at]) << where;
-                ASSERT_EQ(ds[at], ds_general[at]) << where;
-              }
-              ASSERT_NEAR(da[at], da_expect[(size_t)j], 1e-5 * (1 + d_v)) << where;
-              ASSERT_NEAR(ds[at], a[at] * (da_expect[(size_t)j] - dot), 1e-5 * (1 + d_v) * (1 + m)) << where;
-            }
-          }
-          ++cases;
+  const std::vector<HeadCase> cases = head_cases();
+  for (const HeadCase& c : cases) {
+    const int n = c.n, m = c.m, d_v = c.d, kind = c.kind;
+    const TestMask mask = test_mask(kind, n, m);
+    const int ld = d_v + 3;
+    auto d_o = random_vec((size_t)n * ld, n * 5 + d_v), v = random_vec((size_t)m * ld, m * 3 + d_v);
+    auto a = random_vec((size_t)n * m, n + m + kind);
+    for (size_t at = 0; at < a.size(); ++at) a[at] = mask.allowed[at] ? 0.5f + 0.5f * a[at] : 0.0f;  // weights: 0 where masked
+    std::vector<float> da((size_t)n * m, nan), ds((size_t)n * m, nan), da_general((size_t)n * m, nan), ds_general((size_t)n * m, nan);
+    fast.weights_backward({.n = n, .m = m, .d_v = d_v, .d_o = d_o.data(), .ld_do = ld, .v = v.data(), .ldv = ld, .a = a.data(),
+                           .range = mask.range.data(), .da = da.data(), .ds = ds.data()});
+    fast.gemm({.M = n, .N = m, .K = d_v, .A = d_o.data(), .lda = ld, .B = v.data(), .ldb = ld, .C = da_general.data(), .ldc = m,
+               .b_transposed = true, .n_range = mask.range.data()});
+    fast.softmax_backward_rows({.rows = n, .cols = m, .da = da_general.data(), .a = a.data(), .ds = ds_general.data(), .range = mask.range.data()});
+    for (int i = 0; i < n; ++i) {
+      const int lo = mask.range[(size_t)i].lo, hi = mask.range[(size_t)i].hi;
+      double dot = 0.0;
+      std::vector<double> da_expect((size_t)m, 0.0);
+      for (int j = lo; j < hi; ++j) {
+        for (int p = 0; p < d_v; ++p) da_expect[(size_t)j] += (double)d_o[(size_t)i * ld + p] * v[(size_t)j * ld + p];
+        dot += da_expect[(size_t)j] * a[(size_t)i * m + j];
+      }
+      for (int j = 0; j < m; ++j) {
+        const size_t at = (size_t)i * m + j;
+        const std::string where = c.where(fast, i, j);
+        if (j < lo || j >= hi) {
+          ASSERT_EQ(da[at], 0.0f) << where;
+          ASSERT_EQ(ds[at], 0.0f) << where;
+          continue;
         }
-  EXPECT_EQ(cases, 5 * 9 * 4 * 5);
+        if (mask.starts_at_0) {
+          ASSERT_EQ(da[at], da_general[at]) << where;
+          ASSERT_EQ(ds[at], ds_general[at]) << where;
+        }
+        ASSERT_NEAR(da[at], da_expect[(size_t)j], 1e-5 * (1 + d_v)) << where;
+        ASSERT_NEAR(ds[at], a[at] * (da_expect[(size_t)j] - dot), 1e-5 * (1 + d_v) * (1 + m)) << where;
+      }
+    }
+  }
+  EXPECT_EQ(cases.size(), 5u * 9 * 4 * 5);
 }
 
 // Cross-entropy and its softmax against the formula in double, over odd vocabularies (partial last
