@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Training speed side by side: attnlab-bench --train natively and as WebAssembly (under node), and the
 # PyTorch peer (bench/torch_train_peer.py: same model and optimiser, one thread), in ROUNDS interleaved
-# rounds so that a busy machine slows all three alike. Prints every JSON line, then one summary line per
-# case with the median steps/s of each and the ratios to PyTorch.
+# rounds so that a busy machine slows all three alike. Prints every JSON line, then one "round" line per
+# round and case with that round's steps/s and ratios to PyTorch, then one "summary" line per case with
+# the median steps/s of each and the ratios of the medians.
 #   bench/train_bench.sh NATIVE_BENCH WASM_BENCH_CJS [ROUNDS=3] [--quick]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -24,17 +25,27 @@ for ((r = 1; r <= rounds; r++)); do
 done
 python3 - "$lines" <<'PY'
 import json, statistics, sys
-runs = {}
+runs, rounds = {}, {}
 for line in open(sys.argv[1]):
     d = json.loads(line)
-    runs.setdefault((d["d_model"], d["heads"]), {}).setdefault(d["impl"], []).append(d["steps_per_s"])
-for (d_model, heads), impls in sorted(runs.items()):
-    med = {k: statistics.median(v) for k, v in impls.items()}
-    out = {"impl": "summary", "layers": 2, "d_model": d_model, "heads": heads, "n": 32, "batch": 32,
-           "native_steps_per_s": med.get("engine-train"), "wasm_steps_per_s": med.get("engine-train-wasm"),
-           "pytorch_steps_per_s": med.get("pytorch")}
-    if "pytorch" in med:
-        if "engine-train" in med: out["native_vs_pytorch"] = round(med["engine-train"] / med["pytorch"], 2)
-        if "engine-train-wasm" in med: out["wasm_vs_pytorch"] = round(med["engine-train-wasm"] / med["pytorch"], 2)
+    rates = runs.setdefault((d["d_model"], d["heads"]), {}).setdefault(d["impl"], [])
+    rates.append(d["steps_per_s"])
+    rounds.setdefault((len(rates), d["d_model"], d["heads"]), {})[d["impl"]] = d["steps_per_s"]
+
+
+def line(impl, d_model, heads, rate, **extra):
+    out = {"impl": impl, **extra, "layers": 2, "d_model": d_model, "heads": heads, "n": 32, "batch": 32,
+           "native_steps_per_s": rate.get("engine-train"), "wasm_steps_per_s": rate.get("engine-train-wasm"),
+           "pytorch_steps_per_s": rate.get("pytorch")}
+    if "pytorch" in rate:
+        if "engine-train" in rate: out["native_vs_pytorch"] = round(rate["engine-train"] / rate["pytorch"], 2)
+        if "engine-train-wasm" in rate: out["wasm_vs_pytorch"] = round(rate["engine-train-wasm"] / rate["pytorch"], 2)
     print(json.dumps(out))
+
+
+# every round's ratios (the goals hold "in every run"), then the medians over the rounds
+for (r, d_model, heads), rate in sorted(rounds.items()):
+    line("round", d_model, heads, rate, round=r)
+for (d_model, heads), impls in sorted(runs.items()):
+    line("summary", d_model, heads, {k: round(statistics.median(v), 1) for k, v in impls.items()})
 PY
