@@ -67,7 +67,7 @@ TEST_P(KernelSweep, TransposedAndAccumulatingGemmMatchesReference) {
   int cases = 0;
   for (int M : {1, 3, 7, 13, 32, 33})
     for (int N : {1, 5, 16, 17, 40})
-      for (int K : {1, 2, 9, 32, 35, 129})  // 129: as long as a weight gradient's sum over a batch's rows
+      for (int K : {1, 2, 9, 32, 35, 129})  // 129: a long inner dimension, as a weight gradient's sum over rows has
         for (int flags = 0; flags < 12; ++flags) {
           const bool at = flags & 1, bt = flags & 2, acc = flags & 4 || flags >= 8, from_in = flags >= 8;
           const int lda = (at ? M : K) + 1, ldb = (bt ? K : N) + 2, ldc = N + 3;
