@@ -25,16 +25,20 @@ for ((r = 1; r <= rounds; r++)); do
 done
 python3 - "$lines" <<'PY'
 import json, statistics, sys
-runs, rounds = {}, {}
+runs, rounds, shapes = {}, {}, {}
 for line in open(sys.argv[1]):
     d = json.loads(line)
+    # what each side measured (every line says it): the three must have trained the same model
+    shape = {k: d[k] for k in ("layers", "d_model", "heads", "n", "batch")}
+    if shapes.setdefault((d["d_model"], d["heads"]), shape) != shape:
+        sys.exit(f"train_bench.sh: {d['impl']} measured {shape}, another side {shapes[(d['d_model'], d['heads'])]}")
     rates = runs.setdefault((d["d_model"], d["heads"]), {}).setdefault(d["impl"], [])
     rates.append(d["steps_per_s"])
     rounds.setdefault((len(rates), d["d_model"], d["heads"]), {})[d["impl"]] = d["steps_per_s"]
 
 
 def line(impl, d_model, heads, rate, **extra):
-    out = {"impl": impl, **extra, "layers": 2, "d_model": d_model, "heads": heads, "n": 32, "batch": 32,
+    out = {"impl": impl, **extra, **shapes[(d_model, heads)],
            "native_steps_per_s": rate.get("engine-train"), "wasm_steps_per_s": rate.get("engine-train-wasm"),
            "pytorch_steps_per_s": rate.get("pytorch")}
     if "pytorch" in rate:
