@@ -57,7 +57,9 @@ function pump() {
     // Training stopped (paused, over, diverged) or the page asked: the weights it may now need.
     if (weightsWanted || (wasBusy && !still)) sendWeights(), weightsWanted = false;
     wasBusy = still;
-    if (still || stateDirty) {
+    // Training goes on. (A state the page has not taken yet waits for its {taken}, which schedules
+    // the pump that sends it: re-scheduled from here it would spin a core the page needs to draw.)
+    if (still) {
       schedule();
     } else if (warming) {  // nothing else to do: a slice of the warm-up
       warming = M._worker_warm(kSliceMs, kWarmMs) === 1;
