@@ -6,8 +6,9 @@
 // score first passed 0.5 (evaluations every 20 steps), and the final accuracy. With ATTNLAB_WASM_CLI (the
 // WebAssembly attnlab-cli.js) it trains the same model under node just before and just after, and prints the
 // trainers' rates; then each side again, in turns (LEARN_PERF_REPEATS runs a side, 5 by default), and
-// worker_vs_node_best: node's fastest run against the page's fastest. The page trains once the browser has gone quiet (settled_ms: a new window builds its
-// own interface in its first seconds, lib.mjs browserSettled).
+// worker_vs_node_best: node's fastest run against the page's fastest. The page trains once the browser
+// has gone quiet (settled_ms: a new window builds its own interface in its first seconds, lib.mjs
+// browserSettled).
 import { serve, launch, openLab, browserSettled } from './lib.mjs';
 
 import { execFileSync } from 'node:child_process';
@@ -94,7 +95,8 @@ if (process.env.ATTNLAB_WASM_CLI && repeats > 1) {
       for (;;) {
         await new Promise((done) => setTimeout(done, 100));
         const s = api.trainStatus();
-        if (s.state === 'done' || s.state === 'diverged') break;
+        // (in_flight 0: the worker has this run's train command, so 'done' is not the last run's)
+        if (s.in_flight === 0 && (s.state === 'done' || s.state === 'diverged')) break;
       }
       const history = api.trainHistory();
       return history[history.length - 1].ms;
