@@ -26,7 +26,7 @@ namespace {
 int pos_rows(const ModelSpec& s) { return std::max(s.n_ctx, s.cross ? s.n_src : 0); }
 
 // out = the listed rows of x (cols wide), in order; and back: the listed rows of out from x's rows, the
-// other rows of out 0.
+// other rows of out 0 (scatter_rows), or x's rows added to the listed rows of out (add_rows).
 template <class T>
 void gather_rows(const T* x, int cols, const std::vector<int>& rows, std::vector<T>& out) {
   out.resize(rows.size() * (size_t)cols);
@@ -36,6 +36,13 @@ template <class T>
 void scatter_rows(const T* x, int cols, const std::vector<int>& rows, std::vector<T>& out) {
   std::fill(out.begin(), out.end(), T(0));
   for (size_t i = 0; i < rows.size(); ++i) std::copy_n(x + i * cols, cols, out.data() + (size_t)rows[i] * cols);
+}
+template <class T>
+void add_rows(const T* x, int cols, const std::vector<int>& rows, T* out) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    T* row = out + (size_t)rows[i] * cols;
+    for (int c = 0; c < cols; ++c) row[c] += x[i * cols + c];
+  }
 }
 }  // namespace
 
@@ -476,11 +483,7 @@ void Model<T>::attention_layer_backward(int l) {
     gather_rows(dQ_.data(), HK, live_, live_q_);
     live_dxq_.assign((size_t)R * D, T(0));
     project_backward(ks(), live_q_.data(), live_x_.data(), R, D, param(Param::w_q, l), HK, grad(Param::w_q, l), live_dxq_.data());
-    for (int i = 0; i < R; ++i) {
-      T* row = dX_.data() + (size_t)live_[(size_t)i] * D;
-      const T* add = live_dxq_.data() + (size_t)i * D;
-      for (int c = 0; c < D; ++c) row[c] += add[c];
-    }
+    add_rows(live_dxq_.data(), D, live_, dX_.data());
   } else {
     input_project_backward(q_in, dQ_.data(), param(Param::w_q, l), HK, grad(Param::w_q, l), dX_.data());
   }
