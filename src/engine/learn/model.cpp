@@ -159,6 +159,9 @@ Model<T>::Model(const ModelSpec& spec) : spec_(spec), tensors_(param_layout(spec
   const size_t total = tensors_.empty() ? 0 : tensors_.back().offset + tensors_.back().size();
   params_.assign(total, T(0));
   grads_.assign(total, T(0));
+  // (not in layout(): they outlive a change of batch size, as a step's last part may be shorter)
+  folds_.assign((size_t)spec.layers * 3, Fold{});
+  fold_grads_.assign((size_t)spec.layers * 3, Fold{});
 }
 
 template <class T>
@@ -319,38 +322,62 @@ typename Model<T>::Input Model<T>::projection_input(int l, bool keys_values, boo
 }
 
 template <class T>
-void Model<T>::input_project_forward(const Input& in, const T* w, int cols, T* y) {
+void Model<T>::input_project_forward(const Input& in, Param kind, int l, int cols, T* y) {
   const int V = spec_.vocab, D = spec_.d_model;
+  const T* w = param(kind, l);
   if (!in.folded) return project_forward(ks(), in.x, in.rows, D, w, cols, y);
   const T* pos = positions();
-  fold_e_.resize((size_t)V * cols);
-  fold_p_.resize((size_t)in.n * cols);
-  project_forward(ks(), param(Param::w_e), V, D, w, cols, fold_e_.data());       // W_E·W
-  if (pos) project_forward(ks(), pos, in.n, D, w, cols, fold_p_.data());         // P·W
+  Fold& f = folds_[fold_slot(kind, l)];
+  if (f.n != in.n) {  // not kept from an earlier part of this step (same weights): worked out
+    f.e.resize((size_t)V * cols);
+    f.p.resize((size_t)in.n * cols);
+    project_forward(ks(), param(Param::w_e), V, D, w, cols, f.e.data());       // W_E·W
+    if (pos) project_forward(ks(), pos, in.n, D, w, cols, f.p.data());         // P·W
+    f.n = in.n;
+  }
   for (int r = 0; r < in.rows; ++r) {
-    const T* e = fold_e_.data() + (size_t)in.tokens[r] * cols;
-    const T* p = fold_p_.data() + (size_t)(r % in.n) * cols;
+    const T* e = f.e.data() + (size_t)in.tokens[r] * cols;
+    const T* p = f.p.data() + (size_t)(r % in.n) * cols;
     T* yr = y + (size_t)r * cols;
     for (int c = 0; c < cols; ++c) yr[c] = pos ? e[c] + p[c] : e[c];
   }
 }
 
 // Unfolded: dW += Xᵀ·dY, dX += dY·Wᵀ. Folded: dW and the embedding's gradients as above; dX untouched.
+// In a part with more to follow (backward_part's `more`), G_E and G_P only gather this part's rows: the
+// products wait for the last part, which multiplies the whole batch's sums once.
 template <class T>
-void Model<T>::input_project_backward(const Input& in, const T* dy, const T* w, int cols, T* dw, T* dx) {
-  const int V = spec_.vocab, D = spec_.d_model;
-  if (!in.folded) return project_backward(ks(), dy, in.x, in.rows, D, w, cols, dw, dx);
-  const T* pos = positions();
-  T* dpos = positional_kind(spec_.positional).trained ? grad(Param::pos) : nullptr;
-  // G_E and G_P: dY's rows summed by token and by position
-  fold_e_.assign((size_t)V * cols, T(0));
-  fold_p_.assign((size_t)in.n * cols, T(0));
-  for (int r = 0; r < in.rows; ++r) {
-    const T* g = dy + (size_t)r * cols;
-    T* ge = fold_e_.data() + (size_t)in.tokens[r] * cols;
-    T* gp = fold_p_.data() + (size_t)(r % in.n) * cols;
-    for (int c = 0; c < cols; ++c) ge[c] += g[c], gp[c] += g[c];
+void Model<T>::input_project_backward(const Input& in, const T* dy, Param kind, int l, int cols, T* dx) {
+  const T* w = param(kind, l);
+  if (!in.folded) return project_backward(ks(), dy, in.x, in.rows, spec_.d_model, w, cols, grad(kind, l), dx);
+  // G_E and G_P: dY's rows summed by token and by position (on top of earlier parts' rows)
+  const size_t slot = fold_slot(kind, l);
+  Fold& g = fold_grads_[slot];
+  if (g.pending && g.n != in.n) fold_products(slot);  // (no step changes n between parts)
+  if (!g.pending) {
+    g.e.assign((size_t)spec_.vocab * cols, T(0));
+    g.p.assign((size_t)in.n * cols, T(0));
+    g.n = in.n, g.pending = true;
   }
+  for (int r = 0; r < in.rows; ++r) {
+    const T* gr = dy + (size_t)r * cols;
+    T* ge = g.e.data() + (size_t)in.tokens[r] * cols;
+    T* gp = g.p.data() + (size_t)(r % in.n) * cols;
+    for (int c = 0; c < cols; ++c) ge[c] += gr[c], gp[c] += gr[c];
+  }
+  if (!more_parts_) fold_products(slot);
+}
+
+// The folded products of one projection from its sums G_E, G_P (above), then nothing pending.
+template <class T>
+void Model<T>::fold_products(size_t slot) {
+  static constexpr Param kinds[] = {Param::w_q, Param::w_k, Param::w_v};
+  const Param kind = kinds[slot % 3];
+  const int l = (int)(slot / 3), V = spec_.vocab, D = spec_.d_model;
+  Fold& g = fold_grads_[slot];
+  const int cols = (int)(g.e.size() / (size_t)V);
+  const T* w = param(kind, l);
+  T* dw = grad(kind, l);
   const auto add_products = [&](const T* table, const T* sums, int rows, T* dtable) {
     // dW += tableᵀ·sums      dtable += sums·Wᵀ
     product(ks(), Product<T>{.M = D, .N = cols, .K = rows, .A = table, .lda = D, .B = sums, .ldb = cols, .C = dw,
@@ -359,8 +386,10 @@ void Model<T>::input_project_backward(const Input& in, const T* dy, const T* w, 
       product(ks(), Product<T>{.M = rows, .N = D, .K = cols, .A = sums, .lda = cols, .B = w, .ldb = cols, .C = dtable,
                                .ldc = D, .b_transposed = true, .accumulate = true});
   };
-  add_products(param(Param::w_e), fold_e_.data(), V, grad(Param::w_e));
-  if (pos) add_products(pos, fold_p_.data(), in.n, dpos);
+  add_products(param(Param::w_e), g.e.data(), V, grad(Param::w_e));
+  if (const T* pos = positions())
+    add_products(pos, g.p.data(), g.n, positional_kind(spec_.positional).trained ? grad(Param::pos) : nullptr);
+  g.pending = false;
 }
 
 // The gradient at X_0: what the backward left in dX_ (the residual's share) plus, when X_0's
@@ -408,10 +437,10 @@ void Model<T>::attention_layer_forward(int l) {
     project_forward(ks(), live_x_.data(), (int)live_.size(), D, param(Param::w_q, l), HK, live_q_.data());
     scatter_rows(live_q_.data(), HK, live_, a.q);
   } else {
-    input_project_forward(q_in, param(Param::w_q, l), HK, a.q.data());
+    input_project_forward(q_in, Param::w_q, l, HK, a.q.data());
   }
-  input_project_forward(kv_in, param(Param::w_k, l), HK, a.k.data());
-  input_project_forward(kv_in, param(Param::w_v, l), HV, a.v.data());
+  input_project_forward(kv_in, Param::w_k, l, HK, a.k.data());
+  input_project_forward(kv_in, Param::w_v, l, HV, a.v.data());
   // pass 2: per sequence and head, A_h (scores and softmax fused) and O_h = A_h·V_h into concat
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < s.heads; ++h) {
@@ -485,10 +514,10 @@ void Model<T>::attention_layer_backward(int l) {
     project_backward(ks(), live_q_.data(), live_x_.data(), R, D, param(Param::w_q, l), HK, grad(Param::w_q, l), live_dxq_.data());
     add_rows(live_dxq_.data(), D, live_, dX_.data());
   } else {
-    input_project_backward(q_in, dQ_.data(), param(Param::w_q, l), HK, grad(Param::w_q, l), dX_.data());
+    input_project_backward(q_in, dQ_.data(), Param::w_q, l, HK, dX_.data());
   }
-  input_project_backward(kv_in, dK_.data(), param(Param::w_k, l), HK, grad(Param::w_k, l), dX_kv);
-  input_project_backward(kv_in, dV_.data(), param(Param::w_v, l), HV, grad(Param::w_v, l), dX_kv);
+  input_project_backward(kv_in, dK_.data(), Param::w_k, l, HK, dX_kv);
+  input_project_backward(kv_in, dV_.data(), Param::w_v, l, HV, dX_kv);
   if (l == 0) folded_x0_ = q_in.folded;
 }
 
@@ -599,10 +628,12 @@ void Model<T>::crossentropy_backward(int total_targets) {
 // [SECTION] the whole model: embedding -> L attention layers -> unembedding -> cross-entropy, and back
 // ---------------------------------------------------------------------------------------------------
 template <class T>
-double Model<T>::forward(const Batch& batch, bool targets_only) {
+double Model<T>::forward(const Batch& batch, bool targets_only, bool same_weights) {
   const ModelSpec& s = spec_;
   const int B = batch.size, n = batch.n, m = s.cross ? batch.m : batch.n;
   layout(B, n, m);
+  if (!same_weights)
+    for (Fold& f : folds_) f.n = -1;
   tokens_ = batch.tokens, targets_ = batch.targets, source_ = batch.source;
   targets_only_ = targets_only && !hook_ && !s.recurrent();
   live_.clear(), live_targets_.clear();
@@ -622,8 +653,12 @@ double Model<T>::forward(const Batch& batch, bool targets_only) {
 }
 
 template <class T>
-void Model<T>::backward_part(int total_targets, bool add) {
-  if (!add) std::fill(grads_.begin(), grads_.end(), T(0));  // every dW below is accumulated into grads_
+void Model<T>::backward_part(int total_targets, bool add, bool more) {
+  if (!add) {
+    std::fill(grads_.begin(), grads_.end(), T(0));  // every dW below is accumulated into grads_
+    for (Fold& g : fold_grads_) g.pending = false;
+  }
+  more_parts_ = more;
   crossentropy_backward(total_targets);
   backward_from_dlogits();
 }
@@ -631,6 +666,8 @@ void Model<T>::backward_part(int total_targets, bool add) {
 template <class T>
 void Model<T>::backward_logits(const std::vector<T>& dlogits) {
   std::fill(grads_.begin(), grads_.end(), T(0));
+  for (Fold& g : fold_grads_) g.pending = false;
+  more_parts_ = false;
   std::copy(dlogits.begin(), dlogits.begin() + (long)std::min(dlogits.size(), dlogits_.size()), dlogits_.begin());
   backward_from_dlogits();
 }
@@ -646,6 +683,9 @@ void Model<T>::backward_from_dlogits() {
   unembed_backward();
   if (s.cross) std::fill(dXsrc_.begin(), dXsrc_.end(), T(0));
   for (int l = s.layers - 1; l >= 0; --l) attention_layer_backward(l);
+  if (!more_parts_)  // sums of earlier parts whose products are still due (this part was not folded)
+    for (size_t slot = 0; slot < fold_grads_.size(); ++slot)
+      if (fold_grads_[slot].pending) fold_products(slot);
   embed_backward(tokens_.data(), B_ * n_, n_, dX_.data());
   if (s.cross) embed_backward(source_.data(), B_ * m_, m_, dXsrc_.data());
 }

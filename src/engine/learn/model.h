@@ -165,13 +165,18 @@ class Model {
   // are zeros. The loss and every gradient are the same bit for bit; logits() then holds those rows,
   // in order, and the last stream holds them in its first rows. Ignored with a hook and for the
   // recurrent models.
-  double forward(const Batch& batch, bool targets_only = false);
+  // same_weights: no weight has changed since the last forward (a later part of one training step, the
+  // next chunk of one evaluation): the folded products' tables W_E·W and P·W of that forward are reused.
+  double forward(const Batch& batch, bool targets_only = false, bool same_weights = false);
   // Gradients of the last forward's loss with respect to every parameter (overwrites grads()).
   void backward() { backward_part(count_, false); }
   // The same for one part of a larger batch: the gradient of (this part's summed target losses) /
   // total_targets, added to grads() when `add` (a later part) or written over them (the first).
-  // Summed over the parts, that is the whole batch's gradient.
-  void backward_part(int total_targets, bool add);
+  // Summed over the parts, that is the whole batch's gradient. `more`: another part follows before
+  // grads() is read, so the first layer's folded products may wait for it (their sums by token and by
+  // position carry over, and the last part, without `more`, multiplies them once for the whole batch);
+  // until then grads() lacks their share.
+  void backward_part(int total_targets, bool add, bool more = false);
   // Gradients of Σ dlogits ⊙ logits of the last forward (any upstream gradient, (B·n, vocab)); overwrites
   // grads() and input_grads(). A one-hot dlogits gives the gradient of one logit (the influence matrix).
   void backward_logits(const std::vector<T>& dlogits);
@@ -232,8 +237,10 @@ class Model {
   };
   Input projection_input(int l, bool keys_values, bool forward) const;
   const T* positions() const;  // P (n_ctx', d_model): the learned table, the fixed one, or nullptr
-  void input_project_forward(const Input& in, const T* w, int cols, T* y);
-  void input_project_backward(const Input& in, const T* dy, const T* w, int cols, T* dw, T* dx);
+  // layer l's projection `kind` (w_q, w_k or w_v) of `in`: Y = X·W, and back: dW += Xᵀ·dY, dX += dY·Wᵀ
+  void input_project_forward(const Input& in, Param kind, int l, int cols, T* y);
+  void input_project_backward(const Input& in, const T* dy, Param kind, int l, int cols, T* dx);
+  void fold_products(size_t slot);  // the folded backward's products from a projection's sums
   void layout(int B, int n, int m);  // sizes every buffer once per (B, n, m)
   // The passes, each forward beside its backward (model.cpp).
   void embed_forward(const int* tokens, int rows, int n, T* x) const;
@@ -275,9 +282,19 @@ class Model {
   std::vector<T> probs_, row_loss_;   // the cross-entropy's softmax(logits) (B·n, vocab) and loss per row (B·n)
   // backward scratch: dX (entering: dX_l+1, leaving: dX_l), dX_src, and one layer's dQ, dK, dV, dconcat
   std::vector<T> dX_, dXsrc_, dQ_, dK_, dV_, dconcat_;
-  // the folded projections' tables (vocab, cols) and (n, cols): W_E·W and P·W forward, their gradient
-  // sums backward; whether the last backward folded X_0's, leaving input_grads() to add their part
-  std::vector<T> fold_e_, fold_p_;
+  // The folded projections' tables, (vocab, cols) and (n, cols), one pair per layer and projection
+  // (Q, K, V): forward W_E·W and P·W (n: the positions they were worked out for, −1 when the weights may
+  // have changed since), backward G_E and G_P, dY's sums over n positions (pending: their products are
+  // still due).
+  // folded_x0_: whether the last backward folded X_0's, leaving input_grads() to add their part.
+  struct Fold {
+    std::vector<T> e, p;
+    int n = -1;
+    bool pending = false;
+  };
+  std::vector<Fold> folds_, fold_grads_;
+  static size_t fold_slot(Param kind, int l) { return (size_t)l * 3 + (kind == Param::w_q ? 0 : kind == Param::w_k ? 1 : 2); }
+  bool more_parts_ = false;
   bool folded_x0_ = false;
   mutable std::vector<T> dX0_;
   mutable bool dX0_ready_ = false;

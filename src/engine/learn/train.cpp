@@ -102,9 +102,12 @@ bool Trainer::run_part() {
   const int parts = parts_per_step(), first = part_ * t.micro_batch;
   const Batch* b = &batch_;
   if (parts > 1) b = &(part_batch_ = slice(batch_, first, std::min(t.micro_batch, t.batch - first)));
-  const double loss = model_.forward(*b, /*targets_only=*/true);
+  // the weights change only between steps: a later part reuses the first's folded tables, and the
+  // folded products' gradients wait for the last part
+  const double loss = model_.forward(*b, /*targets_only=*/true, /*same_weights=*/part_ > 0 && !weights_set_);
+  weights_set_ = false;
   step_loss_sum_ += loss * model_.targets_counted();
-  model_.backward_part(batch_targets_, part_ > 0);
+  model_.backward_part(batch_targets_, part_ > 0, /*more=*/part_ + 1 < parts);
   if (++part_ < parts) return false;
   part_ = 0;
   return finish_step();
@@ -151,7 +154,7 @@ bool Trainer::continue_evaluation(int chunks) {
   if (!pending_.active) return false;
   for (; chunks > 0 && pending_.next < held_out_chunks_.size(); --chunks, ++pending_.next) {
     const Batch& c = held_out_chunks_[pending_.next];
-    const double loss = eval_model_.forward(c);
+    const double loss = eval_model_.forward(c, false, /*same_weights=*/pending_.next > 0);
     pending_.sums.add(*task_, eval_model_, c, loss);
   }
   if (pending_.next < held_out_chunks_.size()) return false;
@@ -198,7 +201,7 @@ bool Trainer::adopt(const std::vector<float>& params, int step, const std::vecto
 }
 
 void Trainer::restore(const std::vector<float>& params) {
-  if (params.size() == model_.params().size()) model_.params() = params;
+  if (params.size() == model_.params().size()) model_.params() = params, weights_set_ = true;
 }
 
 DistanceProfile Trainer::gradient_by_distance(int sequences) {

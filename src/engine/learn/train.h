@@ -127,6 +127,7 @@ class Trainer {
   std::vector<Batch> held_out_chunks_;  // held_out_ cut into micro_batch-sized pieces
   // the step under way: its batch, the next part, the part's sequences, the loss summed over targets
   int part_ = 0, batch_targets_ = 0;
+  bool weights_set_ = false;  // restore() since the last part: its folded tables are not the weights'
   Batch part_batch_;
   double step_loss_sum_ = 0.0;
   bool finish_step();  // after the last part: check, update, evaluate if due; false on divergence
