@@ -134,6 +134,26 @@ struct WeightsBackwardArgs {
   float* ds = nullptr;         // (n, m), row stride m
 };
 
+// Rows looked up by id in a table, plus a second table's row by position (a learned model's embedding
+// X[r] = W_E[token[r]] + P[r mod n], and its folded projections), and back:
+//   y[r] = e[ids[r]] + p[r mod n]          (no p: y[r] = e[ids[r]])
+//   ge[ids[r]] += dy[r],  gp[r mod n] += dy[r]   for r = 0, 1, … in order (no gp: ge only)
+// Each cell is the one addition the formula names, so every kernel set gives the same numbers.
+struct EmbedArgs {
+  int rows = 0, cols = 0, n = 1;   // rows of y; the tables' and y's row stride is cols
+  const int* ids = nullptr;        // (rows), rows of e
+  const float* e = nullptr;
+  const float* p = nullptr;        // optional (n, cols)
+  float* y = nullptr;              // (rows, cols)
+};
+struct EmbedBackwardArgs {
+  int rows = 0, cols = 0, n = 1;
+  const int* ids = nullptr;        // (rows)
+  const float* dy = nullptr;       // (rows, cols)
+  float* ge = nullptr;             // rows of e's shape
+  float* gp = nullptr;             // optional (n, cols)
+};
+
 struct KernelSet {
   const char* name;  // "avx512", "avx2", "sse2", "simd128", "neon", "scalar", "reference"
   void (*gemm)(const GemmArgs& args);
@@ -143,6 +163,8 @@ struct KernelSet {
   void (*weights_backward)(const WeightsBackwardArgs& args);
   void (*crossentropy_rows)(const CrossEntropyArgs& args);
   void (*adamw)(const AdamWArgs& args);
+  void (*embed_rows)(const EmbedArgs& args);
+  void (*embed_rows_backward)(const EmbedBackwardArgs& args);
   // Σ_i a[i]·b[i]
   float (*dot)(const float* a, const float* b, int n);
   // x[i] = 1/(1 + e^(−x[i])) and x[i] = tanh(x[i]), in place (the recurrent models' gates)

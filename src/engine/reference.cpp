@@ -114,6 +114,24 @@ void adamw_ref(const AdamWArgs& a) {
   }
 }
 
+// y[r] = e[ids[r]] + p[r mod n]
+void embed_rows_ref(const EmbedArgs& a) {
+  for (int r = 0; r < a.rows; ++r)
+    for (int c = 0; c < a.cols; ++c) {
+      const float e = a.e[(size_t)a.ids[r] * a.cols + c];
+      a.y[(size_t)r * a.cols + c] = a.p ? e + a.p[(size_t)(r % a.n) * a.cols + c] : e;
+    }
+}
+// ge[ids[r]] += dy[r], gp[r mod n] += dy[r]
+void embed_rows_backward_ref(const EmbedBackwardArgs& a) {
+  for (int r = 0; r < a.rows; ++r)
+    for (int c = 0; c < a.cols; ++c) {
+      const float g = a.dy[(size_t)r * a.cols + c];
+      a.ge[(size_t)a.ids[r] * a.cols + c] += g;
+      if (a.gp) a.gp[(size_t)(r % a.n) * a.cols + c] += g;
+    }
+}
+
 float dot_ref(const float* a, const float* b, int n) {
   float sum = 0.0f;
   for (int i = 0; i < n; ++i) sum += a[i] * b[i];
@@ -133,6 +151,7 @@ extern const KernelSet kernel_set;
 const KernelSet kernel_set = {.name = "reference", .gemm = gemm_ref, .softmax_rows = softmax_rows_ref,
                               .softmax_backward_rows = softmax_backward_rows_ref, .attention_weights = attention_weights_ref,
                               .weights_backward = weights_backward_ref, .crossentropy_rows = crossentropy_rows_ref,
-                              .adamw = adamw_ref, .dot = dot_ref, .sigmoid = sigmoid_ref, .tanh = tanh_ref};
+                              .adamw = adamw_ref, .embed_rows = embed_rows_ref, .embed_rows_backward = embed_rows_backward_ref,
+                              .dot = dot_ref, .sigmoid = sigmoid_ref, .tanh = tanh_ref};
 
 }  // namespace attn::reference

@@ -44,6 +44,31 @@ void add_rows(const T* x, int cols, const std::vector<int>& rows, T* out) {
     for (int c = 0; c < cols; ++c) row[c] += x[i * cols + c];
   }
 }
+
+// Rows of a table by id plus a table's rows by position, and back (kernels.h EmbedArgs):
+//   y[r] = e[ids[r]] + p[r mod n] (no p: e[ids[r]])      ge[ids[r]] += dy[r], gp[r mod n] += dy[r]
+// float goes to the kernels (vectors), double is the formula.
+void embed_rows(const KernelSet& ks, const int* ids, int rows, int n, const float* e, const float* p, int cols, float* y) {
+  ks.embed_rows({.rows = rows, .cols = cols, .n = n, .ids = ids, .e = e, .p = p, .y = y});
+}
+void embed_rows(const KernelSet&, const int* ids, int rows, int n, const double* e, const double* p, int cols, double* y) {
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const double er = e[(size_t)ids[r] * cols + c];
+      y[(size_t)r * cols + c] = p ? er + p[(size_t)(r % n) * cols + c] : er;
+    }
+}
+void embed_rows_backward(const KernelSet& ks, const int* ids, int rows, int n, const float* dy, int cols, float* ge, float* gp) {
+  ks.embed_rows_backward({.rows = rows, .cols = cols, .n = n, .ids = ids, .dy = dy, .ge = ge, .gp = gp});
+}
+void embed_rows_backward(const KernelSet&, const int* ids, int rows, int n, const double* dy, int cols, double* ge, double* gp) {
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const double g = dy[(size_t)r * cols + c];
+      ge[(size_t)ids[r] * cols + c] += g;
+      if (gp) gp[(size_t)(r % n) * cols + c] += g;
+    }
+}
 }  // namespace
 
 const std::vector<ArchKind>& arch_kinds() {
@@ -272,32 +297,14 @@ const T* Model<T>::positions() const {
 
 template <class T>
 void Model<T>::embed_forward(const int* tokens, int rows, int n, T* x) const {
-  const int D = spec_.d_model;
-  const T* w_e = param(Param::w_e);
-  const T* pos = positions();
-  for (int r = 0; r < rows; ++r) {
-    const T* e = w_e + (size_t)tokens[r] * D;
-    const T* p = pos ? pos + (size_t)(r % n) * D : nullptr;
-    T* xr = x + (size_t)r * D;
-    for (int c = 0; c < D; ++c) xr[c] = p ? e[c] + p[c] : e[c];
-  }
+  embed_rows(ks(), tokens, rows, n, param(Param::w_e), positions(), spec_.d_model, x);
 }
 
 // dW_E[tokens[r]] += dX[r]      dP[r mod n] += dX[r] (learned positions only)
 template <class T>
 void Model<T>::embed_backward(const int* tokens, int rows, int n, const T* dx) {
-  const int D = spec_.d_model;
-  T* dw_e = grad(Param::w_e);
   T* dpos = positional_kind(spec_.positional).trained ? grad(Param::pos) : nullptr;
-  for (int r = 0; r < rows; ++r) {
-    const T* g = dx + (size_t)r * D;
-    T* de = dw_e + (size_t)tokens[r] * D;
-    for (int c = 0; c < D; ++c) de[c] += g[c];
-    if (dpos) {
-      T* dp = dpos + (size_t)(r % n) * D;
-      for (int c = 0; c < D; ++c) dp[c] += g[c];
-    }
-  }
+  embed_rows_backward(ks(), tokens, rows, n, dx, spec_.d_model, grad(Param::w_e), dpos);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -335,12 +342,7 @@ void Model<T>::input_project_forward(const Input& in, Param kind, int l, int col
     if (pos) project_forward(ks(), pos, in.n, D, w, cols, f.p.data());         // P·W
     f.n = in.n;
   }
-  for (int r = 0; r < in.rows; ++r) {
-    const T* e = f.e.data() + (size_t)in.tokens[r] * cols;
-    const T* p = f.p.data() + (size_t)(r % in.n) * cols;
-    T* yr = y + (size_t)r * cols;
-    for (int c = 0; c < cols; ++c) yr[c] = pos ? e[c] + p[c] : e[c];
-  }
+  embed_rows(ks(), in.tokens, in.rows, in.n, f.e.data(), pos ? f.p.data() : nullptr, cols, y);  // the rows, as an embedding's
 }
 
 // Unfolded: dW += Xᵀ·dY, dX += dY·Wᵀ. Folded: dW and the embedding's gradients as above; dX untouched.
@@ -359,12 +361,7 @@ void Model<T>::input_project_backward(const Input& in, const T* dy, Param kind, 
     g.p.assign((size_t)in.n * cols, T(0));
     g.n = in.n, g.pending = true;
   }
-  for (int r = 0; r < in.rows; ++r) {
-    const T* gr = dy + (size_t)r * cols;
-    T* ge = g.e.data() + (size_t)in.tokens[r] * cols;
-    T* gp = g.p.data() + (size_t)(r % in.n) * cols;
-    for (int c = 0; c < cols; ++c) ge[c] += gr[c], gp[c] += gr[c];
-  }
+  embed_rows_backward(ks(), in.tokens, in.rows, in.n, dy, cols, g.e.data(), positions() ? g.p.data() : nullptr);
   if (!more_parts_) fold_products(slot);
 }
 
