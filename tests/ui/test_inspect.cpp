@@ -57,7 +57,7 @@ TEST_F(Inspect, ClickingAHeadAblatesItAndTheAccuracyFallsThenComesBack) {
   ASSERT_EQ(app.widget_rects.count("inspect_l1_h1"), 1u) << "a 2 x 2 grid";
   EXPECT_EQ(app.widget_rects.count("inspect_l2_h0"), 0u);
 
-  // Layer 0's head 1 is the previous-token head the induction heads need (docs/inspect.md: 67%).
+  // Layer 0's head 1 is the previous-token head the induction heads need (docs/inspect.md: 66%).
   click("inspect_l0_h1");
   v = view();
   EXPECT_EQ(v["ablated"], json::parse("[[0, 1]]"));
@@ -73,7 +73,7 @@ TEST_F(Inspect, ClickingAHeadAblatesItAndTheAccuracyFallsThenComesBack) {
   EXPECT_GT(v["probe_targets"].get<int>(), 0);
   EXPECT_EQ(app.widget_rects.count("inspect_thumb_l1_h0"), 1u) << "the probe's attention with the head removed";
 
-  // Two heads: both induction heads together leave almost nothing (4.2% in docs/inspect.md).
+  // Two heads: both induction heads together leave almost nothing (4.5% in docs/inspect.md).
   click("inspect_l0_h1");
   EXPECT_EQ(view()["accuracy"].get<double>(), last.accuracy) << "restored";
   click("inspect_l1_h0");
