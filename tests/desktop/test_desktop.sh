@@ -53,16 +53,23 @@ else
   bad "no presenter screenshot"
 fi
 
-# 2. Typing: start our own X server so xdotool can reach the window.
-display=:$((90 + RANDOM % 9))
-Xvfb "$display" -screen 0 1280x720x24 -nolisten tcp > /dev/null 2>&1 &
+# 2. Typing: start our own X server so xdotool can reach the window. The server picks a free display
+#    itself and writes its number (-displayfd): a number drawn at random could be one another X server
+#    holds (a second test run, a chroot's suite: X's abstract sockets are shared across chroots), and the
+#    clicks would then go to that server's windows.
+rm -f "$out/display"
+Xvfb -displayfd 3 -screen 0 1280x720x24 -nolisten tcp 3> "$out/display" > /dev/null 2>&1 &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null' EXIT
 # A loaded machine can take seconds to bring an X server up: wait for it (20 s at most), and never wait
 # for a window without a bound (an app that could not open one would hang the suite).
-up=0
-for _ in $(seq 200); do DISPLAY=$display xdpyinfo > /dev/null 2>&1 && up=1 && break; sleep 0.1; done
-[ $up = 1 ] || bad "Xvfb on $display did not start"
+up=0 display=
+for _ in $(seq 200); do
+  [ -z "$display" ] && [ -s "$out/display" ] && display=:$(head -n 1 "$out/display")
+  [ -n "$display" ] && DISPLAY=$display xdpyinfo > /dev/null 2>&1 && up=1 && break
+  sleep 0.1
+done
+[ $up = 1 ] || bad "Xvfb did not start (display '${display:-none}')"
 # Each run writes $ready once its first frame is on screen (--ready-file): the first click then finds
 # the lab drawn, however long start-up takes (30 s at most).
 ready="$out/ready"
