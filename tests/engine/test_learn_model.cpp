@@ -354,15 +354,27 @@ void check_targets_only(const ModelSpec& spec, int n, int m, int batch, const ch
   SCOPED_TRACE(what);
   Model<T> model(spec);
   model.init(5);
-  for (int drop : {0, 1, 2}) {  // drop 1: the first sequence has no target; drop 2: none has
+  // drop 1: the first sequence has no target; drop 2: none has; drop 3: each sequence's targets lie in
+  // a span of its own (from row 1 + b mod 3 to n − 2 − b mod 2), with holes, and the first has none
+  for (int drop : {0, 1, 2, 3}) {
     Batch b = random_batch(spec, batch, n, m, 17 + drop);
-    for (int r = 0; r < batch * n; ++r)
-      if ((drop == 1 && r < n) || drop == 2) b.targets[(size_t)r] = -1;
+    for (int r = 0; r < batch * n; ++r) {
+      const int seq = r / n, i = r % n;
+      const bool outside = i < 1 + seq % 3 || i > n - 2 - seq % 2 || i % 4 == 2 || seq == 0;
+      if ((drop == 1 && r < n) || drop == 2 || (drop == 3 && outside)) b.targets[(size_t)r] = -1;
+      else if (drop == 3 && b.targets[(size_t)r] < 0) b.targets[(size_t)r] = (r * 7) % spec.vocab;
+    }
     ASSERT_EQ(check_batch(spec, b), "");
     const double whole = model.forward(b);
     const std::vector<T> logits = model.logits();
     model.backward();
     const std::vector<T> grads = model.grads();
+    // as in training, the targets_only pass follows another batch's (every row a target), whose
+    // activations and gradients are still in the buffers
+    Batch other = random_batch(spec, batch, n, m, 99);
+    for (int& y : other.targets) y = y >= 0 ? y : 1;
+    model.forward(other, true);
+    model.backward();
     const double only = model.forward(b, true);
     model.backward();
     EXPECT_EQ(whole, only) << "drop " << drop;
