@@ -12,7 +12,12 @@ does), printing the figures the texts quote. An experiment with a "sweep" (accur
 swept again with `attnlab-cli sweep` over the same distances and models, and its rows printed as the file
 holds them.
 Rerun it after any change that alters training's numbers, and update "measured" (and "sweep").
-    python3 bench/learn_experiments.py [build/attnlab-cli [EXPERIMENT ...]]
+The lab shows those texts as "Measured here", so they are measured with the WebAssembly CLI (a .js path
+runs under node): the page's engine, whose numbers are the same on every device and equal the page's
+own runs bit for bit. (The native CLI's kernels round differently: figures within rounding for most
+runs, further apart for chaotic ones.)
+    python3 bench/learn_experiments.py build-web/attnlab-cli.js [EXPERIMENT ...]
+    python3 bench/learn_experiments.py [build/attnlab-cli [EXPERIMENT ...]]   (natively)
 """
 import json
 import os
@@ -21,7 +26,10 @@ import subprocess
 import sys
 import tempfile
 
-CLI = sys.argv[1] if len(sys.argv) > 1 else "build/attnlab-cli"
+CLI_PATH = sys.argv[1] if len(sys.argv) > 1 else "build/attnlab-cli"
+# the WebAssembly CLI (build-web/attnlab-cli.js) runs under node: the page's engine, whose numbers are the
+# same on every device and equal the page's own runs bit for bit
+CLI = ["node", "--no-experimental-fetch", CLI_PATH] if CLI_PATH.endswith(".js") else [CLI_PATH]
 ONLY = set(sys.argv[2:])
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "assets", "experiments.json")
 TABLE_JSON = json.load(open(TABLE, encoding="utf-8"))["experiments"]
@@ -29,13 +37,13 @@ EXPERIMENTS = [(e, v["label"], v["config"]) for e in TABLE_JSON for v in e["vari
 
 
 def train(config, model_file=None):
-    out = subprocess.run([CLI, "train", "-"] + (["--out", model_file] if model_file else []),
+    out = subprocess.run([*CLI, "train", "-"] + (["--out", model_file] if model_file else []),
                          input=json.dumps(config), capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
 
 
 def cli_json(*args):
-    return json.loads(subprocess.run([CLI, *args], capture_output=True, text=True, check=True).stdout)
+    return json.loads(subprocess.run([*CLI, *args], capture_output=True, text=True, check=True).stdout)
 
 
 def at(points, step):
@@ -122,7 +130,7 @@ for e in TABLE_JSON:
     per_call = max(1, 64 // len(rows))
     runs = []
     for k in range(0, len(distances), per_call):
-        out = subprocess.run([CLI, "sweep", "-", "--distance", ",".join(map(str, distances[k:k + per_call])),
+        out = subprocess.run([*CLI, "sweep", "-", "--distance", ",".join(map(str, distances[k:k + per_call])),
                               "--models", ",".join(r["model"] for r in rows)],
                              input=json.dumps(config), capture_output=True, text=True, check=True)
         runs += [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
