@@ -187,6 +187,13 @@ Model<T>::Model(const ModelSpec& spec) : spec_(spec), tensors_(param_layout(spec
   // (not in layout(): they outlive a change of batch size, as a step's last part may be shorter)
   folds_.assign((size_t)spec.layers * 3, Fold{});
   fold_grads_.assign((size_t)spec.layers * 3, Fold{});
+  if (!spec.recurrent() && output_folds()) {
+    const size_t hv = (size_t)spec.heads * spec.d_v, hu = (size_t)spec.heads * spec.vocab;
+    out_fold_.nw.assign(hv * spec.vocab, T(0));
+    out_fold_.dn.assign(hv * spec.vocab, T(0));
+    out_fold_.m.assign((size_t)spec.d_model * hu, T(0));
+    out_fold_.dm.assign((size_t)spec.d_model * hu, T(0));
+  }
 }
 
 template <class T>
@@ -269,6 +276,13 @@ void Model<T>::layout(int B, int n, int m) {
   dK_.assign((size_t)kv_rows * HK, T(0));
   dV_.assign((size_t)kv_rows * HV, T(0));
   dconcat_.assign((size_t)B * n * HV, T(0));
+  if (output_folds()) {
+    const size_t rows = (size_t)B * n, HU = (size_t)H * s.vocab;
+    out_fold_.y.assign(rows * HU, T(0));
+    out_fold_.z.assign(rows * HU, T(0));
+    out_fold_.dy.assign(rows * HU, T(0));
+    out_fold_.dz.assign(rows * s.vocab, T(0));
+  }
 }
 
 template <class T>
@@ -437,8 +451,17 @@ void Model<T>::attention_layer_forward(int l) {
     input_project_forward(q_in, Param::w_q, l, HK, a.q.data());
   }
   input_project_forward(kv_in, Param::w_k, l, HK, a.k.data());
-  input_project_forward(kv_in, Param::w_v, l, HV, a.v.data());
+  // (the folded output: Y = X_l·M in place of the values, [SECTION] folded output)
+  const bool folded_out = out_fold_.on && l == s.layers - 1;
+  const int V = s.vocab, HU = s.heads * V;
+  if (folded_out) {
+    if (!out_fold_.ready) output_fold_tables();
+    project_forward(ks(), x, B * n, D, out_fold_.m.data(), HU, out_fold_.y.data());
+  } else {
+    input_project_forward(kv_in, Param::w_v, l, HV, a.v.data());
+  }
   // pass 2: per sequence and head, A_h (scores and softmax fused) and O_h = A_h·V_h into concat
+  // (folded: Z_h = A_h·Y_h)
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < s.heads; ++h) {
       const Head hd = head(a, b, h);
@@ -447,8 +470,14 @@ void Model<T>::attention_layer_forward(int l) {
         apply_rope(hd.K, m, d_k, HK, rope_);
       }
       attention_weights_forward(ks(), hd.Q, HK, hd.K, HK, n, m, d_k, (T)s.alpha(), mask_, hd.A, fully_.data());
-      mix_forward(ks(), hd.A, hd.V, HV, n, m, d_v, hd.O, HV, mask_.ranges.data());
+      if (folded_out) {
+        const size_t at = (size_t)b * n * HU + (size_t)h * V;
+        mix_forward(ks(), hd.A, out_fold_.y.data() + at, HU, n, m, V, out_fold_.z.data() + at, HU, mask_.ranges.data());
+      } else {
+        mix_forward(ks(), hd.A, hd.V, HV, n, m, d_v, hd.O, HV, mask_.ranges.data());
+      }
     }
+  if (folded_out) return folded_logits();
   if (hook_) hook_->head_outputs(l, B, n, a.concat.data());
   // pass 3: the residual, X_l+1 = X_l + concat·W_O (X_l read as the product's C_in: not copied first);
   // in the last layer of a targets_only forward, for the rows with a target only (into X_L's first rows)
@@ -477,8 +506,13 @@ void Model<T>::attention_layer_backward(int l) {
   const int B = B_, n = n_, m = m_, D = s.d_model, d_k = s.d_k, d_v = s.d_v, HK = s.heads * d_k, HV = s.heads * d_v;
   LayerActs& a = act_[(size_t)l];
   // pass 1: back through the output projection and the residual (dX_ keeps dX_l+1 as is); in the last
-  // layer of a targets_only forward, from the rows with a target (the others' dconcat is 0)
-  if (targets_only_ && l == s.layers - 1) {
+  // layer of a targets_only forward, from the rows with a target (the others' dconcat is 0); folded:
+  // dZ_h = dlogits for every head, on every row (0 without a target)
+  const bool folded_out = out_fold_.on && l == s.layers - 1;
+  const int V = s.vocab, HU = s.heads * V;
+  if (folded_out) {
+    scatter_rows(dlogits_.data(), V, live_, out_fold_.dz);
+  } else if (targets_only_ && l == s.layers - 1) {
     const int R = (int)live_.size();
     live_dconcat_.resize((size_t)R * HV);
     output_backward(ks(), live_dx_.data(), live_concat_.data(), R, HV, param(Param::w_o, l), D, grad(Param::w_o, l),
@@ -492,8 +526,15 @@ void Model<T>::attention_layer_backward(int l) {
     for (int h = 0; h < s.heads; ++h) {
       const Head hd = head(a, b, h);
       // (the mask's ranges skip the cells it hides: their terms are zeros)
-      weights_backward(ks(), hd.dO, HV, hd.A, hd.V, HV, n, m, d_v, mask_, hd.dA, hd.dS);
-      mix_backward(ks(), hd.dO, HV, hd.A, n, m, d_v, hd.dV, HV, &mask_);
+      if (folded_out) {  // dA_h = dZ_h·Y_hᵀ, dY_h = A_hᵀ·dZ_h
+        const size_t at = (size_t)b * n * HU + (size_t)h * V;
+        const T* dz = out_fold_.dz.data() + (size_t)b * n * V;
+        weights_backward(ks(), dz, V, hd.A, out_fold_.y.data() + at, HU, n, m, V, mask_, hd.dA, hd.dS);
+        mix_backward(ks(), dz, V, hd.A, n, m, V, out_fold_.dy.data() + at, HU, &mask_);
+      } else {
+        weights_backward(ks(), hd.dO, HV, hd.A, hd.V, HV, n, m, d_v, mask_, hd.dA, hd.dS);
+        mix_backward(ks(), hd.dO, HV, hd.A, n, m, d_v, hd.dV, HV, &mask_);
+      }
       scores_backward(ks(), hd.dS, hd.Q, HK, hd.K, HK, n, m, d_k, (T)s.alpha(), hd.dQ, HK, hd.dK, HK, &mask_);
       if (positional_kind(s.positional).rotates_qk) {
         apply_rope(hd.dQ, n, d_k, HK, rope_, true);
@@ -514,7 +555,15 @@ void Model<T>::attention_layer_backward(int l) {
     input_project_backward(q_in, dQ_.data(), Param::w_q, l, HK, dX_.data());
   }
   input_project_backward(kv_in, dK_.data(), Param::w_k, l, HK, dX_kv);
-  input_project_backward(kv_in, dV_.data(), Param::w_v, l, HV, dX_kv);
+  if (folded_out) {  // dM += X_lᵀ·dY (products into dW_V, dW_O, dW_U once the step's parts are in), dX += dY·Mᵀ
+    if (!out_fold_.pending) std::fill(out_fold_.dm.begin(), out_fold_.dm.end(), T(0));
+    out_fold_.pending = true;
+    project_backward(ks(), out_fold_.dy.data(), x_[(size_t)l].data(), B * n, D, out_fold_.m.data(), HU,
+                     out_fold_.dm.data(), dX_.data());
+    if (!more_parts_) output_fold_products();
+  } else {
+    input_project_backward(kv_in, dV_.data(), Param::w_v, l, HV, dX_kv);
+  }
   if (l == 0) folded_x0_ = q_in.folded;
 }
 
@@ -540,7 +589,9 @@ template <class T>
 void Model<T>::unembed_backward() {
   const ModelSpec& s = spec_;
   const int rows = output_rows(), D = s.d_model, V = s.vocab;
-  const T* xl = x_[(size_t)s.layers].data();
+  // (folded output: the residual's share, from X_L−1's rows with a target; the heads' share comes back
+  // through the folded products)
+  const T* xl = out_fold_.on ? live_x_.data() : x_[(size_t)s.layers].data();
   std::vector<T>& dx = targets_only_ ? live_dx_ : dX_;
   dx.assign((size_t)rows * D, T(0));
   if (s.tied) {
@@ -552,6 +603,70 @@ void Model<T>::unembed_backward() {
     project_backward(ks(), dlogits_.data(), xl, rows, D, param(Param::w_u), V, grad(Param::w_u), dx.data());
   }
   if (targets_only_) scatter_rows(live_dx_.data(), D, live_, dX_);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// [SECTION] folded output: the last layer's values, output projection and the unembedding as one
+// product per head, when only the logits leave the last layer (a targets_only forward, output_folds()):
+//   logits = X_L·W_U = X·W_U + Σ_h A_h·(X·W_V,h)·W_O,h·W_U = X·W_U + Σ_h A_h·Y_h
+//   Y_h = X·M_h      M_h = W_V,h·N_h   (d_model, vocab)      N = W_O·W_U   (H·d_v, vocab), N_h its rows
+//   X = X_L−1 (B·n, d_model); the logits of the rows with a target only (X·W_U from live_x_)
+// and back, with dZ_h = dlogits for every head:
+//   dA_h = dZ_h·Y_hᵀ   dY_h = A_hᵀ·dZ_h   dM += Xᵀ·dY   dX += dY·Mᵀ      (attention_layer_backward)
+//   dW_V,h += dM_h·N_hᵀ   dN_h = W_V,hᵀ·dM_h   dW_O += dN·W_Uᵀ   dW_U += W_Oᵀ·dN   (output_fold_products)
+// Per row it costs H·vocab columns instead of the values' H·d_v, and saves the output projection
+// (H·d_v·d_model a row) both ways: fewer multiply-adds when d_v ≥ vocab. The same sums regrouped, so
+// the numbers change by float rounding. M and N are worked out once per step (same_weights), and dM
+// gathers a step's parts for one set of products at its last part, like the folded projections.
+// ---------------------------------------------------------------------------------------------------
+template <class T>
+void Model<T>::output_fold_tables() {
+  const ModelSpec& s = spec_;
+  const int D = s.d_model, V = s.vocab, d_v = s.d_v, HV = s.heads * d_v, HU = s.heads * V;
+  const T* w_v = param(Param::w_v, s.layers - 1);
+  project_forward(ks(), param(Param::w_o, s.layers - 1), HV, D, param(Param::w_u), V, out_fold_.nw.data());  // N = W_O·W_U
+  for (int h = 0; h < s.heads; ++h)  // M_h = W_V,h·N_h
+    product(ks(), Product<T>{.M = D, .N = V, .K = d_v, .A = w_v + (size_t)h * d_v, .lda = HV,
+                             .B = out_fold_.nw.data() + (size_t)h * d_v * V, .ldb = V,
+                             .C = out_fold_.m.data() + (size_t)h * V, .ldc = HU});
+  out_fold_.ready = true;
+}
+
+template <class T>
+void Model<T>::folded_logits() {
+  const ModelSpec& s = spec_;
+  const int R = (int)live_.size(), D = s.d_model, V = s.vocab, HU = s.heads * V;
+  project_forward(ks(), live_x_.data(), R, D, param(Param::w_u), V, logits_.data());  // X·W_U
+  for (int i = 0; i < R; ++i) {  // + Σ_h Z_h, the heads in order
+    T* z = logits_.data() + (size_t)i * V;
+    const T* zr = out_fold_.z.data() + (size_t)live_[(size_t)i] * HU;
+    for (int h = 0; h < s.heads; ++h)
+      for (int c = 0; c < V; ++c) z[c] += zr[(size_t)h * V + c];
+  }
+}
+
+template <class T>
+void Model<T>::output_fold_products() {
+  const ModelSpec& s = spec_;
+  const int L = s.layers - 1, D = s.d_model, V = s.vocab, d_v = s.d_v, HV = s.heads * d_v, HU = s.heads * V;
+  const T* w_v = param(Param::w_v, L);
+  for (int h = 0; h < s.heads; ++h) {
+    const T* dm = out_fold_.dm.data() + (size_t)h * V;
+    const size_t n_at = (size_t)h * d_v * V;
+    // dW_V,h += dM_h·N_hᵀ
+    product(ks(), Product<T>{.M = D, .N = d_v, .K = V, .A = dm, .lda = HU, .B = out_fold_.nw.data() + n_at, .ldb = V,
+                             .C = grad(Param::w_v, L) + (size_t)h * d_v, .ldc = HV, .b_transposed = true,
+                             .accumulate = true});
+    // dN_h = W_V,hᵀ·dM_h
+    product(ks(), Product<T>{.M = d_v, .N = V, .K = D, .A = w_v + (size_t)h * d_v, .lda = HV, .B = dm, .ldb = HU,
+                             .C = out_fold_.dn.data() + n_at, .ldc = V, .a_transposed = true});
+  }
+  // dW_O += dN·W_Uᵀ      dW_U += W_Oᵀ·dN
+  product(ks(), Product<T>{.M = HV, .N = D, .K = V, .A = out_fold_.dn.data(), .lda = V, .B = param(Param::w_u), .ldb = V,
+                           .C = grad(Param::w_o, L), .ldc = D, .b_transposed = true, .accumulate = true});
+  product(ks(), Product<T>{.M = D, .N = V, .K = HV, .A = param(Param::w_o, L), .lda = D, .B = out_fold_.dn.data(),
+                           .ldb = V, .C = grad(Param::w_u), .ldc = V, .a_transposed = true, .accumulate = true});
+  out_fold_.pending = false;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -633,6 +748,8 @@ double Model<T>::forward(const Batch& batch, bool targets_only, bool same_weight
     for (Fold& f : folds_) f.n = -1;
   tokens_ = batch.tokens, targets_ = batch.targets, source_ = batch.source;
   targets_only_ = targets_only && !hook_ && !s.recurrent();
+  out_fold_.on = targets_only_ && output_folds();
+  if (!same_weights) out_fold_.ready = false;
   live_.clear(), live_targets_.clear();
   if (targets_only_)
     for (int r = 0; r < B * n; ++r)
@@ -645,7 +762,7 @@ double Model<T>::forward(const Batch& batch, bool targets_only, bool same_weight
   if (hook_) hook_->stream(0, B, n, x_[0].data());
   if (s.cross) embed_forward(source_.data(), B * m, m, xs_.data());
   for (int l = 0; l < s.layers; ++l) attention_layer_forward(l);
-  unembed_forward();
+  if (!out_fold_.on) unembed_forward();  // (folded: the last layer wrote the logits)
   return crossentropy_forward();
 }
 
@@ -654,6 +771,7 @@ void Model<T>::backward_part(int total_targets, bool add, bool more) {
   if (!add) {
     std::fill(grads_.begin(), grads_.end(), T(0));  // every dW below is accumulated into grads_
     for (Fold& g : fold_grads_) g.pending = false;
+    out_fold_.pending = false;
   }
   more_parts_ = more;
   crossentropy_backward(total_targets);
@@ -664,6 +782,7 @@ template <class T>
 void Model<T>::backward_logits(const std::vector<T>& dlogits) {
   std::fill(grads_.begin(), grads_.end(), T(0));
   for (Fold& g : fold_grads_) g.pending = false;
+  out_fold_.pending = false;
   more_parts_ = false;
   std::copy(dlogits.begin(), dlogits.begin() + (long)std::min(dlogits.size(), dlogits_.size()), dlogits_.begin());
   backward_from_dlogits();
@@ -683,6 +802,7 @@ void Model<T>::backward_from_dlogits() {
   if (!more_parts_)  // sums of earlier parts whose products are still due (this part was not folded)
     for (size_t slot = 0; slot < fold_grads_.size(); ++slot)
       if (fold_grads_[slot].pending) fold_products(slot);
+  if (!more_parts_ && out_fold_.pending) output_fold_products();
   embed_backward(tokens_.data(), B_ * n_, n_, dX_.data());
   if (s.cross) embed_backward(source_.data(), B_ * m_, m_, dXsrc_.data());
 }
