@@ -349,11 +349,11 @@ TEST(ModelGradients, FloatEngineMatchesDoubleReference) {
 // bit for bit as the whole forward's, in float (the kernels) and double, over one to three layers, tied,
 // cross-attention, masks, and batches where some sequences (or all) have no target at all. And with it
 // off, nothing has changed: the next whole forward gives every row's logits again.
-// folded: the spec folds the last layer's output (model.h output_folds), so the targets_only pass sums
-// in another order: equal up to `tol` times the largest |value|, not bit for bit.
+// folded: what the spec folds of the last layer's output (model.h output_folding); when it does, the
+// targets_only pass sums in another order: equal up to `tol` times the largest |value|, not bit for bit.
 template <class T>
-void check_targets_only(const ModelSpec& spec, int n, int m, int batch, const char* what, bool folded = false,
-                        double tol = 0) {
+void check_targets_only(const ModelSpec& spec, int n, int m, int batch, const char* what,
+                        OutputFolding folded = OutputFolding::none, double tol = 0) {
   SCOPED_TRACE(what);
   Model<T> model(spec);
   model.init(5);
@@ -419,15 +419,58 @@ TEST(ModelGradients, TargetsOnlyForwardGivesTheSameLossAndGradients) {
   check_targets_only<double>(c, 11, 13, 2, "cross, padding, double");
 }
 
+TEST(ModelGradients, PositionsAfterTheLastTargetAreLeftOutWhereNoEarlierQuerySeesThem) {
+  // A targets_only forward drops the positions after the batch's last target when the mask hides them
+  // from every earlier query (causal, a causal window): the loss and every gradient bit for bit the
+  // same. Where an earlier query sees a later key (a window both ways, a custom matrix), it keeps all.
+  ModelSpec s;
+  s.vocab = 13, s.d_model = 16, s.layers = 2, s.heads = 2, s.d_k = 8, s.d_v = 8, s.n_ctx = 12;
+  struct Case {
+    std::vector<MaskTerm> mask;
+    int kept;
+  };
+  MaskTerm both_ways{.kind = MaskTerm::Kind::window, .window = 3, .window_causal = false};
+  MaskTerm custom{.kind = MaskTerm::Kind::custom, .rows = 12, .cols = 12};
+  for (int i = 0; i < 12; ++i)
+    for (int j = 0; j < 12; ++j) custom.cells.push_back(j <= i || (i == 2 && j == 9));
+  for (const Case& c : {Case{{MaskTerm{.kind = MaskTerm::Kind::causal}}, 7},
+                        Case{{MaskTerm{.kind = MaskTerm::Kind::window, .window = 3}}, 7},
+                        Case{{MaskTerm{.kind = MaskTerm::Kind::causal}, MaskTerm{.kind = MaskTerm::Kind::padding, .keys = {1, 4}}}, 7},
+                        // (a padding key past the kept positions is no term on them: the masks differ, all kept)
+                        Case{{MaskTerm{.kind = MaskTerm::Kind::causal}, MaskTerm{.kind = MaskTerm::Kind::padding, .keys = {1, 10}}}, 12},
+                        Case{{both_ways}, 12}, Case{{custom}, 12}})
+    for (int layers : {1, 2}) {
+      SCOPED_TRACE(testing::Message() << "mask kind " << (int)c.mask.back().kind << ", " << layers << " layers");
+      s.mask = c.mask, s.layers = layers;
+      Batch b = random_batch(s, 3, 12, 0, 8);
+      for (int r = 0; r < 36; ++r) b.targets[(size_t)r] = r % 12 <= 6 - r / 12 ? (r * 5) % 13 : -1;  // last: 6
+      ASSERT_EQ(check_batch(s, b), "");
+      Model<float> model(s);
+      model.init(2);
+      const double whole = model.forward(b);
+      model.backward();
+      const std::vector<float> grads = model.grads();
+      EXPECT_EQ(model.n(), 12);
+      EXPECT_EQ(model.forward(b, true), whole);
+      EXPECT_EQ(model.n(), c.kept);
+      model.backward();
+      EXPECT_EQ(model.grads(), grads);
+      EXPECT_EQ(model.forward(b), whole);  // and the whole pass again after it
+      EXPECT_EQ(model.n(), 12);
+    }
+}
+
 TEST(ModelGradients, FoldedOutputGivesTheSameLossAndGradientsUpToRounding) {
   // d_v ≥ vocab: the last layer's values, output projection and unembedding become one product per
-  // head in a targets_only pass (model.cpp [SECTION] folded output). Against the whole pass, unfolded:
-  // in double to 1e-12 of the largest value, in float to 1e-5.
+  // head in a targets_only pass; 2·vocab ≤ d_model: its output projection and the unembedding one
+  // product (model.cpp [SECTION] folded output). Against the whole pass, unfolded: in double to 1e-12
+  // of the largest value, in float to 1e-5.
+  constexpr OutputFolding none = OutputFolding::none, output = OutputFolding::output, values = OutputFolding::values;
   ModelSpec s;
   s.vocab = 11, s.d_model = 24, s.layers = 2, s.heads = 2, s.d_k = 8, s.d_v = 12, s.n_ctx = 16;
   s.mask = {MaskTerm{.kind = MaskTerm::Kind::causal}};
-  check_targets_only<double>(s, 16, 0, 5, "two layers, double", true, 1e-12);
-  check_targets_only<float>(s, 16, 0, 8, "two layers", true, 1e-5);
+  check_targets_only<double>(s, 16, 0, 5, "two layers, double", values, 1e-12);
+  check_targets_only<float>(s, 16, 0, 8, "two layers", values, 1e-5);
   {  // new weights (a step later): the folded tables are worked out again, unless same_weights says not
     const Batch b = random_batch(s, 4, 16, 0, 3);
     Model<float> model(s), fresh(s);
@@ -438,18 +481,33 @@ TEST(ModelGradients, FoldedOutputGivesTheSameLossAndGradientsUpToRounding) {
     EXPECT_EQ(model.logits(), fresh.logits());
   }
   s.d_v = 11;  // d_v = vocab: still folded
-  check_targets_only<double>(s, 13, 0, 3, "d_v = vocab, double", true, 1e-12);
+  check_targets_only<double>(s, 13, 0, 3, "d_v = vocab, double", values, 1e-12);
+  s.d_v = 10;  // d_v < vocab, 2·vocab ≤ d_model: the output projection only
+  check_targets_only<double>(s, 13, 0, 3, "output only, double", output, 1e-12);
+  check_targets_only<float>(s, 16, 0, 8, "output only", output, 1e-5);
+  {
+    const Batch b = random_batch(s, 4, 16, 0, 3);
+    Model<float> model(s), fresh(s);
+    model.init(5), fresh.init(6);
+    model.forward(b, true);
+    model.init(6);
+    EXPECT_EQ(model.forward(b, true), fresh.forward(b, true));
+  }
   s.layers = 3, s.heads = 3, s.d_k = 6, s.d_v = 9, s.vocab = 7, s.d_model = 19, s.positional = Positional::rope;
   s.mask = {MaskTerm{.kind = MaskTerm::Kind::causal}, MaskTerm{.kind = MaskTerm::Kind::padding, .keys = {2}}};
-  check_targets_only<double>(s, 14, 0, 4, "three layers, rope, padding, double", true, 1e-12);
-  check_targets_only<float>(s, 14, 0, 4, "three layers, rope, padding", true, 1e-5);
-  // not folded: d_v < vocab, one layer (X_0's values are folded tables already), tied, cross
-  s.d_v = 6;
-  check_targets_only<float>(s, 14, 0, 2, "d_v < vocab", false);
-  s.d_v = 9, s.layers = 1;
-  check_targets_only<float>(s, 14, 0, 2, "one layer", false);
+  check_targets_only<double>(s, 14, 0, 4, "three layers, rope, padding, double", values, 1e-12);
+  check_targets_only<float>(s, 14, 0, 4, "three layers, rope, padding", values, 1e-5);
+  s.d_v = 5;  // 2·7 ≤ 19
+  check_targets_only<double>(s, 14, 0, 4, "three layers, output only, double", output, 1e-12);
+  check_targets_only<float>(s, 14, 0, 4, "three layers, output only", output, 1e-5);
+  // not folded: 2·vocab > d_model (and d_v < vocab), one layer (X_0's values are folded tables
+  // already), tied
+  s.vocab = 10;
+  check_targets_only<float>(s, 14, 0, 2, "2·vocab > d_model", none);
+  s.vocab = 7, s.d_v = 9, s.layers = 1;
+  check_targets_only<float>(s, 14, 0, 2, "one layer", none);
   s.layers = 2, s.tied = true;
-  check_targets_only<float>(s, 14, 0, 2, "tied", false);
+  check_targets_only<float>(s, 14, 0, 2, "tied", none);
 }
 
 TEST(ModelSpec, ValidatesAndLaysOutParameters) {

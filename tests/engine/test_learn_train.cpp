@@ -317,13 +317,25 @@ TEST(Training, MicroBatchesSumToTheWholeBatchsGradient) {
   // the whole batch's gradient (up to rounding), for equal and unequal parts, tied and cross models;
   // also as training runs them (`carry`): targets-only forwards, later parts reuse the first's folded
   // tables, and the folded products wait for the last part. Parts of 4 sequences have more rows than
-  // vocab + n: folded. Sort untied (d_v 32 ≥ vocab 11) folds its output too (model.h output_folds).
-  for (auto [name, tied] : {std::pair{"induction", false}, {"translate", false}, {"sort", true}, {"sort", false}})
+  // vocab + n: folded. Targets-only, the last layer's output folds too (model.h output_folding): with
+  // its values for sort untied (d_v 32 ≥ vocab 11), without for induction at d_model 64 with 4 heads.
+  struct Case {
+    const char* name;
+    bool tied;
+    int d_model, heads;  // 0: the task's
+    OutputFolding folds;
+  };
+  for (const Case& c : {Case{"induction", false, 0, 0, OutputFolding::none}, Case{"translate", false, 0, 0, OutputFolding::none},
+                        Case{"sort", true, 0, 0, OutputFolding::none}, Case{"sort", false, 0, 0, OutputFolding::values},
+                        Case{"induction", false, 64, 4, OutputFolding::output}})
     for (bool carry : {false, true}) {
+      const char* name = c.name;
       SCOPED_TRACE(carry ? "tables and sums carried over" : "every part whole");
-      SCOPED_TRACE(tied ? "tied" : "untied");
+      SCOPED_TRACE(c.tied ? "tied" : "untied");
+      SCOPED_TRACE(c.d_model);
       TrainSetup s = default_setup(*find_task(name));
-      s.spec.tied = tied;
+      s.spec.tied = c.tied;
+      if (c.d_model) s.spec.d_model = c.d_model, s.spec.heads = c.heads, s.spec.d_k = s.spec.d_v = c.d_model / c.heads;
       attn::Rng rng(attn::hash_string("parts", 3));
       const Batch batch = make_batch(*find_task(name), s.spec, 11, s.spec.n_ctx, rng);
       Model<double> whole(s.spec), parts(s.spec);
@@ -338,7 +350,7 @@ TEST(Training, MicroBatchesSumToTheWholeBatchsGradient) {
         const int size = std::min(4, batch.size - first);
         const Batch b = slice(batch, first, size);
         sum += parts.forward(b, carry, carry && part > 0) * parts.targets_counted();
-        EXPECT_EQ(parts.output_folded(), carry && std::string(name) == "sort" && !tied);
+        EXPECT_EQ(parts.output_folded(), carry ? c.folds : OutputFolding::none);
         parts.backward_part(targets, part > 0, carry && first + size < batch.size);
       }
       EXPECT_NEAR(sum / targets, loss, 1e-12 * loss) << name;

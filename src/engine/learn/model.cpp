@@ -187,12 +187,14 @@ Model<T>::Model(const ModelSpec& spec) : spec_(spec), tensors_(param_layout(spec
   // (not in layout(): they outlive a change of batch size, as a step's last part may be shorter)
   folds_.assign((size_t)spec.layers * 3, Fold{});
   fold_grads_.assign((size_t)spec.layers * 3, Fold{});
-  if (!spec.recurrent() && output_folds()) {
+  if (const OutputFolding f = output_folding(); f != OutputFolding::none) {
     const size_t hv = (size_t)spec.heads * spec.d_v, hu = (size_t)spec.heads * spec.vocab;
     out_fold_.nw.assign(hv * spec.vocab, T(0));
     out_fold_.dn.assign(hv * spec.vocab, T(0));
-    out_fold_.m.assign((size_t)spec.d_model * hu, T(0));
-    out_fold_.dm.assign((size_t)spec.d_model * hu, T(0));
+    if (f == OutputFolding::values) {
+      out_fold_.m.assign((size_t)spec.d_model * hu, T(0));
+      out_fold_.dm.assign((size_t)spec.d_model * hu, T(0));
+    }
   }
 }
 
@@ -276,7 +278,7 @@ void Model<T>::layout(int B, int n, int m) {
   dK_.assign((size_t)kv_rows * HK, T(0));
   dV_.assign((size_t)kv_rows * HV, T(0));
   dconcat_.assign((size_t)B * n * HV, T(0));
-  if (output_folds()) {
+  if (output_folding() == OutputFolding::values) {
     const size_t rows = (size_t)B * n, HU = (size_t)H * s.vocab;
     out_fold_.y.assign(rows * HU, T(0));
     out_fold_.z.assign(rows * HU, T(0));
@@ -451,11 +453,12 @@ void Model<T>::attention_layer_forward(int l) {
     input_project_forward(q_in, Param::w_q, l, HK, a.q.data());
   }
   input_project_forward(kv_in, Param::w_k, l, HK, a.k.data());
-  // (the folded output: Y = X_l·M in place of the values, [SECTION] folded output)
-  const bool folded_out = out_fold_.on && l == s.layers - 1;
+  // (the folded output, [SECTION] folded output; its values folded: Y = X_l·M in place of V)
+  const OutputFolding fold = l == s.layers - 1 ? out_fold_.kind : OutputFolding::none;
+  const bool folded_values = fold == OutputFolding::values;
   const int V = s.vocab, HU = s.heads * V;
-  if (folded_out) {
-    if (!out_fold_.ready) output_fold_tables();
+  if (fold != OutputFolding::none && !out_fold_.ready) output_fold_tables();
+  if (folded_values) {
     project_forward(ks(), x, B * n, D, out_fold_.m.data(), HU, out_fold_.y.data());
   } else {
     input_project_forward(kv_in, Param::w_v, l, HV, a.v.data());
@@ -470,14 +473,14 @@ void Model<T>::attention_layer_forward(int l) {
         apply_rope(hd.K, m, d_k, HK, rope_);
       }
       attention_weights_forward(ks(), hd.Q, HK, hd.K, HK, n, m, d_k, (T)s.alpha(), mask_, hd.A, fully_.data());
-      if (folded_out) {
+      if (folded_values) {
         const size_t at = (size_t)b * n * HU + (size_t)h * V;
         mix_forward(ks(), hd.A, out_fold_.y.data() + at, HU, n, m, V, out_fold_.z.data() + at, HU, mask_.ranges.data());
       } else {
         mix_forward(ks(), hd.A, hd.V, HV, n, m, d_v, hd.O, HV, mask_.ranges.data());
       }
     }
-  if (folded_out) return folded_logits();
+  if (fold != OutputFolding::none) return folded_logits();
   if (hook_) hook_->head_outputs(l, B, n, a.concat.data());
   // pass 3: the residual, X_l+1 = X_l + concat·W_O (X_l read as the product's C_in: not copied first);
   // in the last layer of a targets_only forward, for the rows with a target only (into X_L's first rows)
@@ -508,10 +511,20 @@ void Model<T>::attention_layer_backward(int l) {
   // pass 1: back through the output projection and the residual (dX_ keeps dX_l+1 as is); in the last
   // layer of a targets_only forward, from the rows with a target (the others' dconcat is 0); folded:
   // dZ_h = dlogits for every head, on every row (0 without a target)
-  const bool folded_out = out_fold_.on && l == s.layers - 1;
+  const OutputFolding fold = l == s.layers - 1 ? out_fold_.kind : OutputFolding::none;
+  const bool folded_values = fold == OutputFolding::values;
   const int V = s.vocab, HU = s.heads * V;
-  if (folded_out) {
+  if (fold != OutputFolding::none) begin_output_fold_sums();
+  if (folded_values) {
     scatter_rows(dlogits_.data(), V, live_, out_fold_.dz);
+  } else if (fold == OutputFolding::output) {  // dN += concatᵀ·dlogits, dconcat = dlogits·Nᵀ (rows with a target)
+    const int R = (int)live_.size();
+    product(ks(), Product<T>{.M = HV, .N = V, .K = R, .A = live_concat_.data(), .lda = HV, .B = dlogits_.data(), .ldb = V,
+                             .C = out_fold_.dn.data(), .ldc = V, .a_transposed = true, .accumulate = true});
+    live_dconcat_.resize((size_t)R * HV);
+    product(ks(), Product<T>{.M = R, .N = HV, .K = V, .A = dlogits_.data(), .lda = V, .B = out_fold_.nw.data(), .ldb = V,
+                             .C = live_dconcat_.data(), .ldc = HV, .b_transposed = true});
+    scatter_rows(live_dconcat_.data(), HV, live_, dconcat_);
   } else if (targets_only_ && l == s.layers - 1) {
     const int R = (int)live_.size();
     live_dconcat_.resize((size_t)R * HV);
@@ -526,7 +539,7 @@ void Model<T>::attention_layer_backward(int l) {
     for (int h = 0; h < s.heads; ++h) {
       const Head hd = head(a, b, h);
       // (the mask's ranges skip the cells it hides: their terms are zeros)
-      if (folded_out) {  // dA_h = dZ_h·Y_hᵀ, dY_h = A_hᵀ·dZ_h
+      if (folded_values) {  // dA_h = dZ_h·Y_hᵀ, dY_h = A_hᵀ·dZ_h
         const size_t at = (size_t)b * n * HU + (size_t)h * V;
         const T* dz = out_fold_.dz.data() + (size_t)b * n * V;
         weights_backward(ks(), dz, V, hd.A, out_fold_.y.data() + at, HU, n, m, V, mask_, hd.dA, hd.dS);
@@ -555,15 +568,13 @@ void Model<T>::attention_layer_backward(int l) {
     input_project_backward(q_in, dQ_.data(), Param::w_q, l, HK, dX_.data());
   }
   input_project_backward(kv_in, dK_.data(), Param::w_k, l, HK, dX_kv);
-  if (folded_out) {  // dM += X_lᵀ·dY (products into dW_V, dW_O, dW_U once the step's parts are in), dX += dY·Mᵀ
-    if (!out_fold_.pending) std::fill(out_fold_.dm.begin(), out_fold_.dm.end(), T(0));
-    out_fold_.pending = true;
+  if (folded_values)  // dM += X_lᵀ·dY, dX += dY·Mᵀ
     project_backward(ks(), out_fold_.dy.data(), x_[(size_t)l].data(), B * n, D, out_fold_.m.data(), HU,
                      out_fold_.dm.data(), dX_.data());
-    if (!more_parts_) output_fold_products();
-  } else {
+  else
     input_project_backward(kv_in, dV_.data(), Param::w_v, l, HV, dX_kv);
-  }
+  // (the folded output's products into dW_V, dW_O, dW_U once the step's parts are in)
+  if (fold != OutputFolding::none && !more_parts_) output_fold_products();
   if (l == 0) folded_x0_ = q_in.folded;
 }
 
@@ -591,7 +602,7 @@ void Model<T>::unembed_backward() {
   const int rows = output_rows(), D = s.d_model, V = s.vocab;
   // (folded output: the residual's share, from X_L−1's rows with a target; the heads' share comes back
   // through the folded products)
-  const T* xl = out_fold_.on ? live_x_.data() : x_[(size_t)s.layers].data();
+  const T* xl = out_fold_.kind != OutputFolding::none ? live_x_.data() : x_[(size_t)s.layers].data();
   std::vector<T>& dx = targets_only_ ? live_dx_ : dX_;
   dx.assign((size_t)rows * D, T(0));
   if (s.tied) {
@@ -606,37 +617,57 @@ void Model<T>::unembed_backward() {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// [SECTION] folded output: the last layer's values, output projection and the unembedding as one
-// product per head, when only the logits leave the last layer (a targets_only forward, output_folds()):
-//   logits = X_L·W_U = X·W_U + Σ_h A_h·(X·W_V,h)·W_O,h·W_U = X·W_U + Σ_h A_h·Y_h
-//   Y_h = X·M_h      M_h = W_V,h·N_h   (d_model, vocab)      N = W_O·W_U   (H·d_v, vocab), N_h its rows
-//   X = X_L−1 (B·n, d_model); the logits of the rows with a target only (X·W_U from live_x_)
-// and back, with dZ_h = dlogits for every head:
-//   dA_h = dZ_h·Y_hᵀ   dY_h = A_hᵀ·dZ_h   dM += Xᵀ·dY   dX += dY·Mᵀ      (attention_layer_backward)
-//   dW_V,h += dM_h·N_hᵀ   dN_h = W_V,hᵀ·dM_h   dW_O += dN·W_Uᵀ   dW_U += W_Oᵀ·dN   (output_fold_products)
-// Per row it costs H·vocab columns instead of the values' H·d_v, and saves the output projection
-// (H·d_v·d_model a row) both ways: fewer multiply-adds when d_v ≥ vocab. The same sums regrouped, so
-// the numbers change by float rounding. M and N are worked out once per step (same_weights), and dM
-// gathers a step's parts for one set of products at its last part, like the folded projections.
+// [SECTION] folded output: when only the logits leave the last layer (a targets_only forward), its
+// output projection and the unembedding fold into one product, and where d_v ≥ vocab its values too:
+//   logits = X_L·W_U = X·W_U + concat·W_O·W_U = X·W_U + concat·N          N = W_O·W_U  (H·d_v, vocab)
+//          = X·W_U + Σ_h A_h·(X·W_V,h)·N_h = X·W_U + Σ_h A_h·Y_h        Y_h = X·M_h, M_h = W_V,h·N_h
+//   X = X_L−1 (B·n, d_model), N_h: N's rows of head h, M_h (d_model, vocab); the rows with a target only.
+// Back, with G = dlogits:
+//   output: dN += concatᵀ·G    dconcat = G·Nᵀ                                   (attention_layer_backward)
+//   values: dZ_h = G   dA_h = G·Y_hᵀ   dY_h = A_hᵀ·G   dM += Xᵀ·dY   dX += dY·Mᵀ     (attention_layer_backward)
+//           dW_V,h += dM_h·N_hᵀ   dN_h = W_V,hᵀ·dM_h                               (output_fold_products)
+//   both:   dW_O += dN·W_Uᵀ   dW_U += W_Oᵀ·dN (and X·W_U's own, unembed_backward)  (output_fold_products)
+// A row with a target then costs H·d_v·vocab multiply-adds instead of H·d_v·d_model + d_model·vocab
+// for concat·W_O·W_U, fewer when the vocabulary is small; folding the values too costs vocab columns
+// instead of d_v per head in Y and in A·Y, fewer when d_v ≥ vocab. The same sums regrouped: the
+// numbers change by float rounding. N and M are worked out once per step (same_weights), and dN or dM
+// gather a step's parts for one set of products at its last part, like the folded projections.
+// One-layer models are left as they are (their values are folded through the embedding already).
 // ---------------------------------------------------------------------------------------------------
+template <class T>
+OutputFolding Model<T>::output_folding() const {
+  const ModelSpec& s = spec_;
+  if (s.recurrent() || s.layers < 2 || s.cross || s.tied) return OutputFolding::none;
+  if (s.d_v >= s.vocab) return OutputFolding::values;
+  // (a margin: with vocab just under d_model the saving is small, and the numbers would change for it)
+  return 2 * s.vocab <= s.d_model ? OutputFolding::output : OutputFolding::none;
+}
+
 template <class T>
 void Model<T>::output_fold_tables() {
   const ModelSpec& s = spec_;
   const int D = s.d_model, V = s.vocab, d_v = s.d_v, HV = s.heads * d_v, HU = s.heads * V;
   const T* w_v = param(Param::w_v, s.layers - 1);
   project_forward(ks(), param(Param::w_o, s.layers - 1), HV, D, param(Param::w_u), V, out_fold_.nw.data());  // N = W_O·W_U
-  for (int h = 0; h < s.heads; ++h)  // M_h = W_V,h·N_h
-    product(ks(), Product<T>{.M = D, .N = V, .K = d_v, .A = w_v + (size_t)h * d_v, .lda = HV,
-                             .B = out_fold_.nw.data() + (size_t)h * d_v * V, .ldb = V,
-                             .C = out_fold_.m.data() + (size_t)h * V, .ldc = HU});
+  if (out_fold_.kind == OutputFolding::values)
+    for (int h = 0; h < s.heads; ++h)  // M_h = W_V,h·N_h
+      product(ks(), Product<T>{.M = D, .N = V, .K = d_v, .A = w_v + (size_t)h * d_v, .lda = HV,
+                               .B = out_fold_.nw.data() + (size_t)h * d_v * V, .ldb = V,
+                               .C = out_fold_.m.data() + (size_t)h * V, .ldc = HU});
   out_fold_.ready = true;
 }
 
 template <class T>
 void Model<T>::folded_logits() {
   const ModelSpec& s = spec_;
-  const int R = (int)live_.size(), D = s.d_model, V = s.vocab, HU = s.heads * V;
+  const int R = (int)live_.size(), D = s.d_model, V = s.vocab, HV = s.heads * s.d_v, HU = s.heads * V;
   project_forward(ks(), live_x_.data(), R, D, param(Param::w_u), V, logits_.data());  // X·W_U
+  if (out_fold_.kind == OutputFolding::output) {  // + concat·N
+    gather_rows(act_[(size_t)s.layers - 1].concat.data(), HV, live_, live_concat_);
+    product(ks(), Product<T>{.M = R, .N = V, .K = HV, .A = live_concat_.data(), .lda = HV, .B = out_fold_.nw.data(),
+                             .ldb = V, .C = logits_.data(), .ldc = V, .accumulate = true});
+    return;
+  }
   for (int i = 0; i < R; ++i) {  // + Σ_h Z_h, the heads in order
     T* z = logits_.data() + (size_t)i * V;
     const T* zr = out_fold_.z.data() + (size_t)live_[(size_t)i] * HU;
@@ -645,22 +676,32 @@ void Model<T>::folded_logits() {
   }
 }
 
+// The first part of a step starts the sums dN or dM at zero; later parts add to them.
+template <class T>
+void Model<T>::begin_output_fold_sums() {
+  if (out_fold_.pending) return;
+  std::vector<T>& sums = out_fold_.kind == OutputFolding::values ? out_fold_.dm : out_fold_.dn;
+  std::fill(sums.begin(), sums.end(), T(0));
+  out_fold_.pending = true;
+}
+
 template <class T>
 void Model<T>::output_fold_products() {
   const ModelSpec& s = spec_;
   const int L = s.layers - 1, D = s.d_model, V = s.vocab, d_v = s.d_v, HV = s.heads * d_v, HU = s.heads * V;
   const T* w_v = param(Param::w_v, L);
-  for (int h = 0; h < s.heads; ++h) {
-    const T* dm = out_fold_.dm.data() + (size_t)h * V;
-    const size_t n_at = (size_t)h * d_v * V;
-    // dW_V,h += dM_h·N_hᵀ
-    product(ks(), Product<T>{.M = D, .N = d_v, .K = V, .A = dm, .lda = HU, .B = out_fold_.nw.data() + n_at, .ldb = V,
-                             .C = grad(Param::w_v, L) + (size_t)h * d_v, .ldc = HV, .b_transposed = true,
-                             .accumulate = true});
-    // dN_h = W_V,hᵀ·dM_h
-    product(ks(), Product<T>{.M = d_v, .N = V, .K = D, .A = w_v + (size_t)h * d_v, .lda = HV, .B = dm, .ldb = HU,
-                             .C = out_fold_.dn.data() + n_at, .ldc = V, .a_transposed = true});
-  }
+  if (out_fold_.kind == OutputFolding::values)
+    for (int h = 0; h < s.heads; ++h) {
+      const T* dm = out_fold_.dm.data() + (size_t)h * V;
+      const size_t n_at = (size_t)h * d_v * V;
+      // dW_V,h += dM_h·N_hᵀ
+      product(ks(), Product<T>{.M = D, .N = d_v, .K = V, .A = dm, .lda = HU, .B = out_fold_.nw.data() + n_at, .ldb = V,
+                               .C = grad(Param::w_v, L) + (size_t)h * d_v, .ldc = HV, .b_transposed = true,
+                               .accumulate = true});
+      // dN_h = W_V,hᵀ·dM_h
+      product(ks(), Product<T>{.M = d_v, .N = V, .K = D, .A = w_v + (size_t)h * d_v, .lda = HV, .B = dm, .ldb = HU,
+                               .C = out_fold_.dn.data() + n_at, .ldc = V, .a_transposed = true});
+    }
   // dW_O += dN·W_Uᵀ      dW_U += W_Oᵀ·dN
   product(ks(), Product<T>{.M = HV, .N = D, .K = V, .A = out_fold_.dn.data(), .lda = V, .B = param(Param::w_u), .ldb = V,
                            .C = grad(Param::w_o, L), .ldc = D, .b_transposed = true, .accumulate = true});
@@ -739,16 +780,48 @@ void Model<T>::crossentropy_backward(int total_targets) {
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] the whole model: embedding -> L attention layers -> unembedding -> cross-entropy, and back
 // ---------------------------------------------------------------------------------------------------
+// Positions after the batch's last target, in a targets_only forward of a self-attention model whose
+// mask lets no earlier query see them: nothing they compute reaches a target's logits and their
+// gradients are zeros, so the forward leaves them out. The numbers are the same: the rows left out of
+// each product's sums add exact zeros there. Returns the positions kept (the batch's n when the mask
+// on the kept positions is not the whole mask's corner, or a kept query sees a later key).
+template <class T>
+int Model<T>::kept_positions(const Batch& b) {
+  int last = -1;
+  for (int r = 0; r < b.size * b.n; ++r)
+    if (b.targets[(size_t)r] >= 0) last = std::max(last, r % b.n);
+  const int keep = last + 1;
+  if (keep <= 0 || keep >= b.n) return b.n;
+  if (trim_.n != b.n || trim_.keep != keep) {
+    const MaskMatrix whole = build_mask(spec_.mask, b.n, b.n), corner = build_mask(spec_.mask, keep, keep);
+    bool same = true;
+    for (int i = 0; i < keep && same; ++i)
+      for (int j = 0; j < b.n && same; ++j) same = whole.allows(i, j) == (j < keep && corner.allows(i, j));
+    trim_ = {b.n, keep, same};
+  }
+  return trim_.same ? keep : b.n;
+}
+
 template <class T>
 double Model<T>::forward(const Batch& batch, bool targets_only, bool same_weights) {
   const ModelSpec& s = spec_;
-  const int B = batch.size, n = batch.n, m = s.cross ? batch.m : batch.n;
+  targets_only_ = targets_only && !hook_ && !s.recurrent();
+  const int B = batch.size, n = targets_only_ && !s.cross ? kept_positions(batch) : batch.n;
+  const int m = s.cross ? batch.m : n;
   layout(B, n, m);
   if (!same_weights)
     for (Fold& f : folds_) f.n = -1;
-  tokens_ = batch.tokens, targets_ = batch.targets, source_ = batch.source;
-  targets_only_ = targets_only && !hook_ && !s.recurrent();
-  out_fold_.on = targets_only_ && output_folds();
+  source_ = batch.source;
+  if (n == batch.n) {
+    tokens_ = batch.tokens, targets_ = batch.targets;
+  } else {  // each sequence's first n positions
+    tokens_.resize((size_t)B * n), targets_.resize((size_t)B * n);
+    for (int b = 0; b < B; ++b) {
+      std::copy_n(batch.tokens.begin() + (long)b * batch.n, n, tokens_.begin() + (long)b * n);
+      std::copy_n(batch.targets.begin() + (long)b * batch.n, n, targets_.begin() + (long)b * n);
+    }
+  }
+  out_fold_.kind = targets_only_ ? output_folding() : OutputFolding::none;
   if (!same_weights) out_fold_.ready = false;
   live_.clear(), live_targets_.clear();
   if (targets_only_)
@@ -762,7 +835,7 @@ double Model<T>::forward(const Batch& batch, bool targets_only, bool same_weight
   if (hook_) hook_->stream(0, B, n, x_[0].data());
   if (s.cross) embed_forward(source_.data(), B * m, m, xs_.data());
   for (int l = 0; l < s.layers; ++l) attention_layer_forward(l);
-  if (!out_fold_.on) unembed_forward();  // (folded: the last layer wrote the logits)
+  if (out_fold_.kind == OutputFolding::none) unembed_forward();  // (folded: the last layer wrote the logits)
   return crossentropy_forward();
 }
 

@@ -81,6 +81,11 @@ struct ModelSpec : AttentionSpec {
 // "" when the spec is usable, else one line naming the field.
 std::string validate(const ModelSpec& s);
 
+// What a training step's forward folds into the unembedding (Model::output_folding, model.cpp
+// [SECTION] folded output): nothing; the last layer's output projection (W_O·W_U); or its values too
+// (W_V,h·W_O,h·W_U per head).
+enum class OutputFolding { none, output, values };
+
 // One parameter tensor in the flat parameter buffer.
 enum class Param { w_e, pos, w_q, w_k, w_v, w_o, w_u, weight_ih, weight_hh, bias_ih, bias_hh, b_u };
 struct Tensor {
@@ -162,13 +167,14 @@ class Model {
   // target cells (0 if there are none). The batch must pass check_batch.
   // targets_only (what a training step asks for): the last layer's output, the logits and the loss are
   // worked out for the rows with a target only, as no other row's logits are used and their gradients
-  // are zeros. The loss and every gradient are the same bit for bit; logits() then holds those rows,
-  // in order, and the last stream holds them in its first rows. Ignored with a hook and for the
-  // recurrent models. Where it is cheaper (output_folds(): d_v ≥ vocab, two layers or more, self-
-  // attention, W_U of its own), the last layer's values, output projection and the unembedding are
-  // instead folded into one product per head (the [SECTION] folded output of model.cpp): the same
-  // loss and gradients up to float rounding, and the last layer's values, concat and X_L are then not
-  // worked out (its attention weights are).
+  // are zeros, and positions after the batch's last target are left out where the mask lets no earlier
+  // query see them (n() is then the positions kept). The loss and every gradient are the same bit for
+  // bit; logits() then holds those rows, in order, and the last stream holds them in its first rows. Ignored with a hook and for the
+  // recurrent models. Where it is cheaper (output_folding(): two layers or more, self-attention, W_U
+  // of its own, and a small vocabulary), the last layer's output projection and the unembedding are
+  // instead folded into one product, or with its values into one product per head (the [SECTION]
+  // folded output of model.cpp): the same loss and gradients up to float rounding, and X_L (and when
+  // the values are folded, the last layer's values and concat) are then not worked out.
   // same_weights: no weight has changed since the last forward (a later part of one training step, the
   // next chunk of one evaluation): the folded products' tables W_E·W and P·W of that forward are reused.
   double forward(const Batch& batch, bool targets_only = false, bool same_weights = false);
@@ -208,7 +214,7 @@ class Model {
   const std::vector<T>& source_stream() const { return xs_; }                // (B·m, d_model), cross only
   const std::vector<uint8_t>& fully_masked_rows() const { return fully_; }   // (n), 1 = no key allowed
   int targets_counted() const { return count_; }
-  bool output_folded() const { return out_fold_.on; }  // the last forward folded the output (forward())
+  OutputFolding output_folded() const { return out_fold_.kind; }  // what the last forward folded (forward())
   // Recurrent models: layer l's states, time-major ((n + 1)·B, hidden): rows t·B + b hold h_(t−1) of
   // sequence b, so the first B rows are the zero initial state and h_t sits at rows (t + 1)·B + b.
   const std::vector<T>& recurrent_states(int l) const { return rec_[(size_t)l].h; }
@@ -247,8 +253,10 @@ class Model {
   void input_project_backward(const Input& in, const T* dy, Param kind, int l, int cols, T* dx);
   void fold_products(size_t slot);  // the folded backward's products from a projection's sums
   void layout(int B, int n, int m);  // sizes every buffer once per (B, n, m)
-  void output_fold_tables();          // N = W_O·W_U and M_h = W_V,h·N_h for the current weights
-  void output_fold_products();        // dW_V, dW_O, dW_U from the folded output's sums dM
+  int kept_positions(const Batch& b);  // a targets_only forward's positions: up to the last target
+  void output_fold_tables();          // N = W_O·W_U (and M_h = W_V,h·N_h) for the current weights
+  void begin_output_fold_sums();      // a step's first part: the folded output's sums from zero
+  void output_fold_products();        // dW_V, dW_O, dW_U from the folded output's sums
   void folded_logits();               // the folded output's logits, from live_x_ and Z
   // The passes, each forward beside its backward (model.cpp).
   void embed_forward(const int* tokens, int rows, int n, T* x) const;
@@ -311,6 +319,10 @@ class Model {
   // forward(…, targets_only): the rows with a target (indices into the batch's rows), their targets,
   // and their rows of X_L−1, of the last layer's concat and of dX_L
   bool targets_only_ = false;
+  struct Trim {
+    int n = -1, keep = -1;
+    bool same = false;  // the mask on `keep` positions is the corner of the mask on n, no later key seen
+  } trim_;
   std::vector<int> live_, live_targets_;
   std::vector<T> live_x_, live_concat_, live_dx_, live_dconcat_, live_q_, live_dxq_;
   // whether layer l's queries are worked out for the rows with a target only: the last layer of a
@@ -318,21 +330,18 @@ class Model {
   bool live_queries(int l, const Input& q_in) const { return targets_only_ && l == spec_.layers - 1 && !q_in.folded; }
   int output_rows() const { return targets_only_ ? (int)live_.size() : B_ * n_; }
   const int* output_targets() const { return targets_only_ ? live_targets_.data() : targets_.data(); }
-  // The folded output (model.cpp [SECTION] folded output): whether a targets_only forward of this spec
-  // folds it (the spec alone decides, so every part of a step and every step rounds alike), and its
+  // The folded output (model.cpp [SECTION] folded output): what a targets_only forward of this spec
+  // folds (the spec alone decides, so every part of a step and every step rounds alike), and its
   // buffers. HU = heads·vocab columns: head h's block of vocab columns in each.
-  bool output_folds() const {
-    const ModelSpec& s = spec_;
-    return s.layers >= 2 && !s.cross && !s.tied && s.d_v >= s.vocab;
-  }
+  OutputFolding output_folding() const;
   struct OutputFold {
-    bool on = false;       // the last forward folded the output
-    bool ready = false;    // nw and m hold the current weights' tables
-    bool pending = false;  // dm holds sums (this step's parts so far) whose products are still due
-    std::vector<T> nw, m;  // N = W_O·W_U (H·d_v, vocab); M = [M_h] (d_model, HU), M_h = W_V,h·N_h
-    std::vector<T> dm, dn; // Σ X_L−1ᵀ·dY (d_model, HU); dN (H·d_v, vocab) scratch
-    std::vector<T> y, z;   // Y = X_L−1·M and Z_h = A_h·Y_h: (B·n, HU)
-    std::vector<T> dz, dy; // dlogits on every row (B·n, vocab), 0 without a target; dY (B·n, HU)
+    OutputFolding kind = OutputFolding::none;  // what the last forward folded
+    bool ready = false;    // nw (and m) hold the current weights' tables
+    bool pending = false;  // dn (output) or dm (values) holds sums of this step's parts whose products are due
+    std::vector<T> nw, m;  // N = W_O·W_U (H·d_v, vocab); values: M = [M_h] (d_model, HU), M_h = W_V,h·N_h
+    std::vector<T> dn, dm; // Σ concatᵀ·dlogits, or worked out from dM (H·d_v, vocab); Σ X_L−1ᵀ·dY (d_model, HU)
+    std::vector<T> y, z;   // values: Y = X_L−1·M and Z_h = A_h·Y_h (B·n, HU)
+    std::vector<T> dz, dy; // values: dlogits on every row (B·n, vocab), 0 without a target; dY (B·n, HU)
   };
   OutputFold out_fold_;
   // recurrent models (recurrent.cpp), laid out by recurrent_layout()
