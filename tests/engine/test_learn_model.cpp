@@ -466,33 +466,28 @@ TEST(ModelGradients, FoldedOutputGivesTheSameLossAndGradientsUpToRounding) {
   // product (model.cpp [SECTION] folded output). Against the whole pass, unfolded: in double to 1e-12
   // of the largest value, in float to 1e-5.
   constexpr OutputFolding none = OutputFolding::none, output = OutputFolding::output, values = OutputFolding::values;
-  ModelSpec s;
-  s.vocab = 11, s.d_model = 24, s.layers = 2, s.heads = 2, s.d_k = 8, s.d_v = 12, s.n_ctx = 16;
-  s.mask = {MaskTerm{.kind = MaskTerm::Kind::causal}};
-  check_targets_only<double>(s, 16, 0, 5, "two layers, double", values, 1e-12);
-  check_targets_only<float>(s, 16, 0, 8, "two layers", values, 1e-5);
-  {  // new weights (a step later): the folded tables are worked out again, unless same_weights says not
-    const Batch b = random_batch(s, 4, 16, 0, 3);
-    Model<float> model(s), fresh(s);
+  // new weights (a step later): the folded tables are worked out again, unless same_weights says not
+  const auto new_weights = [](const ModelSpec& spec) {
+    const Batch b = random_batch(spec, 4, 16, 0, 3);
+    Model<float> model(spec), fresh(spec);
     model.init(5), fresh.init(6);
     model.forward(b, true);
     model.init(6);
     EXPECT_EQ(model.forward(b, true), fresh.forward(b, true));
     EXPECT_EQ(model.logits(), fresh.logits());
-  }
+  };
+  ModelSpec s;
+  s.vocab = 11, s.d_model = 24, s.layers = 2, s.heads = 2, s.d_k = 8, s.d_v = 12, s.n_ctx = 16;
+  s.mask = {MaskTerm{.kind = MaskTerm::Kind::causal}};
+  check_targets_only<double>(s, 16, 0, 5, "two layers, double", values, 1e-12);
+  check_targets_only<float>(s, 16, 0, 8, "two layers", values, 1e-5);
+  new_weights(s);
   s.d_v = 11;  // d_v = vocab: still folded
   check_targets_only<double>(s, 13, 0, 3, "d_v = vocab, double", values, 1e-12);
   s.d_v = 10;  // d_v < vocab, 2·vocab ≤ d_model: the output projection only
   check_targets_only<double>(s, 13, 0, 3, "output only, double", output, 1e-12);
   check_targets_only<float>(s, 16, 0, 8, "output only", output, 1e-5);
-  {
-    const Batch b = random_batch(s, 4, 16, 0, 3);
-    Model<float> model(s), fresh(s);
-    model.init(5), fresh.init(6);
-    model.forward(b, true);
-    model.init(6);
-    EXPECT_EQ(model.forward(b, true), fresh.forward(b, true));
-  }
+  new_weights(s);
   s.layers = 3, s.heads = 3, s.d_k = 6, s.d_v = 9, s.vocab = 7, s.d_model = 19, s.positional = Positional::rope;
   s.mask = {MaskTerm{.kind = MaskTerm::Kind::causal}, MaskTerm{.kind = MaskTerm::Kind::padding, .keys = {2}}};
   check_targets_only<double>(s, 14, 0, 4, "three layers, rope, padding, double", values, 1e-12);
