@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "learn/model.h"
+#include "learn/tasks.h"
 #include "prng.h"
 
 namespace {
@@ -420,9 +421,10 @@ TEST(ModelGradients, TargetsOnlyForwardGivesTheSameLossAndGradients) {
 }
 
 TEST(ModelGradients, PositionsAfterTheLastTargetAreLeftOutWhereNoEarlierQuerySeesThem) {
-  // A targets_only forward drops the positions after the batch's last target when the mask hides them
-  // from every earlier query (causal, a causal window): the loss and every gradient bit for bit the
-  // same. Where an earlier query sees a later key (a window both ways, a custom matrix), it keeps all.
+  // kept_positions: up to the batch's last target where the mask hides the later positions from every
+  // earlier query (causal, a causal window); a targets_only pass over those positions gives the loss and
+  // every gradient of the whole pass bit for bit. Where an earlier query sees a later key (a window both
+  // ways, a custom matrix) or the mask on fewer positions is another (a padding key past them), all.
   ModelSpec s;
   s.vocab = 13, s.d_model = 16, s.layers = 2, s.heads = 2, s.d_k = 8, s.d_v = 8, s.n_ctx = 12;
   struct Case {
@@ -433,11 +435,10 @@ TEST(ModelGradients, PositionsAfterTheLastTargetAreLeftOutWhereNoEarlierQuerySee
   MaskTerm custom{.kind = MaskTerm::Kind::custom, .rows = 12, .cols = 12};
   for (int i = 0; i < 12; ++i)
     for (int j = 0; j < 12; ++j) custom.cells.push_back(j <= i || (i == 2 && j == 9));
-  for (const Case& c : {Case{{MaskTerm{.kind = MaskTerm::Kind::causal}}, 7},
-                        Case{{MaskTerm{.kind = MaskTerm::Kind::window, .window = 3}}, 7},
-                        Case{{MaskTerm{.kind = MaskTerm::Kind::causal}, MaskTerm{.kind = MaskTerm::Kind::padding, .keys = {1, 4}}}, 7},
-                        // (a padding key past the kept positions is no term on them: the masks differ, all kept)
-                        Case{{MaskTerm{.kind = MaskTerm::Kind::causal}, MaskTerm{.kind = MaskTerm::Kind::padding, .keys = {1, 10}}}, 12},
+  const MaskTerm causal{.kind = MaskTerm::Kind::causal};
+  for (const Case& c : {Case{{causal}, 7}, Case{{MaskTerm{.kind = MaskTerm::Kind::window, .window = 3}}, 7},
+                        Case{{causal, MaskTerm{.kind = MaskTerm::Kind::padding, .keys = {1, 4}}}, 7},
+                        Case{{causal, MaskTerm{.kind = MaskTerm::Kind::padding, .keys = {1, 10}}}, 12},
                         Case{{both_ways}, 12}, Case{{custom}, 12}})
     for (int layers : {1, 2}) {
       SCOPED_TRACE(testing::Message() << "mask kind " << (int)c.mask.back().kind << ", " << layers << " layers");
@@ -447,16 +448,18 @@ TEST(ModelGradients, PositionsAfterTheLastTargetAreLeftOutWhereNoEarlierQuerySee
       ASSERT_EQ(check_batch(s, b), "");
       Model<float> model(s);
       model.init(2);
-      const double whole = model.forward(b);
+      const double whole = model.forward(b, true);
       model.backward();
       const std::vector<float> grads = model.grads();
-      EXPECT_EQ(model.n(), 12);
-      EXPECT_EQ(model.forward(b, true), whole);
-      EXPECT_EQ(model.n(), c.kept);
+      ASSERT_EQ(model.kept_positions(b), c.kept);
+      const Batch kept = first_positions(b, c.kept);
+      ASSERT_EQ(check_batch(s, kept), "");
+      EXPECT_EQ(model.forward(kept, true), whole);
       model.backward();
       EXPECT_EQ(model.grads(), grads);
-      EXPECT_EQ(model.forward(b), whole);  // and the whole pass again after it
-      EXPECT_EQ(model.n(), 12);
+      // no target at all: every position kept (the pass has nothing to compute anyway)
+      for (int& y : b.targets) y = -1;
+      EXPECT_EQ(model.kept_positions(b), 12);
     }
 }
 

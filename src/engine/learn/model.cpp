@@ -278,13 +278,6 @@ void Model<T>::layout(int B, int n, int m) {
   dK_.assign((size_t)kv_rows * HK, T(0));
   dV_.assign((size_t)kv_rows * HV, T(0));
   dconcat_.assign((size_t)B * n * HV, T(0));
-  if (output_folding() == OutputFolding::values) {
-    const size_t rows = (size_t)B * n, HU = (size_t)H * s.vocab;
-    out_fold_.y.assign(rows * HU, T(0));
-    out_fold_.z.assign(rows * HU, T(0));
-    out_fold_.dy.assign(rows * HU, T(0));
-    out_fold_.dz.assign(rows * s.vocab, T(0));
-  }
 }
 
 template <class T>
@@ -679,10 +672,11 @@ void Model<T>::folded_logits() {
 // The first part of a step starts the sums dN or dM at zero; later parts add to them.
 template <class T>
 void Model<T>::begin_output_fold_sums() {
-  if (out_fold_.pending) return;
+  if (out_fold_.pending == out_fold_.kind) return;
+  if (out_fold_.pending != OutputFolding::none) output_fold_products();  // (a part folded another way)
   std::vector<T>& sums = out_fold_.kind == OutputFolding::values ? out_fold_.dm : out_fold_.dn;
   std::fill(sums.begin(), sums.end(), T(0));
-  out_fold_.pending = true;
+  out_fold_.pending = out_fold_.kind;
 }
 
 template <class T>
@@ -690,7 +684,7 @@ void Model<T>::output_fold_products() {
   const ModelSpec& s = spec_;
   const int L = s.layers - 1, D = s.d_model, V = s.vocab, d_v = s.d_v, HV = s.heads * d_v, HU = s.heads * V;
   const T* w_v = param(Param::w_v, L);
-  if (out_fold_.kind == OutputFolding::values)
+  if (out_fold_.pending == OutputFolding::values)  // dN from the sums dM
     for (int h = 0; h < s.heads; ++h) {
       const T* dm = out_fold_.dm.data() + (size_t)h * V;
       const size_t n_at = (size_t)h * d_v * V;
@@ -707,7 +701,7 @@ void Model<T>::output_fold_products() {
                            .C = grad(Param::w_o, L), .ldc = D, .b_transposed = true, .accumulate = true});
   product(ks(), Product<T>{.M = D, .N = V, .K = HV, .A = param(Param::w_o, L), .lda = D, .B = out_fold_.dn.data(),
                            .ldb = V, .C = grad(Param::w_u), .ldc = V, .a_transposed = true, .accumulate = true});
-  out_fold_.pending = false;
+  out_fold_.pending = OutputFolding::none;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -780,20 +774,22 @@ void Model<T>::crossentropy_backward(int total_targets) {
 // ---------------------------------------------------------------------------------------------------
 // [SECTION] the whole model: embedding -> L attention layers -> unembedding -> cross-entropy, and back
 // ---------------------------------------------------------------------------------------------------
-// Positions after the batch's last target, in a targets_only forward of a self-attention model whose
-// mask lets no earlier query see them: nothing they compute reaches a target's logits and their
-// gradients are zeros, so the forward leaves them out. The numbers are the same: the rows left out of
-// each product's sums add exact zeros there. Returns the positions kept (the batch's n when the mask
-// on the kept positions is not the whole mask's corner, or a kept query sees a later key).
+// Positions after the batch's last target: in a self-attention model whose mask hides them from every
+// earlier query, nothing they compute reaches a target's logits and their gradients are zeros, so a
+// training step leaves them out (model.h). The numbers are the same: the rows left out of each
+// product's sums add exact zeros there. The mask on the kept positions must be the corner of the whole
+// mask (a term that does not apply to fewer positions, such as a padding key past them, changes it).
 template <class T>
-int Model<T>::kept_positions(const Batch& b) {
+int Model<T>::kept_positions(const Batch& b) const {
+  const ModelSpec& s = spec_;
+  if (s.recurrent() || s.cross) return b.n;
   int last = -1;
   for (int r = 0; r < b.size * b.n; ++r)
     if (b.targets[(size_t)r] >= 0) last = std::max(last, r % b.n);
   const int keep = last + 1;
   if (keep <= 0 || keep >= b.n) return b.n;
   if (trim_.n != b.n || trim_.keep != keep) {
-    const MaskMatrix whole = build_mask(spec_.mask, b.n, b.n), corner = build_mask(spec_.mask, keep, keep);
+    const MaskMatrix whole = build_mask(s.mask, b.n, b.n), corner = build_mask(s.mask, keep, keep);
     bool same = true;
     for (int i = 0; i < keep && same; ++i)
       for (int j = 0; j < b.n && same; ++j) same = whole.allows(i, j) == (j < keep && corner.allows(i, j));
@@ -805,24 +801,19 @@ int Model<T>::kept_positions(const Batch& b) {
 template <class T>
 double Model<T>::forward(const Batch& batch, bool targets_only, bool same_weights) {
   const ModelSpec& s = spec_;
-  targets_only_ = targets_only && !hook_ && !s.recurrent();
-  const int B = batch.size, n = targets_only_ && !s.cross ? kept_positions(batch) : batch.n;
-  const int m = s.cross ? batch.m : n;
+  const int B = batch.size, n = batch.n, m = s.cross ? batch.m : batch.n;
   layout(B, n, m);
   if (!same_weights)
     for (Fold& f : folds_) f.n = -1;
-  source_ = batch.source;
-  if (n == batch.n) {
-    tokens_ = batch.tokens, targets_ = batch.targets;
-  } else {  // each sequence's first n positions
-    tokens_.resize((size_t)B * n), targets_.resize((size_t)B * n);
-    for (int b = 0; b < B; ++b) {
-      std::copy_n(batch.tokens.begin() + (long)b * batch.n, n, tokens_.begin() + (long)b * n);
-      std::copy_n(batch.targets.begin() + (long)b * batch.n, n, targets_.begin() + (long)b * n);
-    }
-  }
+  tokens_ = batch.tokens, targets_ = batch.targets, source_ = batch.source;
+  targets_only_ = targets_only && !hook_ && !s.recurrent();
   out_fold_.kind = targets_only_ ? output_folding() : OutputFolding::none;
   if (!same_weights) out_fold_.ready = false;
+  if (out_fold_.kind == OutputFolding::values) {  // (its buffers only where it runs: not an evaluation's model)
+    const size_t rows = (size_t)B * n, HU = (size_t)s.heads * s.vocab;
+    out_fold_.y.resize(rows * HU), out_fold_.z.resize(rows * HU), out_fold_.dy.resize(rows * HU);
+    out_fold_.dz.resize(rows * s.vocab);
+  }
   live_.clear(), live_targets_.clear();
   if (targets_only_)
     for (int r = 0; r < B * n; ++r)
@@ -844,7 +835,7 @@ void Model<T>::backward_part(int total_targets, bool add, bool more) {
   if (!add) {
     std::fill(grads_.begin(), grads_.end(), T(0));  // every dW below is accumulated into grads_
     for (Fold& g : fold_grads_) g.pending = false;
-    out_fold_.pending = false;
+    out_fold_.pending = OutputFolding::none;
   }
   more_parts_ = more;
   crossentropy_backward(total_targets);
@@ -855,7 +846,7 @@ template <class T>
 void Model<T>::backward_logits(const std::vector<T>& dlogits) {
   std::fill(grads_.begin(), grads_.end(), T(0));
   for (Fold& g : fold_grads_) g.pending = false;
-  out_fold_.pending = false;
+  out_fold_.pending = OutputFolding::none;
   more_parts_ = false;
   std::copy(dlogits.begin(), dlogits.begin() + (long)std::min(dlogits.size(), dlogits_.size()), dlogits_.begin());
   backward_from_dlogits();
@@ -875,7 +866,7 @@ void Model<T>::backward_from_dlogits() {
   if (!more_parts_)  // sums of earlier parts whose products are still due (this part was not folded)
     for (size_t slot = 0; slot < fold_grads_.size(); ++slot)
       if (fold_grads_[slot].pending) fold_products(slot);
-  if (!more_parts_ && out_fold_.pending) output_fold_products();
+  if (!more_parts_ && out_fold_.pending != OutputFolding::none) output_fold_products();
   embed_backward(tokens_.data(), B_ * n_, n_, dX_.data());
   if (s.cross) embed_backward(source_.data(), B_ * m_, m_, dXsrc_.data());
 }

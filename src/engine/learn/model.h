@@ -167,9 +167,8 @@ class Model {
   // target cells (0 if there are none). The batch must pass check_batch.
   // targets_only (what a training step asks for): the last layer's output, the logits and the loss are
   // worked out for the rows with a target only, as no other row's logits are used and their gradients
-  // are zeros, and positions after the batch's last target are left out where the mask lets no earlier
-  // query see them (n() is then the positions kept). The loss and every gradient are the same bit for
-  // bit; logits() then holds those rows, in order, and the last stream holds them in its first rows. Ignored with a hook and for the
+  // are zeros. The loss and every gradient are the same bit for bit; logits() then holds those rows,
+  // in order, and the last stream holds them in its first rows. Ignored with a hook and for the
   // recurrent models. Where it is cheaper (output_folding(): two layers or more, self-attention, W_U
   // of its own, and a small vocabulary), the last layer's output projection and the unembedding are
   // instead folded into one product, or with its values into one product per head (the [SECTION]
@@ -178,6 +177,11 @@ class Model {
   // same_weights: no weight has changed since the last forward (a later part of one training step, the
   // next chunk of one evaluation): the folded products' tables W_E·W and P·W of that forward are reused.
   double forward(const Batch& batch, bool targets_only = false, bool same_weights = false);
+  // The positions of `b` that a training step needs: up to the batch's last target, where the mask
+  // hides the later positions from every earlier query (causal, a causal window), else all of b.n.
+  // A step may then run first_positions(b, kept) (tasks.h): the same loss and gradients bit for bit.
+  // (Done once per step by the Trainer, so that every part of a step has the same n.)
+  int kept_positions(const Batch& b) const;
   // Gradients of the last forward's loss with respect to every parameter (overwrites grads()).
   void backward() { backward_part(count_, false); }
   // The same for one part of a larger batch: the gradient of (this part's summed target losses) /
@@ -253,7 +257,6 @@ class Model {
   void input_project_backward(const Input& in, const T* dy, Param kind, int l, int cols, T* dx);
   void fold_products(size_t slot);  // the folded backward's products from a projection's sums
   void layout(int B, int n, int m);  // sizes every buffer once per (B, n, m)
-  int kept_positions(const Batch& b);  // a targets_only forward's positions: up to the last target
   void output_fold_tables();          // N = W_O·W_U (and M_h = W_V,h·N_h) for the current weights
   void begin_output_fold_sums();      // a step's first part: the folded output's sums from zero
   void output_fold_products();        // dW_V, dW_O, dW_U from the folded output's sums
@@ -319,7 +322,7 @@ class Model {
   // forward(…, targets_only): the rows with a target (indices into the batch's rows), their targets,
   // and their rows of X_L−1, of the last layer's concat and of dX_L
   bool targets_only_ = false;
-  struct Trim {
+  mutable struct Trim {
     int n = -1, keep = -1;
     bool same = false;  // the mask on `keep` positions is the corner of the mask on n, no later key seen
   } trim_;
@@ -337,7 +340,7 @@ class Model {
   struct OutputFold {
     OutputFolding kind = OutputFolding::none;  // what the last forward folded
     bool ready = false;    // nw (and m) hold the current weights' tables
-    bool pending = false;  // dn (output) or dm (values) holds sums of this step's parts whose products are due
+    OutputFolding pending = OutputFolding::none;  // dn (output) or dm (values): sums of this step's parts, products due
     std::vector<T> nw, m;  // N = W_O·W_U (H·d_v, vocab); values: M = [M_h] (d_model, HU), M_h = W_V,h·N_h
     std::vector<T> dn, dm; // Σ concatᵀ·dlogits, or worked out from dM (H·d_v, vocab); Σ X_L−1ᵀ·dY (d_model, HU)
     std::vector<T> y, z;   // values: Y = X_L−1·M and Z_h = A_h·Y_h (B·n, HU)

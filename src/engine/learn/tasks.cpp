@@ -386,6 +386,17 @@ Batch slice(const Batch& b, int first, int count) {
   return c;
 }
 
+Batch first_positions(const Batch& b, int n) {
+  Batch c = b;
+  c.n = n;
+  c.tokens.resize((size_t)b.size * n), c.targets.resize((size_t)b.size * n);
+  for (int s = 0; s < b.size; ++s) {
+    std::copy_n(b.tokens.begin() + (long)s * b.n, n, c.tokens.begin() + (long)s * n);
+    std::copy_n(b.targets.begin() + (long)s * b.n, n, c.targets.begin() + (long)s * n);
+  }
+  return c;
+}
+
 std::string ids_from_labels(const Task& task, int vocab, std::string_view text, const char* field, std::vector<int>& ids) {
   ids.clear();
   size_t i = 0;
