@@ -169,9 +169,12 @@ int bench_training(int min_steps, double budget_ms) {
     attn::learn::Trainer t;
     check(t.start(s));
     const auto [ms, steps] = ms_per_step(t, min_steps, budget_ms);
-    std::printf("{\"impl\":\"engine-train\",\"isa\":\"%s\",\"layers\":2,\"d_model\":%d,\"heads\":%d,\"n\":32,"
-                "\"batch\":32,\"micro_batch\":%d,\"steps\":%d,\"ms_per_step\":%.4f,\"steps_per_s\":%.1f}\n",
-                attn::kernels().name, d_model, heads, s.train.micro_batch, steps, ms, 1000.0 / ms);
+    // n: the task's sequences (as PyTorch's); positions_computed: what a step ran of each (its last step's)
+    std::printf("{\"impl\":\"engine-train\",\"isa\":\"%s\",\"layers\":%d,\"d_model\":%d,\"heads\":%d,\"n\":%d,"
+                "\"positions_computed\":%d,\"batch\":%d,\"micro_batch\":%d,\"steps\":%d,\"ms_per_step\":%.4f,"
+                "\"steps_per_s\":%.1f}\n",
+                attn::kernels().name, s.spec.layers, s.spec.d_model, s.spec.heads, s.spec.n_ctx, t.positions_computed(),
+                s.train.batch, s.train.micro_batch, steps, ms, 1000.0 / ms);
     std::fflush(stdout);
   }
   return 0;

@@ -179,7 +179,7 @@ class Model {
   double forward(const Batch& batch, bool targets_only = false, bool same_weights = false);
   // The positions of `b` that a training step needs: up to the batch's last target, where the mask
   // hides the later positions from every earlier query (causal, a causal window), else all of b.n.
-  // A step may then run first_positions(b, kept) (tasks.h): the same loss and gradients bit for bit.
+  // A step may then keep those (tasks.h keep_first_positions): the same loss and gradients bit for bit.
   // (Done once per step by the Trainer, so that every part of a step has the same n.)
   int kept_positions(const Batch& b) const;
   // Gradients of the last forward's loss with respect to every parameter (overwrites grads()).

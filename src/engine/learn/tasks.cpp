@@ -386,15 +386,13 @@ Batch slice(const Batch& b, int first, int count) {
   return c;
 }
 
-Batch first_positions(const Batch& b, int n) {
-  Batch c = b;
-  c.n = n;
-  c.tokens.resize((size_t)b.size * n), c.targets.resize((size_t)b.size * n);
-  for (int s = 0; s < b.size; ++s) {
-    std::copy_n(b.tokens.begin() + (long)s * b.n, n, c.tokens.begin() + (long)s * n);
-    std::copy_n(b.targets.begin() + (long)s * b.n, n, c.targets.begin() + (long)s * n);
+void keep_first_positions(Batch& b, int n) {
+  // row s moves from s·b.n down to s·n: never past a row not yet moved, so in place, front to back
+  for (std::vector<int>* v : {&b.tokens, &b.targets}) {
+    for (int s = 1; s < b.size; ++s) std::copy_n(v->begin() + (long)s * b.n, n, v->begin() + (long)s * n);
+    v->resize((size_t)b.size * n);
   }
-  return c;
+  b.n = n;
 }
 
 std::string ids_from_labels(const Task& task, int vocab, std::string_view text, const char* field, std::vector<int>& ids) {

@@ -78,8 +78,8 @@ std::string ids_from_labels(const Task& task, int vocab, std::string_view text, 
 // One example as a batch of one; sequences [first, first + count) of a batch as a batch.
 Batch batch_of(const Example& e);
 Batch slice(const Batch& b, int first, int count);
-// Each sequence's first n positions (n ≤ b.n; the source, if any, whole).
-Batch first_positions(const Batch& b, int n);
+// Keeps each sequence's first n positions (n ≤ b.n; the source, if any, whole), in b's own buffers.
+void keep_first_positions(Batch& b, int n);
 
 // A batch of `size` examples from one generator stream.
 Batch make_batch(const Task& task, const ModelSpec& spec, int size, int n, Rng& rng);

@@ -96,7 +96,7 @@ bool Trainer::run_part() {
     batch_ = make_batch(*task_, setup_.spec, t.batch, setup_.spec.n_ctx, batch_rng_);
     // positions after every sequence's last target: left out where nothing earlier sees them (the same
     // numbers, model.h kept_positions), once for the whole step so that its parts share one n
-    if (const int kept = model_.kept_positions(batch_); kept < batch_.n) batch_ = first_positions(batch_, kept);
+    if (const int kept = model_.kept_positions(batch_); kept < batch_.n) keep_first_positions(batch_, kept);
     batch_targets_ = (int)std::count_if(batch_.targets.begin(), batch_.targets.end(), [](int y) { return y >= 0; });
     step_loss_sum_ = 0.0;
   }

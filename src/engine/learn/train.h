@@ -79,6 +79,8 @@ class Trainer {
   bool converged() const { return converged_; }  // stopped early: held-out accuracy reached train.stop_accuracy
   const std::string& message() const { return message_; }  // why training stopped early
   int step() const { return step_; }
+  // positions per sequence the last step computed: the task's n, or fewer (model.h kept_positions)
+  int positions_computed() const { return batch_.n; }
   double last_train_loss() const { return last_train_loss_; }  // the last step's training-batch loss
 
   // An evaluation on the held-out batch, now, whole; appended to history().
