@@ -5,7 +5,8 @@
 //   vload/vstore  unaligned load/store of VLEN floats
 //   vset1         broadcast a scalar
 //   vfma(a,b,c)   a*b + c  (fused where the ISA has it)
-//   vmax, vsqrt, vhsum, vhmax (one float), vallsum, vallmax (in every lane), vlane0, vexp, vsigmoid, vtanh
+//   vmax, vandnot, vsqrt, vhsum, vhmax (one float), vallsum, vallmax (in every lane), vlane0, vexp
+//   (vexp_nonpositive: without the clamp above 88), vsigmoid, vtanh
 // Which ISA backs it is decided by the compiler flags of the translation unit that includes it:
 // AVX-512F, AVX2+FMA, SSE2, wasm simd128, NEON, or scalar (VLEN = 1). Native builds compile the kernels
 // once per ISA and dispatch at run time (see dispatch.cpp); the web build compiles them for simd128.
@@ -126,6 +127,16 @@ inline vf vmax(vf a, vf b) {
 #endif
 }
 
+// x's lanes where `drop` is all-zeros, 0 where it is all-ones (one instruction: and-not; written as
+// x & ~drop, clang's WebAssembly build made it a bitselect against a zero register, three under V8).
+inline vf vandnot(vf x, vi drop) {
+#if ATTN_ISA_WASM
+  return (vf)wasm_v128_andnot((v128_t)x, (v128_t)drop);
+#else
+  return (vf)((vi)x & ~drop);
+#endif
+}
+
 inline vf vsqrt(vf v) {
 #if ATTN_ISA_AVX512
   return (vf)_mm512_sqrt_ps((__m512)v);
@@ -172,17 +183,22 @@ inline float vhmax(vf v) { return vallmax(v)[0]; }
 // exp(x) for a vector, ~1 ulp over the range that matters to softmax (x <= 0 after the max is
 // subtracted). Cody-Waite range reduction x = k·ln2 + r with |r| <= ln2/2, a degree-6 polynomial for
 // e^r, then 2^k built in the exponent bits. Inputs below -87.3 (including -inf: a masked logit) give
-// exactly 0, so a masked weight is exactly zero, not merely tiny.
-inline vf vexp(vf x) {
+// exactly 0, so a masked weight is exactly zero, not merely tiny. Inputs above 88 are taken as 88
+// (UPPER_CLAMP); vexp_nonpositive leaves that clamp out for callers whose x never exceeds 88 (a
+// softmax's logits minus their max), with the same bits wherever x <= 88.
+template <bool UPPER_CLAMP>
+inline vf vexp_clamped(vf x) {
 #if ATTN_ISA_SCALAR
-  return x < -87.33654f ? 0.0f : std::exp(x > 88.0f ? 88.0f : x);
+  return x < -87.33654f ? 0.0f : std::exp(UPPER_CLAMP && x > 88.0f ? 88.0f : x);
 #else
-  // Clamp to [-87.34, 88]: below, the result is flushed to 0 further down; above, 2^k would overflow.
   vf xc = vmax(x, vset1(-87.33654f));
-  xc = -vmax(-xc, vset1(-88.0f));
-  vf kf = xc * vset1(1.44269504088896341f);
-  // round to nearest: add and subtract 1.5·2^23
-  kf = (kf + vset1(12582912.0f)) - vset1(12582912.0f);
+  if constexpr (UPPER_CLAMP) xc = -vmax(-xc, vset1(-88.0f));
+  // k = round(x/ln2), by adding and subtracting 1.5·2^23: the sum t holds k in its low mantissa bits
+  // (t's bits are those of 1.5·2^23 plus k), which gives 2^k below without a float-to-int conversion
+  // (in WebAssembly a saturating one, six instructions under V8).
+  const vf kx = xc * vset1(1.44269504088896341f);
+  const vf t = kx + vset1(12582912.0f);
+  const vf kf = t - vset1(12582912.0f);
   vf r = vfma(kf, vset1(-0.693359375f), xc);
   r = vfma(kf, vset1(2.12194440e-4f), r);
   vf p = vset1(1.9875691500e-4f);
@@ -192,13 +208,14 @@ inline vf vexp(vf x) {
   p = vfma(p, r, vset1(1.6666665459e-1f));
   p = vfma(p, r, vset1(5.0000001201e-1f));
   p = vfma(p * r, r, r) + vset1(1.0f);
-  vi k = __builtin_convertvector(kf, vi);
-  const vi bits = (k + 127) << 23;
-  const vf y = p * (vf)bits;  // a vector cast reinterprets the bits: 2^k
-  const vi under = x < vset1(-87.33654f);  // all-ones lanes where x is below the range (or -inf)
-  return (vf)((vi)y & ~under);
+  // 2^k: (k + 127) << 23, from t's bits (the bits of 1.5·2^23 are all shifted out)
+  const vi bits = ((vi)t + 127) << 23;  // a vector cast reinterprets the bits
+  const vf y = p * (vf)bits;
+  return vandnot(y, x < vset1(-87.33654f));  // 0 where x is below the range (or -inf)
 #endif
 }
+inline vf vexp(vf x) { return vexp_clamped<true>(x); }
+inline vf vexp_nonpositive(vf x) { return vexp_clamped<false>(x); }
 
 // Lanes of s where the mask byte is non-zero, -inf elsewhere: a masked row of logits.
 inline vf vmasked(const float* s, const uint8_t* mask) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "kernels.h"
+#include "simd.h"
 
 namespace {
 
@@ -103,6 +105,35 @@ TEST_P(KernelSweep, TransposedAndAccumulatingGemmMatchesReference) {
           ++cases;
         }
   EXPECT_EQ(cases, 6 * 5 * 6 * 12);
+}
+
+// A weight's gradient, Xᵀ·dY, with X given as is (a_transposed) or transposed into a copy first: each
+// cell is the same chain of products in the same order whichever way A arrives (and however the kernel
+// packs and walks it: in WebAssembly, Aᵀ packed, panels outermost), so the bits are the same.
+TEST_P(KernelSweep, TransposedAGivesTheSameBitsAsItsCopy) {
+  const attn::KernelSet& fast = *GetParam();
+  struct Case { int M, N, K; };
+  for (const Case c : {Case{64, 64, 248}, Case{64, 28, 170}, Case{33, 40, 129}, Case{17, 20, 256}, Case{16, 17, 257},
+                       Case{5, 3, 7}}) {
+    const int lda = c.M + 1, ldb = c.N + 2, ldc = c.N + 3;
+    const auto X = random_vec((size_t)c.K * lda, c.M + c.K), dY = random_vec((size_t)c.K * ldb, c.N * 7 + c.K);
+    std::vector<float> A((size_t)c.M * c.K);  // A = Xᵀ, row-major
+    for (int r = 0; r < c.M; ++r)
+      for (int p = 0; p < c.K; ++p) A[(size_t)r * c.K + p] = X[(size_t)p * lda + r];
+    for (const bool acc : {false, true}) {
+      const auto C0 = random_vec((size_t)c.M * ldc, c.M * 3 + c.N);
+      std::vector<float> C1 = C0, C2 = C0;
+      attn::GemmArgs g{.M = c.M, .N = c.N, .K = c.K, .A = X.data(), .lda = lda, .B = dY.data(), .ldb = ldb,
+                       .C = C1.data(), .ldc = ldc, .alpha = 0.37f, .a_transposed = true, .accumulate = acc};
+      fast.gemm(g);
+      g.A = A.data(), g.lda = c.K, g.a_transposed = false, g.C = C2.data();
+      fast.gemm(g);
+      for (int i = 0; i < c.M; ++i)
+        for (int j = 0; j < ldc; ++j)
+          ASSERT_EQ(C1[(size_t)i * ldc + j], C2[(size_t)i * ldc + j])
+              << fast.name << " M=" << c.M << " N=" << c.N << " K=" << c.K << " acc=" << acc << " at " << i << "," << j;
+    }
+  }
 }
 
 TEST_P(KernelSweep, GemmSkipsOnlyWhatRangesAllow) {
@@ -574,6 +605,36 @@ TEST_P(KernelSweep, SigmoidAndTanhMatchTheFormula) {
 std::string name_of(const ::testing::TestParamInfo<const attn::KernelSet*>& info) { return info.param->name; }
 
 INSTANTIATE_TEST_SUITE_P(AllKernelSets, KernelSweep, ::testing::ValuesIn(attn::available_kernel_sets().begin(), attn::available_kernel_sets().end()), name_of);
+
+// The softmaxes' exp leaves out vexp's clamp above 88, as their arguments (logits minus their max) never
+// exceed 0: it must give vexp's bits for every x <= 88 (here: every 251st float up to 88, the ends and
+// the edge of the flush to 0), in this build's instruction set (SSE2 natively, simd128 in WebAssembly).
+TEST(Simd, ExpWithoutTheUpperClampHasVexpsBitsUpTo88) {
+  using namespace attn::simd;
+  std::vector<float> xs = {0.0f, -0.0f, -INFINITY, 88.0f, -87.33654f, std::nextafter(-87.33654f, 0.0f),
+                           std::nextafter(-87.33654f, -1.0f), -1e-30f, 1e-30f};
+  uint32_t b88;
+  const float f88 = 88.0f;
+  std::memcpy(&b88, &f88, 4);
+  const auto from_bits = [](uint64_t b) {  // (no std::bit_cast in Emscripten 3.1.6's libc++)
+    const uint32_t u = (uint32_t)b;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  };
+  for (uint64_t b = 0; b <= b88; b += 251) xs.push_back(from_bits(b));                      // 0 … 88
+  for (uint64_t b = 0x80000000u; b <= 0xFF800000u; b += 251) xs.push_back(from_bits(b));  // -0 … -inf
+  while (xs.size() % VLEN) xs.push_back(0.0f);
+  size_t differ = 0;
+  for (size_t i = 0; i < xs.size(); i += VLEN) {
+    float a[VLEN], b[VLEN];
+    vstore(a, vexp(vload(&xs[i])));
+    vstore(b, vexp_nonpositive(vload(&xs[i])));
+    for (int l = 0; l < VLEN; ++l) differ += std::memcmp(&a[l], &b[l], 4) != 0;
+  }
+  EXPECT_EQ(differ, 0u) << "of " << xs.size() << " in " << isa_name();
+  EXPECT_GT(xs.size(), 9000000u);
+}
 
 TEST(Dispatch, SelectsByNameAndRejectsUnknown) {
   const std::string best = attn::kernels().name;
