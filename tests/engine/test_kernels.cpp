@@ -113,25 +113,27 @@ TEST_P(KernelSweep, TransposedAndAccumulatingGemmMatchesReference) {
 TEST_P(KernelSweep, TransposedAGivesTheSameBitsAsItsCopy) {
   const attn::KernelSet& fast = *GetParam();
   struct Case { int M, N, K; };
-  for (const Case c : {Case{64, 64, 248}, Case{64, 28, 170}, Case{33, 40, 129}, Case{17, 20, 256}, Case{16, 17, 257},
-                       Case{5, 3, 7}}) {
+  for (const Case c : {Case{64, 64, 248}, Case{64, 28, 170}, Case{65, 40, 129}, Case{64, 20, 256}, Case{64, 17, 257},
+                       Case{64, 30, 127}, Case{63, 17, 200}, Case{5, 3, 7}}) {
     const int lda = c.M + 1, ldb = c.N + 2, ldc = c.N + 3;
     const auto X = random_vec((size_t)c.K * lda, c.M + c.K), dY = random_vec((size_t)c.K * ldb, c.N * 7 + c.K);
     std::vector<float> A((size_t)c.M * c.K);  // A = Xᵀ, row-major
     for (int r = 0; r < c.M; ++r)
       for (int p = 0; p < c.K; ++p) A[(size_t)r * c.K + p] = X[(size_t)p * lda + r];
-    for (const bool acc : {false, true}) {
+    for (const int mode : {0, 1, 2}) {  // C = …, C += …, C = C_in + … (C_in another buffer)
+      const bool acc = mode > 0, from_in = mode == 2;
       const auto C0 = random_vec((size_t)c.M * ldc, c.M * 3 + c.N);
-      std::vector<float> C1 = C0, C2 = C0;
+      std::vector<float> C1 = from_in ? std::vector<float>(C0.size(), 1e30f) : C0, C2 = C1;
       attn::GemmArgs g{.M = c.M, .N = c.N, .K = c.K, .A = X.data(), .lda = lda, .B = dY.data(), .ldb = ldb,
-                       .C = C1.data(), .ldc = ldc, .alpha = 0.37f, .a_transposed = true, .accumulate = acc};
+                       .C = C1.data(), .ldc = ldc, .alpha = 0.37f, .a_transposed = true, .accumulate = acc,
+                       .C_in = from_in ? C0.data() : nullptr};
       fast.gemm(g);
       g.A = A.data(), g.lda = c.K, g.a_transposed = false, g.C = C2.data();
       fast.gemm(g);
       for (int i = 0; i < c.M; ++i)
         for (int j = 0; j < ldc; ++j)
           ASSERT_EQ(C1[(size_t)i * ldc + j], C2[(size_t)i * ldc + j])
-              << fast.name << " M=" << c.M << " N=" << c.N << " K=" << c.K << " acc=" << acc << " at " << i << "," << j;
+              << fast.name << " M=" << c.M << " N=" << c.N << " K=" << c.K << " mode=" << mode << " at " << i << "," << j;
     }
   }
 }
