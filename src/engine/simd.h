@@ -208,8 +208,10 @@ inline vf vexp_clamped(vf x) {
   p = vfma(p, r, vset1(1.6666665459e-1f));
   p = vfma(p, r, vset1(5.0000001201e-1f));
   p = vfma(p * r, r, r) + vset1(1.0f);
-  // 2^k: (k + 127) << 23, from t's bits (the bits of 1.5·2^23 are all shifted out)
-  const vi bits = ((vi)t + 127) << 23;  // a vector cast reinterprets the bits
+  // 2^k: (k + 127) << 23, from t's bits (the bits of 1.5·2^23 are all shifted out; unsigned, so that
+  // they leave without a signed overflow)
+  typedef uint32_t vu __attribute__((vector_size(VLEN * 4)));
+  const vi bits = (vi)(((vu)t + 127u) << 23);  // a vector cast reinterprets the bits
   const vf y = p * (vf)bits;
   return vandnot(y, x < vset1(-87.33654f));  // 0 where x is below the range (or -inf)
 #endif
