@@ -159,8 +159,9 @@ TEST(SessionWire, ADamagedMessageIsRefusedAndTheCopyKept) {
 
 namespace {
 
-// Polls a link the way the UI does, once a "frame", until it has nothing left to do.
-void drive(attn::SessionLink& link) {
+// Polls a link the way the UI does, once a "frame", until it has nothing left to do. (Unused in
+// WebAssembly, which has no thread link to drive.)
+[[maybe_unused]] void drive(attn::SessionLink& link) {
   for (int frame = 0; frame < 2000000 && link.busy(); ++frame) {
     link.update(0.0);
     if (link.threaded()) std::this_thread::yield();
