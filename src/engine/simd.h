@@ -236,16 +236,16 @@ inline vf vmasked(const float* s, const uint8_t* mask) {
 // dst[c·ld_dst + r] = src[r·ld_src + c] for r, c < 4: a 4×4 block transposed, through 4-float vectors
 // (SSE's xmm under AVX too, wasm simd128, NEON: every vector ISA has them). The GEMM's transposed
 // pack (kernels.inc) uses it; copies only, so the values are the same as a scalar transpose's.
-inline void transpose4x4(const float* src, int ld_src, float* dst, int ld_dst) {
+// With rows < 4, source rows from `rows` on are read as zeros (nothing past them is touched).
+inline void transpose4x4(const float* src, int ld_src, float* dst, int ld_dst, int rows = 4) {
 #if ATTN_ISA_SCALAR
   for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 4; ++c) dst[(size_t)c * ld_dst + r] = src[(size_t)r * ld_src + c];
+    for (int c = 0; c < 4; ++c) dst[(size_t)c * ld_dst + r] = r < rows ? src[(size_t)r * ld_src + c] : 0.0f;
 #else
   typedef float v4 __attribute__((vector_size(16)));
   typedef float v4_memory __attribute__((vector_size(16), aligned(4), may_alias));
-  const v4 r0 = *reinterpret_cast<const v4_memory*>(src), r1 = *reinterpret_cast<const v4_memory*>(src + ld_src);
-  const v4 r2 = *reinterpret_cast<const v4_memory*>(src + 2 * (size_t)ld_src);
-  const v4 r3 = *reinterpret_cast<const v4_memory*>(src + 3 * (size_t)ld_src);
+  const auto row = [&](int r) { return r < rows ? *reinterpret_cast<const v4_memory*>(src + (size_t)r * ld_src) : v4{}; };
+  const v4 r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3);
   // pass 1: interleave pairs of rows (a0 b0 a1 b1 | a2 b2 a3 b3); pass 2: interleave the pairs' halves
   const v4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5), t1 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7);
   const v4 t2 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5), t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
