@@ -105,16 +105,13 @@ std::string check_mask(const std::vector<MaskTerm>& terms, int n, int m) {
   return "";
 }
 
-MaskMatrix build_mask(const std::vector<MaskTerm>& terms, int n, int m) {
-  MaskMatrix mm;
-  mm.n = n, mm.m = m;
-  mm.allowed.assign((size_t)n * m, 1);
-  for (const MaskTerm& term : terms) {
-    const MaskKind& kind = mask_kind(term.kind);
-    if (kind.check(term, n, m).empty())
-      for (int i = 0; i < n; ++i) kind.hide(term, i, &mm.allowed[(size_t)i * m], m);
-  }
+namespace {
+// ranges, key_ranges, fully_masked_rows and dense, from mm.allowed
+void derive_ranges(MaskMatrix& mm) {
+  const int n = mm.n, m = mm.m;
   mm.ranges.resize((size_t)n);
+  mm.fully_masked_rows.clear();
+  mm.dense = true;
   for (int i = 0; i < n; ++i) {
     int lo = m, hi = 0;
     for (int j = 0; j < m; ++j)
@@ -135,7 +132,29 @@ MaskMatrix build_mask(const std::vector<MaskTerm>& terms, int n, int m) {
       }
   for (Range& r : mm.key_ranges)
     if (r.hi == 0) r.lo = 0;  // a key no query sees: empty
+}
+}  // namespace
+
+MaskMatrix build_mask(const std::vector<MaskTerm>& terms, int n, int m) {
+  MaskMatrix mm;
+  mm.n = n, mm.m = m;
+  mm.allowed.assign((size_t)n * m, 1);
+  for (const MaskTerm& term : terms) {
+    const MaskKind& kind = mask_kind(term.kind);
+    if (kind.check(term, n, m).empty())
+      for (int i = 0; i < n; ++i) kind.hide(term, i, &mm.allowed[(size_t)i * m], m);
+  }
+  derive_ranges(mm);
   return mm;
+}
+
+MaskMatrix mask_rows_from(const MaskMatrix& mm, int row0) {
+  MaskMatrix tail;
+  row0 = std::clamp(row0, 0, mm.n);
+  tail.n = mm.n - row0, tail.m = mm.m;
+  tail.allowed.assign(mm.allowed.begin() + (long)row0 * mm.m, mm.allowed.end());
+  derive_ranges(tail);
+  return tail;
 }
 
 }  // namespace attn

@@ -75,4 +75,9 @@ std::string check_mask(const std::vector<MaskTerm>& terms, int n, int m);
 // AND of all terms (an empty list allows everything).
 MaskMatrix build_mask(const std::vector<MaskTerm>& terms, int n, int m);
 
+// The queries [row0, n) of mm as a mask of their own (n − row0 rows, the same keys): their rows of
+// `allowed` and ranges, and each key's range among them, counted from row0 (for work on a block of a
+// head's later rows alone).
+MaskMatrix mask_rows_from(const MaskMatrix& mm, int row0);
+
 }  // namespace attn

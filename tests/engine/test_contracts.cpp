@@ -187,6 +187,40 @@ TEST(Registration, EveryMaskKindIsRegisteredOnceAndHidesWhatItsDefinitionSays) {
       EXPECT_EQ(mm.key_ranges[(size_t)j].lo, lo) << attn::to_string(term.kind) << " key " << j;
       EXPECT_EQ(mm.key_ranges[(size_t)j].hi, hi) << attn::to_string(term.kind) << " key " << j;
     }
+    // The queries from row0 on as a mask of their own (a training step's last layer starts each
+    // sequence at its first row with a target): the same cells, each row's range, and each key's
+    // range among those rows counted from row0; all n + 1 starts, the last with no rows.
+    for (int row0 = 0; row0 <= n; ++row0) {
+      const attn::MaskMatrix tail = attn::mask_rows_from(mm, row0);
+      const std::string what = std::string(attn::to_string(term.kind)) + " from row " + std::to_string(row0);
+      ASSERT_EQ(tail.n, n - row0) << what;
+      ASSERT_EQ(tail.m, m) << what;
+      ASSERT_EQ(tail.ranges.size(), (size_t)(n - row0)) << what;
+      ASSERT_EQ(tail.key_ranges.size(), (size_t)m) << what;
+      std::vector<int> fully;
+      bool dense = true;  // no hidden key inside a row's range
+      for (int i = 0; i < n - row0; ++i) {
+        int lo = m, hi = 0;
+        for (int j = 0; j < m; ++j) {
+          EXPECT_EQ(tail.allows(i, j), allows(row0 + i, j)) << what << " " << i << "," << j;
+          if (allows(row0 + i, j)) lo = std::min(lo, j), hi = j + 1;
+        }
+        if (hi == 0) lo = 0, fully.push_back(i);
+        for (int j = lo; j < hi; ++j) dense = dense && allows(row0 + i, j);
+        EXPECT_EQ(tail.ranges[(size_t)i].lo, lo) << what << " row " << i;
+        EXPECT_EQ(tail.ranges[(size_t)i].hi, hi) << what << " row " << i;
+      }
+      EXPECT_EQ(tail.fully_masked_rows, fully) << what;
+      EXPECT_EQ(tail.dense, dense) << what;
+      for (int j = 0; j < m; ++j) {
+        int lo = n - row0, hi = 0;
+        for (int i = 0; i < n - row0; ++i)
+          if (allows(row0 + i, j)) lo = std::min(lo, i), hi = i + 1;
+        if (hi == 0) lo = 0;
+        EXPECT_EQ(tail.key_ranges[(size_t)j].lo, lo) << what << " key " << j;
+        EXPECT_EQ(tail.key_ranges[(size_t)j].hi, hi) << what << " key " << j;
+      }
+    }
   }
 }
 

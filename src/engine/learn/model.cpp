@@ -233,6 +233,7 @@ void Model<T>::layout(int B, int n, int m) {
   const int src_rows = s.cross ? B * m : 0;
   const size_t cells = (size_t)B * H * n * m;
   mask_ = build_mask(s.mask, n, m);
+  mask_from_.assign((size_t)n + 1, MaskMatrix{});
   fully_.assign((size_t)n, 0);
   if (s.recurrent()) {
     x_.clear();
@@ -290,6 +291,14 @@ typename Model<T>::Head Model<T>::head(LayerActs& a, int b, int h) {
           .A = a.weights.data() + cells, .dA = a.dweights.data() + cells, .dS = a.dscores.data() + cells,
           .O = a.concat.data() + o_at,
           .dQ = dQ_.data() + q_at, .dK = dK_.data() + k_at, .dV = dV_.data() + v_at, .dO = dconcat_.data() + o_at};
+}
+
+template <class T>
+const MaskMatrix& Model<T>::mask_from(int row0) {
+  if (row0 <= 0) return mask_;
+  MaskMatrix& tail = mask_from_[(size_t)row0];
+  if (tail.n != n_ - row0 || tail.m != m_ || tail.ranges.size() != (size_t)(n_ - row0)) tail = mask_rows_from(mask_, row0);
+  return tail;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -457,22 +466,29 @@ void Model<T>::attention_layer_forward(int l) {
     input_project_forward(kv_in, Param::w_v, l, HV, a.v.data());
   }
   // pass 2: per sequence and head, A_h (scores and softmax fused) and O_h = A_h·V_h into concat
-  // (folded: Z_h = A_h·Y_h)
-  for (int b = 0; b < B; ++b)
+  // (folded: Z_h = A_h·Y_h); in the last layer of a targets_only forward, from the sequence's first
+  // row with a target on (rows r0…n−1, their own mask)
+  for (int b = 0; b < B; ++b) {
+    const int r0 = live_rows ? first_live_[(size_t)b] : 0, rows = n - r0;
+    const MaskMatrix& mask = mask_from(r0);
     for (int h = 0; h < s.heads; ++h) {
       const Head hd = head(a, b, h);
       if (positional_kind(s.positional).rotates_qk) {
         apply_rope(hd.Q, n, d_k, HK, rope_);
         apply_rope(hd.K, m, d_k, HK, rope_);
       }
-      attention_weights_forward(ks(), hd.Q, HK, hd.K, HK, n, m, d_k, (T)s.alpha(), mask_, hd.A, fully_.data());
+      T* A = hd.A + (size_t)r0 * m;
+      attention_weights_forward(ks(), hd.Q + (size_t)r0 * HK, HK, hd.K, HK, rows, m, d_k, (T)s.alpha(), mask, A,
+                                fully_.data() + r0);
       if (folded_values) {
         const size_t at = (size_t)b * n * HU + (size_t)h * V;
-        mix_forward(ks(), hd.A, out_fold_.y.data() + at, HU, n, m, V, out_fold_.z.data() + at, HU, mask_.ranges.data());
+        mix_forward(ks(), A, out_fold_.y.data() + at, HU, rows, m, V, out_fold_.z.data() + at + (size_t)r0 * HU, HU,
+                    mask.ranges.data());
       } else {
-        mix_forward(ks(), hd.A, hd.V, HV, n, m, d_v, hd.O, HV, mask_.ranges.data());
+        mix_forward(ks(), A, hd.V, HV, rows, m, d_v, hd.O + (size_t)r0 * HV, HV, mask.ranges.data());
       }
     }
+  }
   if (fold != OutputFolding::none) return folded_logits();
   if (hook_) hook_->head_outputs(l, B, n, a.concat.data());
   // pass 3: the residual, X_l+1 = X_l + concat·W_O (X_l read as the product's C_in: not copied first);
@@ -527,26 +543,36 @@ void Model<T>::attention_layer_backward(int l) {
   } else {
     output_backward(ks(), dX_.data(), a.concat.data(), B * n, HV, param(Param::w_o, l), D, grad(Param::w_o, l), dconcat_.data());
   }
-  // pass 2: per sequence and head, back through O_h = A_h·V_h, the softmax, the scores and RoPE
-  for (int b = 0; b < B; ++b)
+  // pass 2: per sequence and head, back through O_h = A_h·V_h, the softmax, the scores and RoPE; in
+  // the last layer of a targets_only forward, from the sequence's first row with a target on, as forward
+  const bool live_rows = targets_only_ && l == s.layers - 1;
+  for (int b = 0; b < B; ++b) {
+    const int r0 = live_rows ? first_live_[(size_t)b] : 0, rows = n - r0;
+    const MaskMatrix& mask = mask_from(r0);
     for (int h = 0; h < s.heads; ++h) {
       const Head hd = head(a, b, h);
+      const T* A = hd.A + (size_t)r0 * m;
+      T *dA = hd.dA + (size_t)r0 * m, *dS = hd.dS + (size_t)r0 * m;
       // (the mask's ranges skip the cells it hides: their terms are zeros)
       if (folded_values) {  // dA_h = dZ_h·Y_hᵀ, dY_h = A_hᵀ·dZ_h
         const size_t at = (size_t)b * n * HU + (size_t)h * V;
-        const T* dz = out_fold_.dz.data() + (size_t)b * n * V;
-        weights_backward(ks(), dz, V, hd.A, out_fold_.y.data() + at, HU, n, m, V, mask_, hd.dA, hd.dS);
-        mix_backward(ks(), dz, V, hd.A, n, m, V, out_fold_.dy.data() + at, HU, &mask_);
+        const T* dz = out_fold_.dz.data() + ((size_t)b * n + r0) * V;
+        weights_backward(ks(), dz, V, A, out_fold_.y.data() + at, HU, rows, m, V, mask, dA, dS);
+        mix_backward(ks(), dz, V, A, rows, m, V, out_fold_.dy.data() + at, HU, &mask);
       } else {
-        weights_backward(ks(), hd.dO, HV, hd.A, hd.V, HV, n, m, d_v, mask_, hd.dA, hd.dS);
-        mix_backward(ks(), hd.dO, HV, hd.A, n, m, d_v, hd.dV, HV, &mask_);
+        const T* dO = hd.dO + (size_t)r0 * HV;
+        weights_backward(ks(), dO, HV, A, hd.V, HV, rows, m, d_v, mask, dA, dS);
+        mix_backward(ks(), dO, HV, A, rows, m, d_v, hd.dV, HV, &mask);
       }
-      scores_backward(ks(), hd.dS, hd.Q, HK, hd.K, HK, n, m, d_k, (T)s.alpha(), hd.dQ, HK, hd.dK, HK, &mask_);
+      scores_backward(ks(), dS, hd.Q + (size_t)r0 * HK, HK, hd.K, HK, rows, m, d_k, (T)s.alpha(), hd.dQ + (size_t)r0 * HK,
+                      HK, hd.dK, HK, &mask);
+      for (int i = 0; i < r0; ++i) std::fill_n(hd.dQ + (size_t)i * HK, d_k, T(0));  // (no target: no gradient)
       if (positional_kind(s.positional).rotates_qk) {
         apply_rope(hd.dQ, n, d_k, HK, rope_, true);
         apply_rope(hd.dK, m, d_k, HK, rope_, true);
       }
     }
+  }
   // pass 3: back through the projections, every sequence and head in one product each (folded for an
   // embedding: then the gradient through them goes to W_E and P directly, not into dX)
   const Input q_in = projection_input(l, false, false), kv_in = projection_input(l, true, false);
@@ -815,9 +841,13 @@ double Model<T>::forward(const Batch& batch, bool targets_only, bool same_weight
     out_fold_.dz.resize(rows * s.vocab);
   }
   live_.clear(), live_targets_.clear();
+  first_live_.assign((size_t)B, n);
   if (targets_only_)
     for (int r = 0; r < B * n; ++r)
-      if (targets_[(size_t)r] >= 0) live_.push_back(r), live_targets_.push_back(targets_[(size_t)r]);
+      if (targets_[(size_t)r] >= 0) {
+        live_.push_back(r), live_targets_.push_back(targets_[(size_t)r]);
+        first_live_[(size_t)(r / n)] = std::min(first_live_[(size_t)(r / n)], r % n);
+      }
   if (s.recurrent()) {
     recurrent_forward();
     return crossentropy_forward();

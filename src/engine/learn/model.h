@@ -327,6 +327,12 @@ class Model {
     bool same = false;  // the mask on `keep` positions is the corner of the mask on n, no later key seen
   } trim_;
   std::vector<int> live_, live_targets_;
+  // ... and per sequence its first row with a target (n: none). The last layer's attention starts
+  // there: an earlier row's output reaches no loss, its query no gradient (its dQ rows are set to 0),
+  // and its terms in dK and dV are zeros, so leaving them out changes no sum. Its mask: mask_from(row).
+  std::vector<int> first_live_;
+  std::vector<MaskMatrix> mask_from_;  // mask_rows_from(mask_, r) at [r], built when first asked for
+  const MaskMatrix& mask_from(int row0);
   std::vector<T> live_x_, live_concat_, live_dx_, live_dconcat_, live_q_, live_dxq_;
   // whether layer l's queries are worked out for the rows with a target only: the last layer of a
   // targets_only forward, unless its input is an embedding (then its folded products are cheap)
