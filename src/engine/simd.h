@@ -276,6 +276,36 @@ inline vf vkeep_first(vf v, int count, float fill) {
 #endif
 }
 
+// The first `count` lanes (0 <= count <= VLEN) of memory at p, read or written without touching the
+// floats past them: AVX-512 and AVX2 mask the move (masked lanes never fault), other ISAs go lane by
+// lane through a buffer. vload_first's other lanes are 0.
+inline vf vload_first(const float* p, int count) {
+#if ATTN_ISA_AVX512
+  return (vf)_mm512_maskz_loadu_ps((__mmask16)((1u << count) - 1), p);
+#elif ATTN_ISA_AVX2
+  return (vf)_mm256_maskload_ps(p, (__m256i)(vlane_index() < count));
+#elif ATTN_ISA_SCALAR
+  return count > 0 ? *p : 0.0f;
+#else
+  float buf[VLEN] = {};
+  for (int i = 0; i < count; ++i) buf[i] = p[i];
+  return vload(buf);
+#endif
+}
+inline void vstore_first(float* p, vf v, int count) {
+#if ATTN_ISA_AVX512
+  _mm512_mask_storeu_ps(p, (__mmask16)((1u << count) - 1), (__m512)v);
+#elif ATTN_ISA_AVX2
+  _mm256_maskstore_ps(p, (__m256i)(vlane_index() < count), (__m256)v);
+#elif ATTN_ISA_SCALAR
+  if (count > 0) *p = v;
+#else
+  float buf[VLEN];
+  vstore(buf, v);
+  for (int i = 0; i < count; ++i) p[i] = buf[i];
+#endif
+}
+
 // vmasked for the first `count` lanes only (count < VLEN: a row's last, partial vector); the lanes from
 // count on are -inf whatever the mask says, so they add nothing to a max or (after exp) a sum.
 inline vf vmasked_first(const float* s, const uint8_t* mask, int count) {
