@@ -519,37 +519,43 @@ TEST_P(KernelSweep, CrossEntropyMatchesTheFormula) {
 TEST_P(KernelSweep, EmbedRowsAreTheFormulaBitForBit) {
   const attn::KernelSet& fast = *GetParam();
   constexpr float guard = 12345.0f;
+  // (3 rows: two ids and a position with no row, whose table rows must stay as they are; 40 rows: eight
+  // to a table row, of magnitudes 2⁻⁴ … 2⁴, so that summing them in another order than r's shows)
   for (int cols : {1, 3, 4, 5, 15, 16, 17, 31, 64, 70})
-    for (bool with_p : {false, true}) {
-      const int rows = 11, n = 4, vocab = 3;
-      std::vector<int> ids((size_t)rows);
-      for (int r = 0; r < rows; ++r) ids[(size_t)r] = (r * 7 + 1) % vocab;
-      const auto e = random_vec((size_t)vocab * cols, 40 + cols), p = random_vec((size_t)n * cols, 41 + cols);
-      const auto dy = random_vec((size_t)rows * cols, 42 + cols);
-      const std::string where = std::string(fast.name) + " cols=" + std::to_string(cols) + (with_p ? " with p" : " no p");
-      std::vector<float> y((size_t)rows * cols + 1, guard);
-      fast.embed_rows({.rows = rows, .cols = cols, .n = n, .ids = ids.data(), .e = e.data(), .p = with_p ? p.data() : nullptr, .y = y.data()});
-      for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c) {
-          const float er = e[(size_t)ids[(size_t)r] * cols + c];
-          ASSERT_EQ(y[(size_t)r * cols + c], with_p ? er + p[(size_t)(r % n) * cols + c] : er) << where << " at " << r << "," << c;
-        }
-      ASSERT_EQ(y.back(), guard) << where;
-      std::vector<float> ge = random_vec((size_t)vocab * cols, 43 + cols), gp = random_vec((size_t)n * cols, 44 + cols);
-      std::vector<float> ge_expect = ge, gp_expect = gp;
-      ge.push_back(guard), gp.push_back(guard);
-      for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c) {
-          ge_expect[(size_t)ids[(size_t)r] * cols + c] += dy[(size_t)r * cols + c];
-          if (with_p) gp_expect[(size_t)(r % n) * cols + c] += dy[(size_t)r * cols + c];
-        }
-      fast.embed_rows_backward({.rows = rows, .cols = cols, .n = n, .ids = ids.data(), .dy = dy.data(), .ge = ge.data(),
-                                .gp = with_p ? gp.data() : nullptr});
-      for (size_t i = 0; i < ge_expect.size(); ++i) ASSERT_EQ(ge[i], ge_expect[i]) << where << " ge " << i;
-      for (size_t i = 0; i < gp_expect.size(); ++i) ASSERT_EQ(gp[i], gp_expect[i]) << where << " gp " << i;
-      ASSERT_EQ(ge.back(), guard) << where;
-      ASSERT_EQ(gp.back(), guard) << where;
-    }
+    for (int rows : {11, 3, 40})
+      for (bool with_p : {false, true}) {
+        const int n = 4, vocab = 5;
+        std::vector<int> ids((size_t)rows);
+        for (int r = 0; r < rows; ++r) ids[(size_t)r] = (r * 7 + 1) % vocab;
+        const auto e = random_vec((size_t)vocab * cols, 40 + cols), p = random_vec((size_t)n * cols, 41 + cols);
+        auto dy = random_vec((size_t)rows * cols, 42 + cols);
+        for (size_t i = 0; i < dy.size(); ++i)  // (× 1/√2: full mantissas, where random_vec's have 16 bits)
+          dy[i] = std::ldexp(dy[i] * 0.70710678f, (int)(i / (size_t)cols * 5 % 9) - 4);
+        const std::string where = std::string(fast.name) + " cols=" + std::to_string(cols) + " rows=" + std::to_string(rows) +
+                                  (with_p ? " with p" : " no p");
+        std::vector<float> y((size_t)rows * cols + 1, guard);
+        fast.embed_rows({.rows = rows, .cols = cols, .n = n, .ids = ids.data(), .e = e.data(), .p = with_p ? p.data() : nullptr, .y = y.data()});
+        for (int r = 0; r < rows; ++r)
+          for (int c = 0; c < cols; ++c) {
+            const float er = e[(size_t)ids[(size_t)r] * cols + c];
+            ASSERT_EQ(y[(size_t)r * cols + c], with_p ? er + p[(size_t)(r % n) * cols + c] : er) << where << " at " << r << "," << c;
+          }
+        ASSERT_EQ(y.back(), guard) << where;
+        std::vector<float> ge = random_vec((size_t)vocab * cols, 43 + cols), gp = random_vec((size_t)n * cols, 44 + cols);
+        std::vector<float> ge_expect = ge, gp_expect = gp;
+        ge.push_back(guard), gp.push_back(guard);
+        for (int r = 0; r < rows; ++r)
+          for (int c = 0; c < cols; ++c) {
+            ge_expect[(size_t)ids[(size_t)r] * cols + c] += dy[(size_t)r * cols + c];
+            if (with_p) gp_expect[(size_t)(r % n) * cols + c] += dy[(size_t)r * cols + c];
+          }
+        fast.embed_rows_backward({.rows = rows, .cols = cols, .n = n, .ids = ids.data(), .dy = dy.data(), .ge = ge.data(),
+                                  .gp = with_p ? gp.data() : nullptr});
+        for (size_t i = 0; i < ge_expect.size(); ++i) ASSERT_EQ(ge[i], ge_expect[i]) << where << " ge " << i;
+        for (size_t i = 0; i < gp_expect.size(); ++i) ASSERT_EQ(gp[i], gp_expect[i]) << where << " gp " << i;
+        ASSERT_EQ(ge.back(), guard) << where;
+        ASSERT_EQ(gp.back(), guard) << where;
+      }
 }
 
 // AdamW's update against its formula in double, over lengths that are not multiples of any SIMD width.
