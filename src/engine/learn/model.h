@@ -173,7 +173,8 @@ class Model {
   // of its own, and a small vocabulary), the last layer's output projection and the unembedding are
   // instead folded into one product, or with its values into one product per head (the [SECTION]
   // folded output of model.cpp): the same loss and gradients up to float rounding, and X_L (and when
-  // the values are folded, the last layer's values and concat) are then not worked out.
+  // the values are folded, the last layer's values and concat) are then not worked out. Nor are the
+  // last layer's weights (and its outputs) on a sequence's rows before its first target.
   // same_weights: no weight has changed since the last forward (a later part of one training step, the
   // next chunk of one evaluation): the folded products' tables W_E·W and P·W of that forward are reused.
   double forward(const Batch& batch, bool targets_only = false, bool same_weights = false);
