@@ -297,7 +297,7 @@ template <class T>
 const MaskMatrix& Model<T>::mask_from(int row0) {
   if (row0 <= 0) return mask_;
   MaskMatrix& tail = mask_from_[(size_t)row0];
-  if (tail.n != n_ - row0 || tail.m != m_ || tail.ranges.size() != (size_t)(n_ - row0)) tail = mask_rows_from(mask_, row0);
+  if (tail.m == 0) tail = mask_rows_from(mask_, row0);  // not built yet (layout() empties these with each new mask_)
   return tail;
 }
 
